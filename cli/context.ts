@@ -1,0 +1,32 @@
+import { type Roots, resolveRoots } from "../lib/roots";
+
+/** What every command receives: parsed options, the roots and an output sink. */
+export interface CommandContext {
+  /** Positional arguments after the command words. */
+  args: string[];
+  /** Flags: `--json` → `{ json: true }`, `--home DIR` → `{ home: "DIR" }`. */
+  flags: Record<string, string | boolean>;
+  json: boolean;
+  roots: Roots;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** A command returns its exit code. */
+export type Command = (ctx: CommandContext) => Promise<number>;
+
+export function flagString(ctx: CommandContext, name: string): string | undefined {
+  const value = ctx.flags[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function makeRoots(flags: Record<string, string | boolean>): Roots {
+  const str = (v: string | boolean | undefined) => (typeof v === "string" ? v : undefined);
+  return resolveRoots({ home: str(flags.home), logs: str(flags.logs), state: str(flags.state) });
+}
+
+/** Prints one JSON document (with --json) or the human text. */
+export function emit(ctx: CommandContext, json: unknown, human: () => string): void {
+  if (ctx.json) ctx.out(JSON.stringify(json, null, 2));
+  else ctx.out(human());
+}

@@ -1,0 +1,62 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import { type RunningServer, startServer } from "./server";
+
+/** The temp roots and the server of one test. */
+export interface Oda extends RunningServer {
+  home: string;
+  logs: string;
+  state: string;
+}
+
+type Options = {
+  /** Fills the temp roots before the server starts (demo data, a fixture, nothing). */
+  odaSetup: ((roots: { home: string; logs: string; state: string }) => Promise<void>) | null;
+};
+
+/**
+ * `oda`: a fresh temp Oda home, log folder and state folder, with a production
+ * server over them; `page` arrives already holding the access cookie.
+ */
+export const test = base.extend<Options & { oda: Oda }>({
+  odaSetup: [null, { option: true }],
+  oda: async ({ odaSetup }, use) => {
+    const dir = await mkdtemp(join(tmpdir(), "oda-e2e-"));
+    const roots = { home: join(dir, "home"), logs: join(dir, "logs"), state: join(dir, "state") };
+    await Promise.all(Object.values(roots).map((p) => mkdir(p, { recursive: true })));
+    if (odaSetup) await odaSetup(roots);
+    const server = await startServer(roots);
+    await use({ ...roots, ...server });
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  },
+  baseURL: async ({ oda }, use) => use(oda.baseURL),
+  context: async ({ context, oda }, use) => {
+    await context.addCookies([
+      {
+        name: `oda_admin_${oda.port}`,
+        value: oda.token,
+        domain: "127.0.0.1",
+        path: "/",
+        httpOnly: true,
+        sameSite: "Strict",
+      },
+    ]);
+    await use(context);
+  },
+});
+
+export { expect };
+
+/** Runs axe on the page and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+    "serious or critical accessibility violations",
+  ).toEqual([]);
+}

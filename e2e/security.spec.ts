@@ -1,0 +1,88 @@
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
+import { expect, expectAccessible, test } from "./fixtures";
+import { rawRequest } from "./http";
+
+test.describe("safe by default", () => {
+  test("the printed URL's token is swapped for an HttpOnly, SameSite=Strict cookie", async ({ browser, oda }) => {
+    const context = await browser.newContext(); // no cookie yet
+    const page = await context.newPage();
+    await page.goto(`${oda.baseURL}/?token=${oda.token}`);
+    await expect(page).toHaveURL(`${oda.baseURL}/`);
+    await expect(page.getByRole("heading", { level: 1, name: "Oda Admin" })).toBeVisible();
+    const cookie = (await context.cookies()).find((c) => c.name === `oda_admin_${oda.port}`);
+    expect(cookie).toMatchObject({ value: oda.token, httpOnly: true, sameSite: "Strict" });
+    await context.close();
+  });
+
+  test("without the token every route answers 401", async ({ oda }) => {
+    for (const path of ["/", "/memory", "/chats", "/_next/static/chunks/none.js", "/favicon.ico"]) {
+      const res = await rawRequest(`${oda.baseURL}${path}`);
+      expect(res.status, path).toBe(401);
+    }
+    const wrong = await rawRequest(`${oda.baseURL}/?token=${"x".repeat(43)}`);
+    expect(wrong.status).toBe(401);
+    const wrongCookie = await rawRequest(`${oda.baseURL}/`, { headers: { cookie: `oda_admin_${oda.port}=nope` } });
+    expect(wrongCookie.status).toBe(401);
+  });
+
+  test("a forged middleware-subrequest header does not skip the checks (CVE-2025-29927)", async ({ oda }) => {
+    for (const value of ["middleware:middleware:middleware:middleware:middleware", "proxy:proxy:proxy:proxy:proxy"]) {
+      const res = await rawRequest(`${oda.baseURL}/`, { headers: { "x-middleware-subrequest": value } });
+      expect(res.status).toBe(401);
+      expect(res.body).not.toContain("Oda Admin</h1>");
+    }
+  });
+
+  test("a foreign Host is refused with 403 even with the token (DNS rebinding)", async ({ oda }) => {
+    const cookie = `oda_admin_${oda.port}=${oda.token}`;
+    for (const host of ["evil.example", `evil.example:${oda.port}`, "127.0.0.1:1", `127.0.0.1.nip.io:${oda.port}`]) {
+      const res = await rawRequest(`${oda.baseURL}/`, { headers: { host, cookie } });
+      expect(res.status, host).toBe(403);
+    }
+    for (const host of [`127.0.0.1:${oda.port}`, `localhost:${oda.port}`, `[::1]:${oda.port}`]) {
+      const res = await rawRequest(`${oda.baseURL}/`, { headers: { host, cookie } });
+      expect(res.status, host).toBe(200);
+    }
+  });
+
+  test("POSTs and server actions with a missing, null or foreign Origin are refused", async ({ oda }) => {
+    const cookie = `oda_admin_${oda.port}=${oda.token}`;
+    const action = { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8" };
+    for (const origin of [undefined, "null", "http://evil.example", `http://localhost:${oda.port}`]) {
+      const headers: Record<string, string> = { cookie, ...action };
+      if (origin) headers.origin = origin;
+      const res = await rawRequest(`${oda.baseURL}/`, { method: "POST", headers, body: "[]" });
+      expect(res.status, String(origin)).toBe(403);
+    }
+  });
+
+  test("the server listens on 127.0.0.1 only", async ({ oda }) => {
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal && a.family === "IPv4")
+      .map((a) => a?.address as string);
+    for (const address of outside) {
+      const reached = await new Promise<boolean>((done) => {
+        const socket = connect({ host: address, port: Number(oda.port) });
+        socket.once("connect", () => {
+          socket.destroy();
+          done(true);
+        });
+        socket.once("error", () => done(false));
+      });
+      expect(reached, address).toBe(false);
+    }
+    const res = await rawRequest(`${oda.baseURL}/`, { headers: { cookie: `oda_admin_${oda.port}=${oda.token}` } });
+    expect(res.status).toBe(200);
+  });
+
+  test("the home page shows the roots and passes axe", async ({ page, oda }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Oda Admin", level: 1 })).toBeVisible();
+    await expect(page.getByText(oda.home, { exact: true })).toBeVisible();
+    await expect(page.getByText(oda.logs, { exact: true })).toBeVisible();
+    await expect(page.getByRole("note", { name: "Demo data" })).toHaveCount(0);
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Every TanStack Query key of the dashboard, in one place, so a mutation
+ * invalidates exactly what it changed. Keys are plain data (no functions).
+ */
+export const queryKeys = {
+  memory: {
+    all: ["memory"] as const,
+    overview: () => ["memory", "overview"] as const,
+    set: (workspace: string | null) => ["memory", "set", workspace ?? "global"] as const,
+    one: (workspace: string | null, id: string) => ["memory", "one", workspace ?? "global", id] as const,
+    history: (workspace: string | null, id: string) => ["memory", "history", workspace ?? "global", id] as const,
+    deleted: () => ["memory", "deleted"] as const,
+    payload: (workspace: string | null) => ["memory", "payload", workspace ?? "none"] as const,
+    problems: () => ["memory", "problems"] as const,
+    settings: () => ["memory", "settings"] as const,
+  },
+  sessions: {
+    all: ["sessions"] as const,
+    list: () => ["sessions", "list"] as const,
+    chat: (id: string) => ["sessions", "chat", id] as const,
+    lines: (id: string, generation: string | null, from: number) =>
+      ["sessions", "lines", id, generation ?? "current", from] as const,
+  },
+  search: {
+    all: ["search"] as const,
+    query: (q: string, filters: Record<string, string>) => ["search", q, filters] as const,
+    status: () => ["search", "status"] as const,
+  },
+};

@@ -1,0 +1,18 @@
+import type { NextConfig } from "next";
+
+const config: NextConfig = {
+  // Tests and parallel builds use their own output folder so they never clash.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Native modules stay outside the bundle and load from node_modules.
+  serverExternalPackages: ["better-sqlite3", "@mongodb-js/zstd"],
+  experimental: {
+    // `unauthorized()` and `forbidden()` in pages and actions (the guard behind the proxy).
+    authInterrupts: true,
+    serverActions: { bodySizeLimit: "2mb" },
+  },
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default config;

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// `npm start`: install what is missing, build when the sources changed, make
+// demo data when no roots are given, then serve the production server on
+// 127.0.0.1 with a fresh access token, and print the one URL to open.
+// Plain Node with no dependencies: it runs before `npm ci` has.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    home: { type: "string" },
+    logs: { type: "string" },
+    state: { type: "string" },
+    port: { type: "string" },
+    "no-build": { type: "boolean" },
+  },
+});
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], ...options });
+  if (result.status !== 0) {
+    log(`oda-admin: "${command} ${args.join(" ")}" failed (exit ${result.status ?? result.signal}).`);
+    process.exit(1);
+  }
+}
+
+// 1. Dependencies.
+if (!existsSync(join(root, "node_modules", ".package-lock.json"))) {
+  log("oda-admin: installing dependencies (npm ci)…");
+  run("npm", ["ci", "--no-audit", "--no-fund"], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+// 2. A production build, redone when any source is newer than the last one.
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const buildId = join(root, distDir, "BUILD_ID");
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules" || entry.name.endsWith(".test.ts")) continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+const sources = ["app", "components", "lib", "server", "proxy.ts", "next.config.ts", "package-lock.json"]
+  .map((p) => join(root, p))
+  .filter(existsSync)
+  .map((p) => (statSync(p).isDirectory() ? newestSource(p) : statSync(p).mtimeMs));
+const stale = !existsSync(buildId) || Math.max(...sources) > statSync(buildId).mtimeMs;
+if (stale && !flags["no-build"]) {
+  log("oda-admin: building the dashboard (next build)…");
+  run(bin("next"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+}
+
+// 3. Roots: given ones, or generated demo data.
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+const home = flags.home ?? process.env.ODA_HOME;
+const logs = flags.logs ?? process.env.ODA_LOG_DIR;
+if (home || logs) {
+  if (home) env.ODA_HOME = resolve(home);
+  if (logs) env.ODA_LOG_DIR = resolve(logs);
+  env.ODA_DEMO = "0";
+} else {
+  const demo = join(root, ".oda-demo");
+  if (!existsSync(join(demo, "home"))) {
+    log("oda-admin: generating demo data in .oda-demo/…");
+    run(bin("tsx"), [join(root, "scripts", "make-demo.ts"), "--out", demo, "--seed", "1"]);
+  }
+  env.ODA_HOME = join(demo, "home");
+  env.ODA_LOG_DIR = join(demo, "logs");
+  env.ODA_DEMO = "1";
+}
+if (flags.state) env.ODA_ADMIN_STATE = resolve(flags.state);
+
+// 4. A port on 127.0.0.1 and a fresh 256-bit token.
+function portIsFree(port) {
+  return new Promise((done) => {
+    const server = createServer()
+      .once("error", () => done(false))
+      .listen(port, "127.0.0.1", () => server.close(() => done(true)));
+  });
+}
+async function choosePort() {
+  const wanted = Number(flags.port ?? process.env.ODA_ADMIN_PORT ?? 4377);
+  if (flags.port || process.env.ODA_ADMIN_PORT) return wanted;
+  for (let port = wanted; port < wanted + 50; port++) if (await portIsFree(port)) return port;
+  return 0;
+}
+const port = String(await choosePort());
+env.ODA_ADMIN_PORT = port;
+env.ODA_ADMIN_TOKEN = randomBytes(32).toString("base64url");
+
+// 5. Serve, and print the URL once the server answers.
+const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", port], {
+  cwd: root,
+  env,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+let announced = false;
+child.stdout.on("data", (chunk) => {
+  if (!announced && /ready|started/i.test(String(chunk))) {
+    announced = true;
+    process.stdout.write(`Oda Admin is ready: open http://127.0.0.1:${port}/?token=${env.ODA_ADMIN_TOKEN}\n`);
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

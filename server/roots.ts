@@ -1,0 +1,6 @@
+import { resolveRoots, type Roots } from "@/lib/roots";
+
+/** The roots this server was started with (the start script sets the environment). */
+export function serverRoots(): Roots {
+  return resolveRoots({}, process.env);
+}
