@@ -1,4 +1,4 @@
-import { resolveRoots, type Roots } from "@/lib/roots";
+import { type Roots, resolveRoots } from "@/lib/roots";
 
 /** The roots this server was started with (the start script sets the environment). */
 export function serverRoots(): Roots {
