@@ -1,0 +1,2 @@
+export * from "./atomic";
+export * from "./safe-path";

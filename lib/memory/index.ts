@@ -1,0 +1,79 @@
+/**
+ * The memory store: the one code path for the dashboard, the CLI, the demo
+ * generator and the tests (`shared/oda-files.md`, Memories).
+ *
+ * Browser-safe parts (no `node:*`) can be imported on their own from
+ * `@/lib/memory/format` (with `@/lib/memory/limits`, `@/lib/memory/messages`,
+ * `@/lib/memory/names`, `@/lib/memory/parse`); everything else here is Node-only.
+ *
+ * Every function takes the Oda home; `workspace` is a key, or null for the
+ * global set. Ids and keys are checked against the contract's patterns before
+ * any file call; refusals throw `OdaError` whose message is the exact sentence.
+ */
+
+// browser-safe
+export {
+  checkTitleAndText,
+  countCodePoints,
+  countUtf8Bytes,
+  describePayloadNote,
+  estimateTokens,
+  FIELD_NAMES,
+  type FieldProblem,
+  type MemoryAuthor,
+  type MemoryFields,
+  normaliseText,
+  normaliseTitle,
+  type PayloadItem,
+  renderPayload,
+  SOURCE_WORDS,
+  serialiseMemoryFile,
+  VERSION_SOURCES,
+  type VersionSource,
+} from "./format";
+export { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName, type Limits } from "./limits";
+export { MESSAGES } from "./messages";
+export { assertMemoryId, assertWorkspace, isMemoryId, isWorkspaceKey, MEMORY_ID_PATTERN, WORKSPACE_KEY_PATTERN } from "./names";
+export { type MemoryParse, type MemoryProblem, type ParsedMemory, parseMemoryFile, parseMemorySource } from "./parse";
+
+// Node-side
+export {
+  type ChangeOptions,
+  type ChangeResult,
+  changeMemory,
+  createMemory,
+  deleteMemory,
+  restoreDeleted,
+  restoreVersion,
+  saveRawMemoryFile,
+  setEnabled,
+  undoChatChange,
+} from "./change";
+export { type CurrentState, compactMoment, type DeletedMark, parseVersionName, type SavedState, type VersionName } from "./history";
+export {
+  buildPayload,
+  type ChatPayload,
+  chatPayload,
+  checkTokenLimit,
+  type ExcludedMemory,
+  payloadNote,
+  type TokenBudget,
+  tokenBudgets,
+} from "./payload";
+export { type HomeProblem, listAllProblems } from "./problems";
+export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
+export {
+  type DeletedMemory,
+  findMemory,
+  listDeleted,
+  listSet,
+  listVersions,
+  listWorkspaces,
+  type MemoryDetail,
+  type MemorySet,
+  type MemorySummary,
+  readMemory,
+  readVersion,
+  type SetProblem,
+  type VersionInfo,
+} from "./store";

@@ -1,0 +1,40 @@
+import { OdaError } from "../errors";
+
+/** A memory id: exactly eight characters 0-9 a-f, the whole file name. */
+export const MEMORY_ID_PATTERN = /^[0-9a-f]{8}$/;
+/** A workspace key: the name of a workspace's set folder (never `.` or `..`). */
+export const WORKSPACE_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
+/** True for a valid memory id. */
+export function isMemoryId(value: unknown): value is string {
+  return typeof value === "string" && MEMORY_ID_PATTERN.test(value);
+}
+
+/** True for a valid workspace key. */
+export function isWorkspaceKey(value: unknown): value is string {
+  return typeof value === "string" && WORKSPACE_KEY_PATTERN.test(value);
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(String(value).slice(0, 80));
+}
+
+/** Throws `invalid_name` unless `id` is a memory id. Called before any file call. */
+export function assertMemoryId(id: unknown): asserts id is string {
+  if (!isMemoryId(id)) {
+    throw new OdaError("invalid_name", `${show(id)} is not a memory id: an id is eight characters, 0-9 and a-f.`, {
+      field: "id",
+    });
+  }
+}
+
+/** Throws `invalid_name` unless `key` is null (the global set) or a workspace key. */
+export function assertWorkspace(key: unknown): asserts key is string | null {
+  if (key !== null && !isWorkspaceKey(key)) {
+    throw new OdaError(
+      "invalid_name",
+      `${show(key)} is not a workspace key: letters, digits, dots, underscores and hyphens, beginning with a letter or digit.`,
+      { field: "workspace" },
+    );
+  }
+}
