@@ -28,7 +28,17 @@ export async function main(argv: string[], io = { out: console.log, err: console
       args: argv,
       allowPositionals: true,
       strict: false,
-      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        home: { type: "string" },
+        logs: { type: "string" },
+        state: { type: "string" },
+        workspace: { type: "string" },
+        // Each command may declare its own options (e.g. `--title T`); without a
+        // declaration `--title T` would parse as a boolean and a positional.
+        ...Object.assign({}, ...Object.values(commands).map((c) => c.options ?? {})),
+      },
     });
   } catch (error) {
     io.err(String(error));

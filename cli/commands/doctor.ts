@@ -1,4 +1,5 @@
 import type { Command } from "../context";
+import { memoryDoctorCheck } from "./memory";
 
 /**
  * `oda-admin doctor`: every problem under the roots. Each domain contributes a
@@ -6,13 +7,14 @@ import type { Command } from "../context";
  */
 export interface DoctorSection {
   name: string;
-  problems: { path: string; message: string }[];
+  /** `path` is relative to the root it lies in; `line` when a parser named one. */
+  problems: { path: string; message: string; line?: number }[];
 }
 
 export type DoctorCheck = (ctx: Parameters<Command>[0]) => Promise<DoctorSection | null>;
 
 /** Filled by the memory and session domains. */
-export const doctorChecks: DoctorCheck[] = [];
+export const doctorChecks: DoctorCheck[] = [memoryDoctorCheck];
 
 const run: Command = async (ctx) => {
   const sections = (await Promise.all(doctorChecks.map((check) => check(ctx)))).filter(

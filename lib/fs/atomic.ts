@@ -55,7 +55,11 @@ export async function writeFileAtomic(
   const temp = makeTempPath(path);
   let renamed = false;
   try {
-    const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.mode ?? 0o644);
+    const handle = await fs.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      options.mode ?? 0o644,
+    );
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -76,7 +80,10 @@ export async function writeFileAtomic(
  * than `minAgeMs` (younger ones may belong to a save still running). Returns
  * the names removed. Never throws for a file that vanished meanwhile.
  */
-export async function removeLeftoverTemps(folder: string, options: { minAgeMs?: number; now?: number } = {}): Promise<string[]> {
+export async function removeLeftoverTemps(
+  folder: string,
+  options: { minAgeMs?: number; now?: number } = {},
+): Promise<string[]> {
   const minAge = options.minAgeMs ?? 60_000;
   const now = options.now ?? Date.now();
   let names: string[];

@@ -104,7 +104,10 @@ export function describeThisProcess(): LockHolder {
 /** Judges a holder record: live, stale or unknown, with the reason. */
 export function judgeHolder(holder: LockHolder): { state: Exclude<LockState, "none">; reason: string } {
   if (holder.host !== hostname()) {
-    return { state: "unknown", reason: `The lock is held on another computer (${holder.host}); it cannot be checked from here.` };
+    return {
+      state: "unknown",
+      reason: `The lock is held on another computer (${holder.host}); it cannot be checked from here.`,
+    };
   }
   if (!isPidRunning(holder.pid)) {
     return { state: "stale", reason: `Process ${holder.pid} is no longer running.` };
@@ -117,7 +120,8 @@ export function judgeHolder(holder: LockHolder): { state: Exclude<LockState, "no
       reason: `Process ${holder.pid} runs but started at ${started.toISOString()}, not ${holder.startedAt}: the pid was reused.`,
     };
   }
-  if (!started) return { state: "live", reason: `Process ${holder.pid} is running (its start time cannot be checked here).` };
+  if (!started)
+    return { state: "live", reason: `Process ${holder.pid} is running (its start time cannot be checked here).` };
   return { state: "live", reason: `Process ${holder.pid} is running.` };
 }
 

@@ -3,7 +3,14 @@ import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { isOdaError, OdaError } from "../errors";
 import { ensureFolderInside, fsyncFolder, writeFileAtomic } from "../fs";
-import { checkTitleAndText, type MemoryFields, normaliseText, normaliseTitle, serialiseMemoryFile, type VersionSource } from "./format";
+import {
+  checkTitleAndText,
+  type MemoryFields,
+  normaliseText,
+  normaliseTitle,
+  serialiseMemoryFile,
+  type VersionSource,
+} from "./format";
 import {
   type CurrentState,
   currentStateOf,
@@ -19,7 +26,7 @@ import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { assertMemoryId, assertWorkspace } from "./names";
 import { decodeUtf8, type MemoryParse, type ParsedMemory, parseMemoryFile, parseMemorySource } from "./parse";
-import { type MemoryPlace, historySegments, placeMemory, setSegments } from "./paths";
+import { historySegments, type MemoryPlace, placeMemory, setSegments } from "./paths";
 import { checkTokenLimit } from "./payload";
 import { readMemoryFile, sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
@@ -79,7 +86,11 @@ async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current 
   if (!bytes) {
     // too large to parse, or unreadable: keep its bytes if they can be read at all
     bytes = await fsp.readFile(place.file).catch(() => null);
-    if (!bytes) throw new OdaError("unusable", MESSAGES.couldNotChange("its file cannot be read, so it cannot be kept as a version."));
+    if (!bytes)
+      throw new OdaError(
+        "unusable",
+        MESSAGES.couldNotChange("its file cannot be read, so it cannot be kept as a version."),
+      );
   }
   const sha256 = sha256Hex(bytes);
   return { bytes, sha256, parse: read.parse, state: currentStateOf(saved, sha256, read.mtimeMs) };
@@ -119,7 +130,11 @@ async function mutate(
   } catch (error) {
     if (isOdaError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new OdaError("io", MESSAGES.couldNotChange(code ? `the file system answered ${code}.` : "an unexpected error."), { cause: error });
+    throw new OdaError(
+      "io",
+      MESSAGES.couldNotChange(code ? `the file system answered ${code}.` : "an unexpected error."),
+      { cause: error },
+    );
   }
 }
 
@@ -143,7 +158,9 @@ async function commit(ctx: Context, next: string | null, source: VersionSource, 
   const { place, current, limits, now, home } = ctx;
   await ensureFolderInside(home, ...setSegments(place.workspace));
   await ensureFolderInside(home, ...historySegments(place.workspace, place.id));
-  const keptVersion = current ? await keepVersion(place.history, current.bytes, current.state, limits.versionsKept) : undefined;
+  const keptVersion = current
+    ? await keepVersion(place.history, current.bytes, current.state, limits.versionsKept)
+    : undefined;
   if (next === null) {
     await writeDeletedMark(place.history, { deletedAt: now, title });
     await fsp.unlink(place.file).catch((e: NodeJS.ErrnoException) => {
@@ -178,7 +195,8 @@ export async function createMemory(
   refuseFields(input.title, input.text, limits);
   const id = options.id ?? (await freeId(home, workspace));
   return mutate(home, workspace, id, { ...options, expectedSha256: undefined }, async (ctx) => {
-    if (ctx.current) throw new OdaError("refused", MESSAGES.couldNotChange(`a memory with the id "${id}" already exists.`));
+    if (ctx.current)
+      throw new OdaError("refused", MESSAGES.couldNotChange(`a memory with the id "${id}" already exists.`));
     const title = normaliseTitle(input.title);
     const text = normaliseText(input.text);
     const enabled = input.enabled ?? true;
@@ -195,7 +213,14 @@ async function freeId(home: string, workspace: string | null): Promise<string> {
   for (;;) {
     const id = randomBytes(4).toString("hex");
     const place = await placeMemory(home, workspace, id);
-    const taken = await Promise.all([fsp.lstat(place.file), fsp.lstat(place.history)].map((p) => p.then(() => true, () => false)));
+    const taken = await Promise.all(
+      [fsp.lstat(place.file), fsp.lstat(place.history)].map((p) =>
+        p.then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     if (!taken.some(Boolean)) return id;
   }
 }
@@ -221,7 +246,11 @@ export async function changeMemory(
     }
     const f = cur.parse.fields;
     if (f.enabled) await checkTokenLimit(home, workspace, id, { title, text, created: f.created }, ctx.limits);
-    return commit(ctx, serialiseMemoryFile(withSession({ ...f, title, updated: ctx.now }, options), text), sourceOf(options));
+    return commit(
+      ctx,
+      serialiseMemoryFile(withSession({ ...f, title, updated: ctx.now }, options), text),
+      sourceOf(options),
+    );
   });
 }
 
@@ -236,23 +265,46 @@ export async function setEnabled(
   return mutate(home, workspace, id, options, async (ctx) => {
     if (!enabled && ctx.current && !ctx.current.parse.ok) {
       // A file with a problem is never sent and never rewritten: it is as good as off already.
-      return { changed: false, message: MESSAGES.alreadyOff, memory: await findMemory(home, workspace, id, ctx.limits) };
+      return {
+        changed: false,
+        message: MESSAGES.alreadyOff,
+        memory: await findMemory(home, workspace, id, ctx.limits),
+      };
     }
     const cur = requireLive(ctx);
     const f = cur.parse.fields;
     if (f.enabled === enabled) {
-      return { changed: false, message: enabled ? MESSAGES.alreadyOn : MESSAGES.alreadyOff, memory: await findMemory(home, workspace, id, ctx.limits) };
+      return {
+        changed: false,
+        message: enabled ? MESSAGES.alreadyOn : MESSAGES.alreadyOff,
+        memory: await findMemory(home, workspace, id, ctx.limits),
+      };
     }
     if (enabled) {
       refuseFields(cur.parse.title, cur.parse.text, ctx.limits);
-      await checkTokenLimit(home, workspace, id, { title: cur.parse.title, text: cur.parse.text, created: f.created }, ctx.limits);
+      await checkTokenLimit(
+        home,
+        workspace,
+        id,
+        { title: cur.parse.title, text: cur.parse.text, created: f.created },
+        ctx.limits,
+      );
     }
-    return commit(ctx, serialiseMemoryFile(withSession({ ...f, enabled, updated: ctx.now }, options), cur.parse.text), sourceOf(options));
+    return commit(
+      ctx,
+      serialiseMemoryFile(withSession({ ...f, enabled, updated: ctx.now }, options), cur.parse.text),
+      sourceOf(options),
+    );
   });
 }
 
 /** Deletes a memory (never refused): keeps its state as a version, removes the file, marks it deleted. */
-export async function deleteMemory(home: string, workspace: string | null, id: string, options: ChangeOptions = {}): Promise<ChangeResult> {
+export async function deleteMemory(
+  home: string,
+  workspace: string | null,
+  id: string,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
   return mutate(home, workspace, id, options, async (ctx) => {
     if (!ctx.current) throw new OdaError("not_found", MESSAGES.noMemory(id));
     return commit(ctx, null, sourceOf(options), ctx.current.parse.ok ? ctx.current.parse.title : "");
@@ -266,11 +318,26 @@ async function writeBack(ctx: Context, raw: string, source: VersionSource): Prom
   refuseFields(parsed.title, parsed.text, ctx.limits);
   const cur = ctx.current;
   const f = parsed.fields;
-  if (cur?.parse.ok && cur.parse.title === parsed.title && cur.parse.text === parsed.text && cur.parse.fields.enabled === f.enabled) {
-    return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(ctx.home, ctx.place.workspace, ctx.place.id, ctx.limits) };
+  if (
+    cur?.parse.ok &&
+    cur.parse.title === parsed.title &&
+    cur.parse.text === parsed.text &&
+    cur.parse.fields.enabled === f.enabled
+  ) {
+    return {
+      changed: false,
+      message: MESSAGES.unchanged,
+      memory: await findMemory(ctx.home, ctx.place.workspace, ctx.place.id, ctx.limits),
+    };
   }
   if (f.enabled) {
-    await checkTokenLimit(ctx.home, ctx.place.workspace, ctx.place.id, { title: parsed.title, text: parsed.text, created: f.created }, ctx.limits);
+    await checkTokenLimit(
+      ctx.home,
+      ctx.place.workspace,
+      ctx.place.id,
+      { title: parsed.title, text: parsed.text, created: f.created },
+      ctx.limits,
+    );
   }
   return commit(ctx, serialiseMemoryFile({ ...f, updated: ctx.now }, parsed.text), source);
 }
@@ -291,11 +358,18 @@ export async function restoreVersion(
   version: string,
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
-  return mutate(home, workspace, id, options, async (ctx) => writeBack(ctx, await readVersionRaw(ctx.place, version), "restore"));
+  return mutate(home, workspace, id, options, async (ctx) =>
+    writeBack(ctx, await readVersionRaw(ctx.place, version), "restore"),
+  );
 }
 
 /** Restores a deleted memory from its newest version. */
-export async function restoreDeleted(home: string, workspace: string | null, id: string, options: ChangeOptions = {}): Promise<ChangeResult> {
+export async function restoreDeleted(
+  home: string,
+  workspace: string | null,
+  id: string,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
   return mutate(home, workspace, id, options, async (ctx) => {
     if (ctx.current) throw new OdaError("refused", MESSAGES.couldNotChange("it is not deleted."));
     const newest = (await listVersionNames(ctx.place.history))[0];
@@ -308,7 +382,12 @@ export async function restoreDeleted(home: string, workspace: string | null, id:
  * Undoes the chat change that made the current state: writes back the state
  * it replaced (source `undo`); a memory a chat created is deleted.
  */
-export async function undoChatChange(home: string, workspace: string | null, id: string, options: ChangeOptions = {}): Promise<ChangeResult> {
+export async function undoChatChange(
+  home: string,
+  workspace: string | null,
+  id: string,
+  options: ChangeOptions = {},
+): Promise<ChangeResult> {
   return mutate(home, workspace, id, options, async (ctx) => {
     const cur = ctx.current;
     if (!cur) throw new OdaError("not_found", MESSAGES.noMemory(id));
@@ -339,7 +418,13 @@ export async function saveRawMemoryFile(
       return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(home, workspace, id, ctx.limits) };
     }
     if (parsed.fields.enabled) {
-      await checkTokenLimit(home, workspace, id, { title: parsed.title, text: parsed.text, created: parsed.fields.created }, ctx.limits);
+      await checkTokenLimit(
+        home,
+        workspace,
+        id,
+        { title: parsed.title, text: parsed.text, created: parsed.fields.created },
+        ctx.limits,
+      );
     }
     return commit(ctx, raw, sourceOf(options));
   });

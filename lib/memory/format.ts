@@ -112,7 +112,11 @@ export interface FieldProblem {
  * Checks a title and a text before saving. Returns the refusals (title first),
  * empty when both may be saved. The first one is the change's refusal.
  */
-export function checkTitleAndText(title: string, text: string, limits: Pick<Limits, "titleMaxChars" | "textMaxChars">): FieldProblem[] {
+export function checkTitleAndText(
+  title: string,
+  text: string,
+  limits: Pick<Limits, "titleMaxChars" | "textMaxChars">,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const t = normaliseTitle(title);
   const x = normaliseText(text);

@@ -82,7 +82,12 @@ async function readJson(path: string): Promise<unknown> {
 /** Reads `state.json`; null when absent or unusable. */
 export async function readSavedState(history: string): Promise<SavedState | null> {
   const v = (await readJson(join(history, "state.json"))) as Partial<SavedState> | null;
-  if (!v || typeof v.sha256 !== "string" || typeof v.savedAt !== "string" || !VERSION_SOURCES.includes(v.source as VersionSource)) {
+  if (
+    !v ||
+    typeof v.sha256 !== "string" ||
+    typeof v.savedAt !== "string" ||
+    !VERSION_SOURCES.includes(v.source as VersionSource)
+  ) {
     return null;
   }
   return { sha256: v.sha256, savedAt: v.savedAt, source: v.source as VersionSource };
@@ -132,10 +137,14 @@ export async function keepVersion(
   await writeFileAtomic(join(history, name), bytes);
   const key = contentKey(decodeUtf8(bytes));
   const keys = await Promise.all(
-    existing.map(async (v) => contentKey(decodeUtf8(await fsp.readFile(join(history, v.name)).catch(() => new Uint8Array())))),
+    existing.map(async (v) =>
+      contentKey(decodeUtf8(await fsp.readFile(join(history, v.name)).catch(() => new Uint8Array()))),
+    ),
   );
   const drop = new Set(existing.filter((_, i) => keys[i] === key).map((v) => v.name));
-  const kept = [parseVersionName(name) as VersionName, ...existing.filter((v) => !drop.has(v.name))].sort(compareNewestFirst);
+  const kept = [parseVersionName(name) as VersionName, ...existing.filter((v) => !drop.has(v.name))].sort(
+    compareNewestFirst,
+  );
   for (const v of kept.slice(versionsKept)) drop.add(v.name);
   await Promise.all([...drop].map((n) => fsp.unlink(join(history, n)).catch(() => undefined)));
   return name;

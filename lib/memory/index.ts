@@ -11,6 +11,19 @@
  * any file call; refusals throw `OdaError` whose message is the exact sentence.
  */
 
+// Node-side
+export {
+  type ChangeOptions,
+  type ChangeResult,
+  changeMemory,
+  createMemory,
+  deleteMemory,
+  restoreDeleted,
+  restoreVersion,
+  saveRawMemoryFile,
+  setEnabled,
+  undoChatChange,
+} from "./change";
 // browser-safe
 export {
   checkTitleAndText,
@@ -31,25 +44,25 @@ export {
   VERSION_SOURCES,
   type VersionSource,
 } from "./format";
+export {
+  type CurrentState,
+  compactMoment,
+  type DeletedMark,
+  parseVersionName,
+  type SavedState,
+  type VersionName,
+} from "./history";
 export { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName, type Limits } from "./limits";
 export { MESSAGES } from "./messages";
-export { assertMemoryId, assertWorkspace, isMemoryId, isWorkspaceKey, MEMORY_ID_PATTERN, WORKSPACE_KEY_PATTERN } from "./names";
-export { type MemoryParse, type MemoryProblem, type ParsedMemory, parseMemoryFile, parseMemorySource } from "./parse";
-
-// Node-side
 export {
-  type ChangeOptions,
-  type ChangeResult,
-  changeMemory,
-  createMemory,
-  deleteMemory,
-  restoreDeleted,
-  restoreVersion,
-  saveRawMemoryFile,
-  setEnabled,
-  undoChatChange,
-} from "./change";
-export { type CurrentState, compactMoment, type DeletedMark, parseVersionName, type SavedState, type VersionName } from "./history";
+  assertMemoryId,
+  assertWorkspace,
+  isMemoryId,
+  isWorkspaceKey,
+  MEMORY_ID_PATTERN,
+  WORKSPACE_KEY_PATTERN,
+} from "./names";
+export { type MemoryParse, type MemoryProblem, type ParsedMemory, parseMemoryFile, parseMemorySource } from "./parse";
 export {
   buildPayload,
   type ChatPayload,

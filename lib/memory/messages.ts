@@ -21,7 +21,8 @@ export const MESSAGES = {
   conflict: "The memory could not be changed: its file changed after you opened it. Reload it and try again.",
   hasProblem: (problem: string) =>
     `The memory could not be changed: its file has a problem and only a person fixing the file may save it. ${problem}`,
-  notFromChat: "The memory could not be changed: its current text did not come from a chat, so there is no chat change to undo.",
+  notFromChat:
+    "The memory could not be changed: its current text did not come from a chat, so there is no chat change to undo.",
   // Problems of a file, in the order they are checked.
   fileTooLarge: (n: number) => `The file is larger than ${n} bytes.`,
   cannotRead: (reason: string) => `The file cannot be read: ${reason}`,

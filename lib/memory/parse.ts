@@ -122,7 +122,8 @@ function readYamlBlock(block: string): YamlRead {
         }
       },
     });
-    if (anchored !== null) return problem(MESSAGES.badYaml("Anchors and aliases are not allowed."), lineOf(block, anchored));
+    if (anchored !== null)
+      return problem(MESSAGES.badYaml("Anchors and aliases are not allowed."), lineOf(block, anchored));
     if (doc.contents === null) return { ok: true, fields: Object.create(null), order: [] };
     if (!isMap(doc.contents)) return problem(MESSAGES.badFields(["title", "enabled", "source"]));
     const fields: Record<string, unknown> = Object.create(null);
@@ -130,11 +131,17 @@ function readYamlBlock(block: string): YamlRead {
     for (const pair of doc.contents.items) {
       const key = isScalar(pair.key) ? pair.key.value : pair.key;
       if (typeof key !== "string" && typeof key !== "number" && typeof key !== "boolean" && key !== null) {
-        return problem(MESSAGES.badYaml("Map keys must be plain values."), lineOf(block, (pair.key as { range?: number[] })?.range?.[0]));
+        return problem(
+          MESSAGES.badYaml("Map keys must be plain values."),
+          lineOf(block, (pair.key as { range?: number[] })?.range?.[0]),
+        );
       }
       const name = String(key);
       const value = pair.value;
-      fields[name] = value && typeof value === "object" && "toJS" in value ? (value as { toJS(d: Document): unknown }).toJS(doc) : value;
+      fields[name] =
+        value && typeof value === "object" && "toJS" in value
+          ? (value as { toJS(d: Document): unknown }).toJS(doc)
+          : value;
       order.push(name);
     }
     return { ok: true, fields, order };
@@ -197,7 +204,10 @@ export function parseMemorySource(raw: string, options: { fastPath?: boolean } =
 }
 
 /** Checks a parsed memory against the title and text limits. */
-export function checkParsedLimits(parsed: MemoryParse, limits: Pick<Limits, "titleMaxChars" | "textMaxChars">): MemoryParse {
+export function checkParsedLimits(
+  parsed: MemoryParse,
+  limits: Pick<Limits, "titleMaxChars" | "textMaxChars">,
+): MemoryParse {
   if (!parsed.ok) return parsed;
   if (countCodePoints(parsed.text) > limits.textMaxChars || countCodePoints(parsed.title) > limits.titleMaxChars) {
     return problem(MESSAGES.overLimit(limits.textMaxChars, limits.titleMaxChars));

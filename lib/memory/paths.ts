@@ -42,7 +42,12 @@ export interface MemoryPlace {
 }
 
 /** Resolves a memory's places inside the home (symlinks checked); creates the folders when `create`. */
-export async function placeMemory(home: string, workspace: string | null, id: string, create = false): Promise<MemoryPlace> {
+export async function placeMemory(
+  home: string,
+  workspace: string | null,
+  id: string,
+  create = false,
+): Promise<MemoryPlace> {
   const set = setSegments(workspace);
   const hist = historySegments(workspace, id);
   const resolve = create ? ensureFolderInside : resolveInside;

@@ -32,8 +32,15 @@ function sendable(set: MemorySet): MemorySummary[] {
 
 function excludedOf(set: MemorySet): ExcludedMemory[] {
   return [
-    ...set.memories.filter((m) => !m.enabled).map((m) => ({ id: m.id, workspace: set.workspace, title: m.title, reason: "off" as const })),
-    ...set.problems.map((p) => ({ id: p.id, workspace: set.workspace, reason: "problem" as const, message: p.message })),
+    ...set.memories
+      .filter((m) => !m.enabled)
+      .map((m) => ({ id: m.id, workspace: set.workspace, title: m.title, reason: "off" as const })),
+    ...set.problems.map((p) => ({
+      id: p.id,
+      workspace: set.workspace,
+      reason: "problem" as const,
+      message: p.message,
+    })),
   ];
 }
 
@@ -71,7 +78,10 @@ export async function chatPayload(home: string, workspace: string | null): Promi
  * The note a running chat is sent after a change, from the payload it had and
  * the one it has now; null when nothing differs.
  */
-export function payloadNote(before: Pick<ChatPayload, "included">, after: Pick<ChatPayload, "included">): string | null {
+export function payloadNote(
+  before: Pick<ChatPayload, "included">,
+  after: Pick<ChatPayload, "included">,
+): string | null {
   return describePayloadNote(before.included, after.included);
 }
 
@@ -101,7 +111,13 @@ export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
   const global = await listSet(home, null, { limits });
   const g = setCodePoints(sendable(global));
   const budgets: TokenBudget[] = [
-    { workspace: null, globalTokens: Math.ceil(g / 4), workspaceTokens: 0, tokens: Math.ceil(g / 4), limit: limits.chatMaxTokens },
+    {
+      workspace: null,
+      globalTokens: Math.ceil(g / 4),
+      workspaceTokens: 0,
+      tokens: Math.ceil(g / 4),
+      limit: limits.chatMaxTokens,
+    },
   ];
   for (const key of keys) {
     const w = setCodePoints(sendable(await listSet(home, key, { limits })));
@@ -130,7 +146,9 @@ export async function checkTokenLimit(
   limits: Limits,
 ): Promise<void> {
   const swap = (set: MemorySet) => {
-    const items: { id: string; title: string; text: string; created?: string }[] = sendable(set).filter((m) => m.id !== id);
+    const items: { id: string; title: string; text: string; created?: string }[] = sendable(set).filter(
+      (m) => m.id !== id,
+    );
     if (next) items.push({ id, ...next });
     return items.sort(comparePayloadOrder);
   };
@@ -144,7 +162,11 @@ export async function checkTokenLimit(
   if (workspace !== null) {
     const ws = await listSet(home, workspace, { limits });
     const wBefore = setCodePoints(sendable(ws));
-    check(`workspace ${workspace}`, joinedCodePoints(gBefore, wBefore), joinedCodePoints(gBefore, setCodePoints(swap(ws))));
+    check(
+      `workspace ${workspace}`,
+      joinedCodePoints(gBefore, wBefore),
+      joinedCodePoints(gBefore, setCodePoints(swap(ws))),
+    );
     return;
   }
   const gAfter = setCodePoints(swap(global));

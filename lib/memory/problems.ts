@@ -15,7 +15,12 @@ export interface HomeProblem {
 /** Every memory problem of every set, and every settings problem, with paths relative to the home. */
 export async function listAllProblems(home: string): Promise<HomeProblem[]> {
   const settings = await readSettings(home);
-  const out: HomeProblem[] = settings.problems.map((p) => ({ id: null, workspace: null, path: p.path, message: p.message }));
+  const out: HomeProblem[] = settings.problems.map((p) => ({
+    id: null,
+    workspace: null,
+    path: p.path,
+    message: p.message,
+  }));
   const sets: (string | null)[] = [null, ...(await listWorkspaces(home))];
   for (const workspace of sets) {
     try {

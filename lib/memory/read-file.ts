@@ -40,16 +40,27 @@ export async function readMemoryFile(path: string, limits: Limits, noFollow = tr
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     const stat = await fsp.stat(path).catch(() => null);
-    if (stat && stat.isFile() && stat.size > limits.fileMaxBytes) {
-      return { bytes: null, size: stat.size, mtimeMs: stat.mtimeMs, parse: { ok: false, message: MESSAGES.fileTooLarge(limits.fileMaxBytes) } };
+    if (stat?.isFile() && stat.size > limits.fileMaxBytes) {
+      return {
+        bytes: null,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        parse: { ok: false, message: MESSAGES.fileTooLarge(limits.fileMaxBytes) },
+      };
     }
     return { bytes: null, size: stat?.size ?? 0, mtimeMs: stat?.mtimeMs ?? 0, parse: readProblem(error) };
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse: readProblem({ code: "EISDIR" }) };
+    if (stat.isDirectory())
+      return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse: readProblem({ code: "EISDIR" }) };
     if (stat.size > limits.fileMaxBytes) {
-      return { bytes: null, size: stat.size, mtimeMs: stat.mtimeMs, parse: { ok: false, message: MESSAGES.fileTooLarge(limits.fileMaxBytes) } };
+      return {
+        bytes: null,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        parse: { ok: false, message: MESSAGES.fileTooLarge(limits.fileMaxBytes) },
+      };
     }
     let bytes: Uint8Array;
     try {

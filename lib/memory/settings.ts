@@ -34,7 +34,10 @@ async function readSettingsJson(home: string): Promise<{ value: unknown; problem
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
-    return { value: {}, problem: `settings.json is not valid JSON (${(error as Error).message}); the defaults are used.` };
+    return {
+      value: {},
+      problem: `settings.json is not valid JSON (${(error as Error).message}); the defaults are used.`,
+    };
   }
 }
 
@@ -63,13 +66,21 @@ export async function readSettings(home: string): Promise<Settings> {
       if (!Object.hasOwn(memory, name)) continue;
       const message = checkLimitValue(name, memory[name]);
       if (message) {
-        problems.push({ path: SETTINGS, key: `memory.${name}`, message: `${message} The default ${DEFAULT_LIMITS[name]} is used.` });
+        problems.push({
+          path: SETTINGS,
+          key: `memory.${name}`,
+          message: `${message} The default ${DEFAULT_LIMITS[name]} is used.`,
+        });
       } else limits[name] = memory[name] as number;
     }
   }
   const sessions = value.sessions;
   if (sessions !== undefined && !isRecord(sessions)) {
-    problems.push({ path: SETTINGS, key: "sessions", message: "sessions must be a JSON object; the defaults are used." });
+    problems.push({
+      path: SETTINGS,
+      key: "sessions",
+      message: "sessions must be a JSON object; the defaults are used.",
+    });
   } else if (sessions && Object.hasOwn(sessions, "compress")) {
     if (typeof sessions.compress === "boolean") compress = sessions.compress;
     else
@@ -102,7 +113,8 @@ export async function writeSettings(home: string, values: Partial<Limits> & { co
   const memory = isRecord(root.memory) ? { ...root.memory } : {};
   for (const name of LIMIT_NAMES) if (values[name] !== undefined) memory[name as LimitName] = values[name];
   root.memory = memory;
-  if (values.compress !== undefined) root.sessions = { ...(isRecord(root.sessions) ? root.sessions : {}), compress: values.compress };
+  if (values.compress !== undefined)
+    root.sessions = { ...(isRecord(root.sessions) ? root.sessions : {}), compress: values.compress };
   await fsp.mkdir(home, { recursive: true });
   await writeFileAtomic(await resolveInside(home, SETTINGS), `${JSON.stringify(root, null, 2)}\n`);
   return readSettings(home);

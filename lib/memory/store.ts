@@ -65,7 +65,12 @@ export function comparePayloadOrder(a: { id: string; created?: string }, b: { id
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function summarise(id: string, workspace: string | null, parse: MemoryParse & { ok: true }, bytes: number): MemorySummary {
+function summarise(
+  id: string,
+  workspace: string | null,
+  parse: MemoryParse & { ok: true },
+  bytes: number,
+): MemorySummary {
   const f = parse.fields;
   const s: MemorySummary = {
     id,
@@ -92,7 +97,11 @@ function summarise(id: string, workspace: string | null, parse: MemoryParse & { 
  * followed only when they stay inside the home. Leftover temp files are
  * ignored (and those older than a minute removed).
  */
-export async function listSet(home: string, workspace: string | null, options: { limits?: Limits } = {}): Promise<MemorySet> {
+export async function listSet(
+  home: string,
+  workspace: string | null,
+  options: { limits?: Limits } = {},
+): Promise<MemorySet> {
   const segments = setSegments(workspace);
   const limits = options.limits ?? (await readSettings(home)).limits;
   const folder = await resolveInside(home, ...segments);
@@ -182,7 +191,12 @@ export type MemoryDetail = {
 );
 
 /** Reads one memory; null when its file does not exist. Names are checked before any file call. */
-export async function findMemory(home: string, workspace: string | null, id: string, limits?: Limits): Promise<MemoryDetail | null> {
+export async function findMemory(
+  home: string,
+  workspace: string | null,
+  id: string,
+  limits?: Limits,
+): Promise<MemoryDetail | null> {
   const place = await placeMemory(home, workspace, id);
   const lim = limits ?? (await readSettings(home)).limits;
   const [read, saved] = await Promise.all([readMemoryFile(place.file, lim, false), readSavedState(place.history)]);
@@ -199,7 +213,12 @@ export async function findMemory(home: string, workspace: string | null, id: str
     state: currentStateOf(saved, sha256, read.mtimeMs),
   };
   const p = read.parse;
-  if (!p.ok) return { ...base, ok: false, problem: p.line === undefined ? { message: p.message } : { message: p.message, line: p.line } };
+  if (!p.ok)
+    return {
+      ...base,
+      ok: false,
+      problem: p.line === undefined ? { message: p.message } : { message: p.message, line: p.line },
+    };
   return {
     ...base,
     ok: true,
@@ -236,18 +255,30 @@ async function readVersionFile(history: string, v: VersionName): Promise<Version
   const raw = decodeUtf8(bytes);
   const p = raw === null ? null : parseMemorySource(raw);
   if (p?.ok) return { ...v, raw, ok: true, title: p.title, text: p.text, enabled: p.fields.enabled };
-  return { ...v, raw, ok: false, problem: p ? (p as { message: string }).message : MESSAGES.cannotRead("it is not valid UTF-8 text.") };
+  return {
+    ...v,
+    raw,
+    ok: false,
+    problem: p ? (p as { message: string }).message : MESSAGES.cannotRead("it is not valid UTF-8 text."),
+  };
 }
 
 /** A memory's versions, newest first (also for a deleted memory). */
 export async function listVersions(home: string, workspace: string | null, id: string): Promise<VersionInfo[]> {
   const place = await placeMemory(home, workspace, id);
   const names = await listVersionNames(place.history);
-  return (await Promise.all(names.map((v) => readVersionFile(place.history, v)))).filter((v): v is VersionInfo => v !== null);
+  return (await Promise.all(names.map((v) => readVersionFile(place.history, v)))).filter(
+    (v): v is VersionInfo => v !== null,
+  );
 }
 
 /** One version, or refuses with `No saved version "<name>" of this memory exists.` */
-export async function readVersion(home: string, workspace: string | null, id: string, name: string): Promise<VersionInfo> {
+export async function readVersion(
+  home: string,
+  workspace: string | null,
+  id: string,
+  name: string,
+): Promise<VersionInfo> {
   const place = await placeMemory(home, workspace, id);
   const v = typeof name === "string" ? parseVersionName(name) : null;
   const info = v ? await readVersionFile(place.history, v) : null;
@@ -282,7 +313,14 @@ export async function listDeleted(home: string, workspace: string | null): Promi
     if (live) return null;
     const names = await listVersionNames(join(folder, id));
     const newest = names[0] ? await readVersionFile(join(folder, id), names[0]) : null;
-    return { id, workspace, title: mark.title, deletedAt: mark.deletedAt, text: newest?.text ?? null, versions: names.length };
+    return {
+      id,
+      workspace,
+      title: mark.title,
+      deletedAt: mark.deletedAt,
+      text: newest?.text ?? null,
+      versions: names.length,
+    };
   });
   return found.filter((d): d is DeletedMemory => d !== null).sort((a, b) => (a.deletedAt < b.deletedAt ? 1 : -1));
 }
