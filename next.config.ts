@@ -12,7 +12,8 @@ const config: NextConfig = {
     authInterrupts: true,
     serverActions: { bodySizeLimit: "2mb" },
   },
-  typescript: { ignoreBuildErrors: false },
+  // `npm test` type-checks with tsc as its own step; the build need not do it twice.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default config;
