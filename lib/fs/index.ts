@@ -1,2 +1,3 @@
 export * from "./atomic";
+export * from "./lock";
 export * from "./safe-path";

@@ -1,0 +1,189 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { type LockStatus, readLockStatus } from "../fs/lock";
+import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
+import { asHeader, type ChatDetails, type ChatIdentity, readFirstLine, rebuildDetails } from "./details";
+import type { ChatLocation, Problem } from "./folder";
+import type { TailReport } from "./line-index";
+import { withRawLog } from "./log-stream";
+import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
+
+/** One log file of a chat. Older generations stay untouched beside the newest. */
+export interface Generation extends LogName {
+  path: string;
+  /** Size of the file as stored. */
+  bytes: number;
+  /** True for the chat's current state (its newest format). */
+  current: boolean;
+  /** Set when the file is of the other form than the folder keeps: the refusal. */
+  refused: string | null;
+}
+
+/** One chat as the list shows it. */
+export interface ChatSummary extends ChatDetails {
+  id: string;
+  /** The chat folder relative to the log folder. */
+  folder: string;
+  group: string;
+  cwd: string | null;
+  /** The current log's format (`null`: no usable log). */
+  format: number | null;
+  created: string | null;
+  generations: Generation[];
+  /** The chat this one continues. */
+  continues: string | null;
+  /** True when the details come from the checkpoint (`cacheState` cached or behind). */
+  cached: boolean;
+  cacheState: CacheState;
+  cacheReason: string;
+  /** How many bytes the log has beyond the checkpoint. */
+  behindBytes: number;
+  lock: LockStatus;
+  /** The tail report, when the log was read to its end. */
+  tail: TailReport | null;
+  problems: Problem[];
+}
+
+/** The sentence for a log of the other form (`shared/oda-files.md`, Layout). */
+export function formSentence(path: string, compressed: boolean, folderCompressed: boolean): string {
+  const form = (z: boolean) => (z ? "zstd-compressed" : "plain");
+  return withRawLog(`${path} is ${form(compressed)} but this log folder keeps ${form(folderCompressed)} logs.`, path);
+}
+
+/** Options for `summarizeChat`. */
+export interface SummarizeOptions {
+  /** The folder's form: `sessions.compress` (default true). */
+  compress: boolean;
+  /** Read the whole log even when the checkpoint could be served (doctor). */
+  verify?: boolean;
+}
+
+/** Lists a chat folder's log generations, judging each against the folder's form. */
+export function listGenerations(dir: string, names: string[], compress: boolean): Generation[] {
+  const gens: Generation[] = [];
+  for (const name of names) {
+    const parsed = parseLogName(name);
+    if (!parsed) continue;
+    const path = join(dir, name);
+    const refused = parsed.compressed === compress ? null : formSentence(path, parsed.compressed, compress);
+    gens.push({ ...parsed, path, bytes: statSync(path).size, current: false, refused });
+  }
+  gens.sort((a, b) => a.format - b.format || Number(a.compressed) - Number(b.compressed));
+  // The newest format is the current state; if that one is of the wrong form, the chat is refused rather
+  // than served from an older generation (Oda never falls back to an older state).
+  const newest = Math.max(0, ...gens.map((g) => g.format));
+  const current = gens.find((g) => g.format === newest && !g.refused);
+  if (current) current.current = true;
+  return gens;
+}
+
+/** Reads one chat folder: its generations, lock, checkpoint and details. */
+export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
+  const names = readdirSync(loc.dir);
+  const generations = listGenerations(loc.dir, names, options.compress);
+  const problems: Problem[] = generations
+    .filter((g) => g.refused)
+    .map((g) => ({ kind: "form" as const, path: g.path, message: g.refused as string }));
+  const lock: LockStatus = names.includes(LOCK_FILE)
+    ? readLockStatus(join(loc.dir, LOCK_FILE))
+    : { state: "none", reason: "No lock file." };
+  const summary: ChatSummary = {
+    id: loc.id,
+    folder: loc.folder,
+    group: loc.group,
+    cwd: loc.cwd,
+    format: null,
+    created: null,
+    generations,
+    continues: null,
+    title: null,
+    firstActivity: null,
+    lastActivity: null,
+    messages: 0,
+    models: [],
+    inputTokens: 0,
+    outputTokens: 0,
+    cached: false,
+    cacheState: "none",
+    cacheReason: "No checkpoint.",
+    behindBytes: 0,
+    lock,
+    tail: null,
+    problems,
+  };
+  const current = generations.find((g) => g.current);
+  if (!current) {
+    if (!generations.length) problems.push({ kind: "no-log", path: loc.dir, message: "The chat folder holds no log." });
+    return summary;
+  }
+  summary.format = current.format;
+  const first = await readFirstLine(current.path, current.compressed);
+  const header = asHeader(first);
+  let identity: ChatIdentity = header
+    ? { id: header.id, created: header.created, cwd: header.cwd, continues: header.continues }
+    : { id: loc.id, created: typeof first?.time === "string" ? first.time : null, cwd: loc.cwd, continues: null };
+  if (header && (header.id !== loc.id || header.cwd !== loc.cwd)) {
+    problems.push({
+      kind: "identity",
+      path: current.path,
+      message: withRawLog(
+        `The log's header names chat "${header.id}" working in ${header.cwd ?? "no folder"}, but it is stored as chat "${loc.id}" under ${loc.group}.`,
+        current.path,
+      ),
+    });
+  }
+  identity = { ...identity, id: loc.id, cwd: loc.cwd };
+  Object.assign(summary, { created: identity.created, continues: identity.continues });
+  let checkpoint: Checkpoint | null = null;
+  if (names.includes(CACHE_FILE)) {
+    const cachePath = join(loc.dir, CACHE_FILE);
+    const read = readCheckpoint(cachePath);
+    if (read && "error" in read) {
+      summary.cacheState = "unreadable";
+      summary.cacheReason = `The checkpoint cannot be read: ${read.error}`;
+      problems.push({
+        kind: "cache",
+        path: cachePath,
+        message: `${summary.cacheReason}; the details were rebuilt from the log.`,
+      });
+    } else if (read) checkpoint = read.checkpoint;
+  }
+  if (checkpoint && !header && identity.created === null) identity.created = checkpoint.identity.created;
+  if (checkpoint) {
+    const verdict = judgeCheckpoint(checkpoint, identity, {
+      name: current.name,
+      path: current.path,
+      size: current.bytes,
+    });
+    summary.cacheState = verdict.state;
+    summary.cacheReason = verdict.reason;
+    summary.behindBytes = verdict.behindBytes;
+    if (verdict.state === "cached" || verdict.state === "behind") {
+      const d = checkpoint.details;
+      Object.assign(summary, {
+        cached: true,
+        title: d.title,
+        messages: d.messages,
+        firstActivity: identity.created,
+        lastActivity: d.lastActivity,
+        models: d.model ? [d.model] : [],
+        inputTokens: d.inputTokens,
+        outputTokens: d.outputTokens,
+      });
+      if (!options.verify) return summary;
+    }
+  }
+  const rebuilt = await rebuildDetails(current.path, current.compressed);
+  if (!summary.cached) Object.assign(summary, rebuilt.details);
+  summary.tail = rebuilt.tail;
+  for (const n of rebuilt.badLines) {
+    problems.push({
+      kind: "line",
+      path: current.path,
+      message: withRawLog(`Line ${n} of the log is not a JSON object.`, current.path),
+    });
+  }
+  if (rebuilt.error) problems.push({ kind: "unreadable", path: current.path, message: rebuilt.error });
+  if (rebuilt.tail?.message) problems.push({ kind: "tail", path: current.path, message: rebuilt.tail.message });
+  return summary;
+}

@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import type { ChatIdentity } from "./details";
+import { readRange } from "./zstd/file-window";
+
+/** `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint). */
+export const ZCheckpoint = z.object({
+  cacheFormat: z.literal(1),
+  identity: z.object({
+    id: z.string(),
+    created: z.string().nullable(),
+    cwd: z.string().nullable(),
+    continues: z.string().nullable(),
+  }),
+  log: z.object({
+    name: z.string(),
+    bytes: z.number().int().nonnegative(),
+    tailSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  checkpointAt: z.string(),
+  details: z.object({
+    title: z.string().nullable(),
+    messages: z.number().int().nonnegative(),
+    lastActivity: z.string().nullable(),
+    model: z.string().nullable(),
+    inputTokens: z.number().nonnegative(),
+    outputTokens: z.number().nonnegative(),
+  }),
+});
+export type Checkpoint = z.infer<typeof ZCheckpoint>;
+
+/** How a checkpoint was judged against its log. */
+export type CacheState = "cached" | "behind" | "discarded" | "unreadable" | "none";
+
+/** The judgement, with the reason and how far the log is ahead of the checkpoint. */
+export interface CacheVerdict {
+  state: CacheState;
+  reason: string;
+  behindBytes: number;
+}
+
+/** Reads a checkpoint file: `null` when absent, `{error}` when it cannot be read or does not fit the schema. */
+export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    return { error: (error as Error).message };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: `not JSON (${(error as Error).message})` };
+  }
+  const parsed = ZCheckpoint.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { error: `${issue?.path.join(".") || "the file"}: ${issue?.message ?? "invalid"}` };
+  }
+  return { checkpoint: parsed.data };
+}
+
+/** sha256 (hex) of the last min(bytes, 4096) bytes before offset `bytes` of a file as stored. */
+export function hashLogTail(path: string, bytes: number): string {
+  const fd = openSync(path, "r");
+  try {
+    return createHash("sha256")
+      .update(readRange(fd, Math.max(0, bytes - 4096), bytes))
+      .digest("hex");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Judges a checkpoint: served while the identity matches, `log.name` is the
+ * newest log, the log is at least `bytes` long and the tail hash matches. A
+ * longer log means the cache is behind (still served); anything else discards it.
+ */
+export function judgeCheckpoint(
+  checkpoint: Checkpoint,
+  identity: ChatIdentity,
+  log: { name: string; path: string; size: number },
+): CacheVerdict {
+  const discard = (reason: string): CacheVerdict => ({ state: "discarded", reason, behindBytes: 0 });
+  const want = checkpoint.identity;
+  for (const key of ["id", "created", "cwd", "continues"] as const) {
+    if (want[key] !== identity[key]) {
+      return discard(
+        `The checkpoint's ${key} ${JSON.stringify(want[key])} does not match the chat's ${JSON.stringify(identity[key])}.`,
+      );
+    }
+  }
+  if (checkpoint.log.name !== log.name)
+    return discard(`The checkpoint is for ${checkpoint.log.name}, but the newest log is ${log.name}.`);
+  if (log.size < checkpoint.log.bytes) {
+    return discard(
+      `The checkpoint is ahead of the log: it counts ${checkpoint.log.bytes} bytes, the log has ${log.size}.`,
+    );
+  }
+  if (hashLogTail(log.path, checkpoint.log.bytes) !== checkpoint.log.tailSha256) {
+    return discard("The log's bytes before the checkpoint's offset no longer match its tail hash.");
+  }
+  const behindBytes = log.size - checkpoint.log.bytes;
+  return behindBytes
+    ? { state: "behind", reason: `The log has ${behindBytes} bytes more than the checkpoint counts.`, behindBytes }
+    : { state: "cached", reason: "The checkpoint matches the log.", behindBytes: 0 };
+}

@@ -1,0 +1,105 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { OdaError } from "../errors";
+import { decodeName, parseGroupName } from "./names";
+
+/** Where a chat's folder is. */
+export interface ChatLocation {
+  id: string;
+  /** The chat folder, relative to the log folder (`--%2Fhome--/c-1`). */
+  folder: string;
+  /** The group folder's name. */
+  group: string;
+  /** The working folder the group names (`null` for `_no-cwd`). */
+  cwd: string | null;
+  /** The chat folder's absolute path. */
+  dir: string;
+}
+
+/** One problem the reader found, with the exact sentence to show. */
+export interface Problem {
+  /**
+   * - `name`: a folder name that does not decode (not a chat);
+   * - `duplicate`: the same chat in two places (both refused);
+   * - `form`: a log of the other form than the folder keeps;
+   * - `no-log`: a chat folder without a log;
+   * - `identity`: a header that names another chat or working folder;
+   * - `line`: a complete line that is not a JSON object;
+   * - `tail`: an unfinished piece at the end (cut frame, unfinished line);
+   * - `unreadable`: a log that cannot be decoded;
+   * - `cache`: a checkpoint that cannot be read.
+   */
+  kind: "name" | "duplicate" | "form" | "no-log" | "identity" | "line" | "tail" | "unreadable" | "cache";
+  path: string;
+  message: string;
+}
+
+/** The chats of a log folder and the folder-level problems, found by reading folder names only. */
+export interface FolderWalk {
+  chats: ChatLocation[];
+  problems: Problem[];
+}
+
+function subfolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+/**
+ * Walks a log folder: groups `--<working folder>--` and `_no-cwd`, then chat
+ * folders, decoding both names. A name that does not decode is a problem, not
+ * a chat; a chat id found in two places is refused, naming both paths.
+ */
+export function walkLogFolder(logDir: string): FolderWalk {
+  if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
+  const problems: Problem[] = [];
+  const byId = new Map<string, ChatLocation>();
+  const refused = new Set<string>();
+  for (const group of subfolders(logDir)) {
+    const groupDir = join(logDir, group);
+    const parsed = parseGroupName(group);
+    if (!parsed) {
+      problems.push({
+        kind: "name",
+        path: groupDir,
+        message: `The folder "${group}" is not a chat group: its name is neither --<working folder>-- with a working folder that decodes, nor _no-cwd.`,
+      });
+      continue;
+    }
+    for (const name of subfolders(groupDir)) {
+      const dir = join(groupDir, name);
+      const id = decodeName(name);
+      if (id === null) {
+        problems.push({ kind: "name", path: dir, message: `The folder name "${name}" does not decode to a chat id.` });
+        continue;
+      }
+      const seen = byId.get(id);
+      if (seen) {
+        problems.push({
+          kind: "duplicate",
+          path: dir,
+          message: `Chat "${id}" is stored in two places: ${seen.dir} and ${dir}.`,
+        });
+        refused.add(id);
+        continue;
+      }
+      byId.set(id, { id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir });
+    }
+  }
+  const chats = [...byId.values()].filter((c) => !refused.has(c.id));
+  return { chats, problems };
+}
+
+/** Finds one chat by id; refuses an unknown id and one stored in two places. */
+export function locateChat(logDir: string, id: string): ChatLocation {
+  const walk = walkLogFolder(logDir);
+  const found = walk.chats.find((c) => c.id === id);
+  if (found) return found;
+  const dup = walk.problems.find(
+    (p) => p.kind === "duplicate" && p.message.startsWith(`Chat "${id}" is stored in two places: `),
+  );
+  if (dup) throw new OdaError("refused", dup.message);
+  throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+}

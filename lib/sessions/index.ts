@@ -1,0 +1,50 @@
+/**
+ * `lib/sessions`: DataMind Oda's chat logs, read faithfully and fast
+ * (`shared/oda-files.md`, Chat logs; the seed "Session files on your computer").
+ * The reader never opens a file for writing; the one write the dashboard may
+ * make in a chat folder is `freeStaleLock`, after a person confirms it.
+ *
+ * Listing
+ * - `listChats(logDir, {compress?, verify?, batchSize?, onProgress?})`: an async
+ *   iterable of `ChatBatch` {chats: ChatSummary[], problems, done, total};
+ *   `listAllChats` collects it.
+ *
+ * One chat
+ * - `readChat(logDir, id, {compress?})` → `ChatView` (summary read whole, header,
+ *   generations, lock, checkpoint state, tail, line count).
+ * - `readLines(logDir, id, {from, count, generation?})` → `{lines, total, tail, error}`;
+ *   `from` ≤ 0 counts from the end. A sparse index (per file, in memory) is
+ *   reused and extended when the log grows: call again to follow new lines.
+ * - `indexChat`, `findInChat(logDir, id, query, {from})`, `nextErrorLine(logDir, id, {from})`.
+ * - `openLogStream(path)`: decompressed bytes for downloads.
+ * - `freeStaleLock(logDir, id, {expectPid})`.
+ *
+ * Writing (demo data, tests): `createChat`, `openChat`, `ChatWriter`
+ * (`appendTurn`, `appendEvents`, `writeCheckpoint`, `close`), `upgradeToFormat4`,
+ * and the crash helpers `appendCutSave`, `appendUnfinishedLine`, `leaveDeadLock`.
+ */
+
+export { type ChatSummary, formSentence, type Generation } from "./chat";
+export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
+export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
+export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
+export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
+export { indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
+export type { LogLine } from "./lines";
+export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
+export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
+export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
+export {
+  type ChatView,
+  findInChat,
+  freeStaleLock,
+  indexChat,
+  nextErrorLine,
+  openLogStream,
+  type ReadOptions,
+  readChat,
+  readChatLock,
+  readLines,
+} from "./read";
+export { readCompressSetting } from "./settings";
+export * from "./writer";

@@ -1,0 +1,66 @@
+import { type ChatSummary, summarizeChat } from "./chat";
+import { type Problem, walkLogFolder } from "./folder";
+
+/** One batch of the chat list. The first batch carries the folder-level problems. */
+export interface ChatBatch {
+  chats: ChatSummary[];
+  /** Folder-level problems: names that do not decode, chats stored twice. */
+  problems: Problem[];
+  /** Chats read so far, and in all. */
+  done: number;
+  total: number;
+}
+
+/** Options for `listChats`. */
+export interface ListChatsOptions {
+  /** The folder's form, `sessions.compress` from settings (default true). */
+  compress?: boolean;
+  /** Read every log whole even where the checkpoint could be served (doctor). */
+  verify?: boolean;
+  /** Chats per batch (default 200). */
+  batchSize?: number;
+  /** Called after each batch. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Lists every chat of a log folder in batches, so the first chats show before
+ * the listing ends. Names are read first (to find chats stored twice), then
+ * each chat's details: from its checkpoint when it holds, else from its log.
+ */
+export async function* listChats(logDir: string, options: ListChatsOptions = {}): AsyncGenerator<ChatBatch> {
+  const walk = walkLogFolder(logDir);
+  const total = walk.chats.length;
+  const size = options.batchSize ?? 200;
+  let problems = walk.problems;
+  let done = 0;
+  if (!total) {
+    options.onProgress?.(0, 0);
+    yield { chats: [], problems, done: 0, total: 0 };
+    return;
+  }
+  for (let i = 0; i < total; i += size) {
+    const chats: ChatSummary[] = [];
+    for (const loc of walk.chats.slice(i, i + size)) {
+      chats.push(await summarizeChat(loc, { compress: options.compress ?? true, verify: options.verify }));
+    }
+    done += chats.length;
+    options.onProgress?.(done, total);
+    yield { chats, problems, done, total };
+    problems = [];
+  }
+}
+
+/** The whole list at once (tests, `--json`). */
+export async function listAllChats(
+  logDir: string,
+  options: ListChatsOptions = {},
+): Promise<{ chats: ChatSummary[]; problems: Problem[] }> {
+  const chats: ChatSummary[] = [];
+  const problems: Problem[] = [];
+  for await (const batch of listChats(logDir, options)) {
+    chats.push(...batch.chats);
+    problems.push(...batch.problems);
+  }
+  return { chats, problems };
+}

@@ -1,0 +1,116 @@
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { OdaError } from "../errors";
+import { DEFAULT_MAX_OUTPUT, decodeZstd } from "./zstd/decode";
+import { readRange } from "./zstd/file-window";
+import { FrameError } from "./zstd/frames";
+
+/**
+ * The decompressed bytes of one log, plain or zstd, as a stream of chunks,
+ * opened read-only (the reader never opens a file for writing).
+ */
+
+/** Where decoding may start: a frame boundary (zstd) that is also a line start. */
+export interface SeekPoint {
+  /** Complete lines before this point. */
+  line: number;
+  /** Offset in the decompressed stream. */
+  dec: number;
+  /** Offset in the file (equal to `dec` for plain logs). */
+  comp: number;
+}
+
+/** A piece of decompressed log. `seekable` chunks start at a frame boundary. */
+export interface LogChunk {
+  type: "data";
+  data: Buffer;
+  /** Decompressed offset of `data[0]`. */
+  dec: number;
+  /** The file offset of the frame this chunk starts, when it starts one (plain: always). */
+  comp: number | null;
+}
+
+/** The end of the stream: where complete data ends in the file, and a cut frame if any. */
+export interface LogEnd {
+  type: "end";
+  /** File size seen when reading began. */
+  size: number;
+  /** File offset after the last complete frame (plain: the file size). */
+  completeEnd: number;
+  cut: { offset: number; decoded: number } | null;
+}
+
+/** Options for `streamLog`. */
+export interface StreamLogOptions {
+  compressed: boolean;
+  /** Start here instead of at the beginning. */
+  from?: SeekPoint;
+  /** Refuse beyond this many decompressed bytes (default 4 GiB). */
+  maxOutput?: number;
+}
+
+const PLAIN_FIRST = 256 * 1024;
+const PLAIN_CHUNK = 4 * 1024 * 1024;
+
+/** Opens a log read-only; the file descriptor must be closed by the caller. */
+export function openLogFile(path: string): { fd: number; size: number; ino: number; mtimeMs: number } {
+  const fd = openSync(path, "r");
+  const st = fstatSync(fd);
+  return { fd, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
+}
+
+/**
+ * Streams a log's decompressed bytes. Decoding problems become an `OdaError`
+ * ("unusable") whose message ends with the raw log note, thrown after every
+ * chunk before the problem was yielded.
+ */
+export async function* streamLog(path: string, options: StreamLogOptions): AsyncGenerator<LogChunk | LogEnd> {
+  const { fd, size } = openLogFile(path);
+  try {
+    const from = options.from ?? { line: 0, dec: 0, comp: 0 };
+    if (!options.compressed) {
+      let chunk = PLAIN_FIRST;
+      for (let at = from.comp; at < size; at += chunk, chunk = PLAIN_CHUNK) {
+        const data = readRange(fd, at, Math.min(at + chunk, size));
+        yield { type: "data", data, dec: at, comp: at };
+      }
+      yield { type: "end", size, completeEnd: size, cut: null };
+      return;
+    }
+    let dec = from.dec;
+    try {
+      for await (const item of decodeZstd(fd, size, {
+        start: from.comp,
+        maxOutput: options.maxOutput ?? DEFAULT_MAX_OUTPUT,
+      })) {
+        if (item.type === "end") {
+          yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
+          return;
+        }
+        yield { type: "data", data: item.data, dec, comp: item.frameOffset };
+        dec += item.data.length;
+      }
+    } catch (error) {
+      if (error instanceof FrameError)
+        throw new OdaError("unusable", frameErrorSentence(error, path), { cause: error });
+      throw error;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The sentence for a zstd log that cannot be decoded past some point. */
+export function frameErrorSentence(error: FrameError, path: string): string {
+  const reason =
+    error.kind === "window"
+      ? `The log cannot be read: ${error.message}.`
+      : error.kind === "cap"
+        ? `The log cannot be read: ${error.message}, the limit for reading it.`
+        : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
+  return withRawLog(reason, path);
+}
+
+/** Adds the contract's raw log note to a refusal. */
+export function withRawLog(sentence: string, path: string): string {
+  return `${sentence} raw log: ${path}`;
+}
