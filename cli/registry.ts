@@ -1,5 +1,6 @@
 import { doctorCommand } from "./commands/doctor";
 import { memoryCommands } from "./commands/memory";
+import { sessionCommands } from "./commands/sessions";
 import type { Command } from "./context";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
@@ -9,4 +10,5 @@ export type CommandOptions = Record<string, { type: "string" | "boolean"; short?
 export const commands: Record<string, { summary: string; usage?: string; options?: CommandOptions; run: Command }> = {
   doctor: doctorCommand,
   ...memoryCommands,
+  ...sessionCommands,
 };

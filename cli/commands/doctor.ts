@@ -1,5 +1,6 @@
 import type { Command } from "../context";
 import { memoryDoctorCheck } from "./memory";
+import { sessionsDoctorCheck } from "./sessions";
 
 /**
  * `oda-admin doctor`: every problem under the roots. Each domain contributes a
@@ -14,7 +15,7 @@ export interface DoctorSection {
 export type DoctorCheck = (ctx: Parameters<Command>[0]) => Promise<DoctorSection | null>;
 
 /** Filled by the memory and session domains. */
-export const doctorChecks: DoctorCheck[] = [memoryDoctorCheck];
+export const doctorChecks: DoctorCheck[] = [memoryDoctorCheck, sessionsDoctorCheck];
 
 const run: Command = async (ctx) => {
   const sections = (await Promise.all(doctorChecks.map((check) => check(ctx)))).filter(

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
@@ -7,6 +7,8 @@ import type { ChatLocation, Problem } from "./folder";
 import type { TailReport } from "./line-index";
 import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
+import { FileWindow, readRange } from "./zstd/file-window";
+import { walkFrame } from "./zstd/frames";
 
 /** One log file of a chat. Older generations stay untouched beside the newest. */
 export interface Generation extends LogName {
@@ -75,6 +77,28 @@ export function listGenerations(dir: string, names: string[], compress: boolean)
   const current = gens.find((g) => g.format === newest && !g.refused);
   if (current) current.current = true;
   return gens;
+}
+
+/**
+ * True when the part of a log after a completed save (`from`, a frame boundary)
+ * ends in an unfinished piece: found from frame headers only, or the last byte.
+ */
+export function endsUnfinished(gen: Generation, from: number): boolean {
+  const fd = openSync(gen.path, "r");
+  try {
+    if (!gen.compressed) return readRange(fd, gen.bytes - 1, gen.bytes)[0] !== 10;
+    const win = new FileWindow(fd, gen.bytes, 4096);
+    for (let pos = from; pos < gen.bytes; ) {
+      const frame = walkFrame(win, pos);
+      if (frame.cut) return true;
+      pos += frame.length;
+    }
+    return false;
+  } catch {
+    return true;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads one chat folder: its generations, lock, checkpoint and details. */
@@ -170,7 +194,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
         inputTokens: d.inputTokens,
         outputTokens: d.outputTokens,
       });
-      if (!options.verify) return summary;
+      if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
     }
   }
   const rebuilt = await rebuildDetails(current.path, current.compressed);

@@ -1,0 +1,188 @@
+import { relative } from "node:path";
+import { OdaError } from "../../lib/errors";
+import {
+  type ChatSummary,
+  listChats,
+  type Problem,
+  readChat,
+  readCompressSetting,
+  readLines,
+} from "../../lib/sessions";
+import { type Command, type CommandContext, flagString } from "../context";
+import type { DoctorCheck } from "./doctor";
+
+/** The log folder, or a bad-input error telling how to give it. */
+function logsOf(ctx: CommandContext): string {
+  if (!ctx.roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
+  return ctx.roots.logs;
+}
+
+function intFlag(ctx: CommandContext, name: string, fallback: number): number {
+  const value = flagString(ctx, name);
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value)) throw new OdaError("bad_input", `--${name} takes a whole number.`);
+  return Number(value);
+}
+
+/** The list entry the CLI prints for one chat. */
+function entryOf(chat: ChatSummary) {
+  return {
+    id: chat.id,
+    folder: chat.folder,
+    cwd: chat.cwd,
+    format: chat.format,
+    messages: chat.messages,
+    title: chat.title,
+    lastActivity: chat.lastActivity,
+    cached: chat.cached,
+    cacheState: chat.cacheState,
+    lock: chat.lock.state,
+    problems: chat.problems.map((p) => p.message),
+  };
+}
+
+/** `oda-admin sessions list --logs DIR [--json]`: one entry per chat, printed batch by batch. */
+const list: Command = async (ctx) => {
+  const logDir = logsOf(ctx);
+  const compress = readCompressSetting(ctx.roots.home);
+  const entries: ReturnType<typeof entryOf>[] = [];
+  const problems: Problem[] = [];
+  for await (const batch of listChats(logDir, { compress })) {
+    problems.push(...batch.problems);
+    for (const chat of batch.chats) {
+      const entry = entryOf(chat);
+      if (ctx.json) entries.push(entry);
+      else {
+        const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
+        ctx.out(
+          [
+            chat.id,
+            `v${chat.format ?? "?"}`,
+            `${chat.messages} msgs`,
+            chat.lastActivity ?? "-",
+            cache,
+            `lock:${chat.lock.state}`,
+            chat.title ?? "",
+          ].join("  "),
+        );
+        for (const p of chat.problems) ctx.out(`  ! ${p.message}`);
+      }
+    }
+  }
+  if (ctx.json)
+    ctx.out(JSON.stringify({ ok: true, chats: entries, problems: problems.map((p) => p.message) }, null, 2));
+  else for (const p of problems) ctx.out(`! ${p.message}`);
+  return 0;
+};
+
+/** `oda-admin session show <id> [--from N] [--count K] [--raw] [--generation NAME] [--json]`. */
+const show: Command = async (ctx) => {
+  const logDir = logsOf(ctx);
+  const id = ctx.args[0];
+  if (id === undefined) throw new OdaError("bad_input", "Give the chat's id.");
+  const compress = readCompressSetting(ctx.roots.home);
+  const chat = await readChat(logDir, id, { compress });
+  const generation = flagString(ctx, "generation");
+  const refusal = chat.problems.find(
+    (p) => p.kind === "form" && chat.generations.find((g) => g.path === p.path)?.current !== false,
+  );
+  if (!chat.generations.some((g) => g.current) && !generation) {
+    throw new OdaError("unusable", refusal?.message ?? chat.problems[0]?.message ?? `Chat "${id}" has no usable log.`);
+  }
+  const from = intFlag(ctx, "from", 1);
+  const count = intFlag(ctx, "count", 50);
+  const read = await readLines(logDir, id, { compress, generation, from, count });
+  if (ctx.flags.raw === true && !ctx.json) {
+    for (const line of read.lines) ctx.out(line.raw);
+    return read.error ? 1 : 0;
+  }
+  const generations = chat.generations.map((g) => ({
+    name: g.name,
+    format: g.format,
+    form: g.compressed ? "zstd" : "plain",
+    bytes: g.bytes,
+    decompressedBytes: g.current ? chat.decompressedBytes : null,
+    current: g.current,
+    refused: g.refused,
+  }));
+  if (ctx.json) {
+    const { generations: _g, ...summary } = chat;
+    ctx.out(
+      JSON.stringify(
+        {
+          ok: !read.error,
+          chat: summary,
+          generations,
+          generation: read.generation,
+          lines: read.lines,
+          total: read.total,
+          tail: read.tail,
+          error: read.error,
+        },
+        null,
+        2,
+      ),
+    );
+    return read.error ? 1 : 0;
+  }
+  ctx.out(`Chat ${chat.id}  (${chat.folder})`);
+  ctx.out(
+    `  working folder: ${chat.cwd ?? "none"}   created: ${chat.created ?? "-"}   continues: ${chat.continues ?? "-"}`,
+  );
+  ctx.out(`  title: ${chat.title ?? "-"}   messages: ${chat.messages}   models: ${chat.models.join(", ") || "-"}`);
+  ctx.out(
+    `  tokens: ${chat.inputTokens} in / ${chat.outputTokens} out   lock: ${chat.lock.state} (${chat.lock.reason})`,
+  );
+  ctx.out(`  checkpoint: ${chat.cacheState} (${chat.cacheReason})`);
+  if (chat.header) ctx.out(`  header: ${JSON.stringify(chat.header)}`);
+  ctx.out("Generations:");
+  for (const g of generations) {
+    ctx.out(
+      `  ${g.current ? "*" : " "} ${g.name}  ${g.form}  ${g.bytes} bytes${g.decompressedBytes !== null ? ` (${g.decompressedBytes} decompressed)` : ""}${g.refused ? `  refused: ${g.refused}` : ""}`,
+    );
+  }
+  ctx.out(
+    `Lines ${read.lines[0]?.n ?? from}..${read.lines[read.lines.length - 1]?.n ?? from} of ${read.total ?? "?"} (${read.generation}):`,
+  );
+  for (const line of read.lines) {
+    ctx.out(`${String(line.n).padStart(6)}  @${line.offset}  ${line.raw}`);
+    if (line.error) ctx.out(`        ! ${line.error}`);
+  }
+  const tail = read.tail ?? chat.tail;
+  ctx.out(`Tail: ${tail?.message ?? (tail ? "complete" : "not reached")}`);
+  for (const p of chat.problems) if (p.kind !== "tail") ctx.out(`! ${p.message}`);
+  if (read.error) {
+    ctx.err(read.error);
+    return 1;
+  }
+  return 0;
+};
+
+/** `doctor`'s log folder section: every problem of every chat (logs read whole). */
+export const sessionsDoctorCheck: DoctorCheck = async (ctx) => {
+  if (!ctx.roots.logs) return null;
+  const root = ctx.roots.logs;
+  const problems: { path: string; message: string }[] = [];
+  const compress = readCompressSetting(ctx.roots.home);
+  for await (const batch of listChats(root, { compress, verify: true })) {
+    for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)]) {
+      problems.push({ path: relative(root, p.path) || ".", message: p.message });
+    }
+  }
+  return { name: "chat logs", problems };
+};
+
+/** The `sessions list` and `session show` commands. */
+export const sessionCommands = {
+  "sessions list": { summary: "list every chat of the log folder: --logs DIR [--json]", run: list },
+  "session show": {
+    summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
+    options: {
+      from: { type: "string" },
+      count: { type: "string" },
+      raw: { type: "boolean" },
+      generation: { type: "string" },
+    },
+    run: show,
+  },
+} as const;
