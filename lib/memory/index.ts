@@ -53,6 +53,7 @@ export {
   type VersionName,
 } from "./history";
 export { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName, type Limits } from "./limits";
+export { type AffectedChat, type EditorContext, editorContext, type PayloadPiece } from "./editor-context";
 export { MESSAGES } from "./messages";
 export {
   assertMemoryId,
@@ -76,6 +77,7 @@ export {
 export { type HomeProblem, listAllProblems } from "./problems";
 export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
 export {
+  comparePayloadOrder,
   type DeletedMemory,
   findMemory,
   listDeleted,
