@@ -37,8 +37,13 @@ describe("session.lock liveness", () => {
   });
 
   it("a dead pid is stale", () => {
-    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
-    expect(readLockStatus(lockWith(JSON.stringify({ pid: dead, host: hostname(), startedAt: new Date().toISOString() }))).state).toBe("stale");
+    const dead = Number(
+      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout,
+    );
+    expect(
+      readLockStatus(lockWith(JSON.stringify({ pid: dead, host: hostname(), startedAt: new Date().toISOString() })))
+        .state,
+    ).toBe("stale");
   });
 
   it("a reused pid (running, but started at another time) is stale", () => {
@@ -49,12 +54,20 @@ describe("session.lock liveness", () => {
   });
 
   it("a lock held on another host is unknown (treated as live)", () => {
-    const status = readLockStatus(lockWith(JSON.stringify({ pid: 1, host: `${hostname()}-elsewhere`, startedAt: new Date().toISOString() })));
+    const status = readLockStatus(
+      lockWith(JSON.stringify({ pid: 1, host: `${hostname()}-elsewhere`, startedAt: new Date().toISOString() })),
+    );
     expect(status.state).toBe("unknown");
   });
 
   it("garbage content is unknown", () => {
-    for (const content of ["", "not json", "[]", '{"pid":"12","host":"x","startedAt":"y"}', '{"pid":-1,"host":"x","startedAt":"y"}']) {
+    for (const content of [
+      "",
+      "not json",
+      "[]",
+      '{"pid":"12","host":"x","startedAt":"y"}',
+      '{"pid":-1,"host":"x","startedAt":"y"}',
+    ]) {
       expect(readLockStatus(lockWith(content)).state).toBe("unknown");
     }
   });

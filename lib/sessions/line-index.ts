@@ -228,8 +228,14 @@ export async function readLogLines(
   }
   const st = statSync(path);
   const current = index && index.ino === st.ino && index.size === st.size ? index : undefined;
+  // Seek points stay valid while the file only grew (its old bytes unchanged); otherwise read from the start.
+  const usable =
+    index &&
+    index.ino === st.ino &&
+    index.compressed === compressed &&
+    (index.size === st.size || (st.size > index.size && hashBefore(path, index.check.end) === index.check.sha256));
   let start: SeekPoint | undefined;
-  for (const p of index?.points ?? []) {
+  for (const p of usable ? index.points : []) {
     if (p.line < from) start = p;
     else break;
   }
