@@ -235,7 +235,7 @@ export async function readLogLines(
     index.compressed === compressed &&
     (index.size === st.size || (st.size > index.size && hashBefore(path, index.check.end) === index.check.sha256));
   let start: SeekPoint | undefined;
-  for (const p of usable ? index.points : []) {
+  for (const p of usable && index ? index.points : []) {
     if (p.line < from) start = p;
     else break;
   }
