@@ -74,6 +74,7 @@ export {
   type TokenBudget,
   tokenBudgets,
 } from "./payload";
+export { type PayloadChange, type PayloadPreview, previewPayloadChange } from "./preview";
 export { type HomeProblem, listAllProblems } from "./problems";
 export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
 export {
