@@ -5,6 +5,8 @@
  * make in a chat folder is `freeStaleLock`, after a person confirms it.
  *
  * Listing
+ * - `summarizeChat(location, {compress})`: one chat's summary (the search index
+ *   re-reads only the chats whose files changed).
  * - `listChats(logDir, {compress?, verify?, batchSize?, onProgress?})`: an async
  *   iterable of `ChatBatch` {chats: ChatSummary[], problems, done, total};
  *   `listAllChats` collects it.
@@ -24,7 +26,14 @@
  * and the crash helpers `appendCutSave`, `appendUnfinishedLine`, `leaveDeadLock`.
  */
 
-export { type ChatSummary, formSentence, type Generation } from "./chat";
+export {
+  type ChatSummary,
+  formSentence,
+  type Generation,
+  listGenerations,
+  type SummarizeOptions,
+  summarizeChat,
+} from "./chat";
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
