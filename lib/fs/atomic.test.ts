@@ -1,5 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { promises as fsp } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -41,7 +41,10 @@ describe("writeFileAtomic", () => {
   it("keeps the old bytes and removes its temp file when the rename fails", async () => {
     const path = join(dir, "0000000a");
     await writeFile(path, "old");
-    const fs: AtomicFs = { ...fsp, rename: vi.fn(async () => Promise.reject(Object.assign(new Error("boom"), { code: "EIO" }))) };
+    const fs: AtomicFs = {
+      ...fsp,
+      rename: vi.fn(async () => Promise.reject(Object.assign(new Error("boom"), { code: "EIO" }))),
+    };
     await expect(writeFileAtomic(path, "new", { fs })).rejects.toThrow("boom");
     expect(await readFile(path, "utf8")).toBe("old");
     expect(await readdir(dir)).toEqual(["0000000a"]);

@@ -23,13 +23,17 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => ({ home, cleanup } = await makeHome()));
 afterEach(() => cleanup());
 
-const file = (ws: string | null, id: string) =>
-  join(home, "memory", ws === null ? "global" : `workspaces/${ws}`, id);
+const file = (ws: string | null, id: string) => join(home, "memory", ws === null ? "global" : `workspaces/${ws}`, id);
 const historyDir = (ws: string | null, id: string) =>
   join(home, "memory-history", ws === null ? "global" : `workspaces/${ws}`, id);
 const historyNames = async (ws: string | null, id: string) => (await readdir(historyDir(ws, id))).sort();
 
-async function create(title = "Reply language", text = "Reply in short bullet points.", ws: string | null = null, now = makeClock()) {
+async function create(
+  title = "Reply language",
+  text = "Reply in short bullet points.",
+  ws: string | null = null,
+  now = makeClock(),
+) {
   const r = await createMemory(home, ws, { title, text }, { now });
   return r.memory!.id;
 }
@@ -41,12 +45,25 @@ describe("creating", () => {
       "---\ntitle: Reply language\nenabled: true\nsource: user\ncreated: 2026-11-29T18:24:08.123Z\nupdated: 2026-11-29T18:24:08.123Z\n---\n\nReply in short bullet points.\n",
     );
     const state = JSON.parse(await readFile(join(historyDir(null, id), "state.json"), "utf8"));
-    expect(state).toEqual({ sha256: (await readMemory(home, null, id)).sha256, savedAt: "2026-11-29T18:24:08.123Z", source: "settings" });
+    expect(state).toEqual({
+      sha256: (await readMemory(home, null, id)).sha256,
+      savedAt: "2026-11-29T18:24:08.123Z",
+      source: "settings",
+    });
   });
 
   it("writes as Oda from a chat: source ai, sessionId, state chat", async () => {
-    const r = await createMemory(home, "ws1", { title: "T", text: "x" }, { source: "chat", sessionId: "c-1", now: makeClock() });
-    expect(r.memory?.ok && [r.memory.fields.source, r.memory.fields.sessionId, r.memory.state.source]).toEqual(["ai", "c-1", "chat"]);
+    const r = await createMemory(
+      home,
+      "ws1",
+      { title: "T", text: "x" },
+      { source: "chat", sessionId: "c-1", now: makeClock() },
+    );
+    expect(r.memory?.ok && [r.memory.fields.source, r.memory.fields.sessionId, r.memory.state.source]).toEqual([
+      "ai",
+      "c-1",
+      "chat",
+    ]);
   });
 
   it("refuses over the title or text limit with the exact sentences and writes nothing", async () => {
@@ -78,7 +95,10 @@ describe("changing", () => {
     const id = await create();
     const before = await readFile(file(null, id));
     const r = await changeMemory(home, null, id, { title: " Reply  language", text: "Reply in short bullet points. " });
-    expect(r).toMatchObject({ changed: false, message: "The memory already had that title and text; nothing was saved." });
+    expect(r).toMatchObject({
+      changed: false,
+      message: "The memory already had that title and text; nothing was saved.",
+    });
     expect(await readFile(file(null, id))).toEqual(before);
     expect(await historyNames(null, id)).toEqual(["state.json"]);
   });
@@ -88,7 +108,11 @@ describe("changing", () => {
     const id = await create("A", "one", null, now);
     await changeMemory(home, null, id, { text: "two" }, { now, source: "chat" });
     await changeMemory(home, null, id, { title: "B" }, { now });
-    expect(await historyNames(null, id)).toEqual(["20261129T182408123Z-settings", "20261129T182409123Z-chat", "state.json"]);
+    expect(await historyNames(null, id)).toEqual([
+      "20261129T182408123Z-settings",
+      "20261129T182409123Z-chat",
+      "state.json",
+    ]);
     expect(await readFile(join(historyDir(null, id), "20261129T182409123Z-chat"), "utf8")).toBe(
       "---\ntitle: A\nenabled: true\nsource: user\ncreated: 2026-11-29T18:24:08.123Z\nupdated: 2026-11-29T18:24:09.123Z\n---\n\ntwo\n",
     );
@@ -104,7 +128,11 @@ describe("changing", () => {
     const id = await create("A", "one", null, now);
     await changeMemory(home, null, id, { text: "two" }, { now });
     await changeMemory(home, null, id, { text: "three" }, { now });
-    expect(await historyNames(null, id)).toEqual(["20261129T182408123Z-settings", "20261129T182408123Z-settings-2", "state.json"]);
+    expect(await historyNames(null, id)).toEqual([
+      "20261129T182408123Z-settings",
+      "20261129T182408123Z-settings-2",
+      "state.json",
+    ]);
   });
 
   it("keeps the same text once, as the newest version", async () => {
@@ -114,7 +142,11 @@ describe("changing", () => {
     await changeMemory(home, null, id, { text: "one" }, { now });
     await changeMemory(home, null, id, { text: "three" }, { now });
     // "one" was kept at :08 and again at :10; only the newest stays
-    expect(await historyNames(null, id)).toEqual(["20261129T182409123Z-settings", "20261129T182410123Z-settings", "state.json"]);
+    expect(await historyNames(null, id)).toEqual([
+      "20261129T182409123Z-settings",
+      "20261129T182410123Z-settings",
+      "state.json",
+    ]);
   });
 
   it("keeps only the newest versionsKept versions", async () => {
@@ -133,7 +165,9 @@ describe("changing", () => {
     const m = await readMemory(home, null, id);
     expect(m.state).toEqual({ source: "external", savedAt: "2026-11-30T10:00:00.000Z" });
     await changeMemory(home, null, id, { text: "from settings" });
-    expect(await readFile(join(historyDir(null, id), "20261130T100000000Z-external"), "utf8")).toBe(memoryText("A", "edited by hand"));
+    expect(await readFile(join(historyDir(null, id), "20261130T100000000Z-external"), "utf8")).toBe(
+      memoryText("A", "edited by hand"),
+    );
   });
 
   it("keeps a file created outside as a found version", async () => {
@@ -188,8 +222,12 @@ describe("turning on and off", () => {
     const id = await create();
     await writeSettings(home, { chatMaxTokens: 500 });
     expect((await setEnabled(home, null, id, false)).memory).toMatchObject({ enabled: false });
-    expect((await setEnabled(home, null, id, false)).message).toBe("The memory was already turned off; nothing was saved.");
-    expect((await chatPayload(home, null)).excluded).toEqual([{ id, workspace: null, title: "Reply language", reason: "off" }]);
+    expect((await setEnabled(home, null, id, false)).message).toBe(
+      "The memory was already turned off; nothing was saved.",
+    );
+    expect((await chatPayload(home, null)).excluded).toEqual([
+      { id, workspace: null, title: "Reply language", reason: "off" },
+    ]);
     expect((await setEnabled(home, null, id, true)).memory).toMatchObject({ enabled: true });
   });
 });
@@ -222,7 +260,9 @@ describe("the token limit of what every affected chat receives", () => {
     await create("G", "g".repeat(1900));
     const r = await createMemory(home, null, { title: "H", text: "h".repeat(200), enabled: false });
     const id = r.memory!.id;
-    await expect(setEnabled(home, null, id, true)).rejects.toThrow(/^This change would take the memory a chat in no workspace receives to \d+ tokens; the limit is 500\.$/);
+    await expect(setEnabled(home, null, id, true)).rejects.toThrow(
+      /^This change would take the memory a chat in no workspace receives to \d+ tokens; the limit is 500\.$/,
+    );
   });
 });
 
@@ -277,7 +317,9 @@ describe("delete, restore, undo", () => {
   it("refuses a version that does not exist", async () => {
     const id = await create();
     for (const name of ["20261129T182408123Z-settings", "../state.json", "state.json"]) {
-      await expect(restoreVersion(home, null, id, name)).rejects.toThrow(`No saved version "${name}" of this memory exists.`);
+      await expect(restoreVersion(home, null, id, name)).rejects.toThrow(
+        `No saved version "${name}" of this memory exists.`,
+      );
     }
   });
 

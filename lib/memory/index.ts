@@ -24,6 +24,7 @@ export {
   setEnabled,
   undoChatChange,
 } from "./change";
+export { type AffectedChat, type EditorContext, editorContext, type PayloadPiece } from "./editor-context";
 // browser-safe
 export {
   checkTitleAndText,
@@ -53,7 +54,6 @@ export {
   type VersionName,
 } from "./history";
 export { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName, type Limits } from "./limits";
-export { type AffectedChat, type EditorContext, editorContext, type PayloadPiece } from "./editor-context";
 export { MESSAGES } from "./messages";
 export {
   assertMemoryId,

@@ -22,8 +22,16 @@ afterEach(() => cleanup());
 
 describe("listing a set", () => {
   it("lists memories in payload order, problems with exact messages and lines, and names that are not memories", async () => {
-    await putFile(home, "memory/global/0000000b", memoryText("B", "b", "enabled: true\nsource: ai\ncreated: 2026-01-02T00:00:00Z\n"));
-    await putFile(home, "memory/global/0000000a", memoryText("A", "a", "enabled: true\nsource: user\ncreated: 2026-01-03T00:00:00Z\n"));
+    await putFile(
+      home,
+      "memory/global/0000000b",
+      memoryText("B", "b", "enabled: true\nsource: ai\ncreated: 2026-01-02T00:00:00Z\n"),
+    );
+    await putFile(
+      home,
+      "memory/global/0000000a",
+      memoryText("A", "a", "enabled: true\nsource: user\ncreated: 2026-01-03T00:00:00Z\n"),
+    );
     await putFile(home, "memory/global/00000001", memoryText("No date", "n"));
     await putFile(home, "memory/global/0000000c", "---\ntitle: A\ntitle: B\n---\nx");
     await putFile(home, "memory/global/notes.txt", "hello");
@@ -37,7 +45,12 @@ describe("listing a set", () => {
       ["00000001", "No date", "user"],
     ]);
     expect(set.problems).toEqual([
-      { id: "0000000c", path: "memory/global/0000000c", message: "The frontmatter is not valid YAML: Map keys must be unique", line: 3 },
+      {
+        id: "0000000c",
+        path: "memory/global/0000000c",
+        message: "The frontmatter is not valid YAML: Map keys must be unique",
+        line: 3,
+      },
       { id: "0000000d", path: "memory/global/0000000d", message: "The file cannot be read: it is a folder." },
     ]);
     expect(set.ignored).toEqual(["0000000C", "notes.txt"]);
@@ -88,10 +101,19 @@ describe("settings", () => {
     expect((await readSettings(home)).problems).toEqual([]);
     await writeFile(
       join(home, "settings.json"),
-      JSON.stringify({ memory: { titleMaxChars: 19, textMaxChars: "2000", versionsKept: 100, chatMaxTokens: 500.5 }, sessions: { compress: "no" } }),
+      JSON.stringify({
+        memory: { titleMaxChars: 19, textMaxChars: "2000", versionsKept: 100, chatMaxTokens: 500.5 },
+        sessions: { compress: "no" },
+      }),
     );
     const s = await readSettings(home);
-    expect(s.limits).toEqual({ titleMaxChars: 120, textMaxChars: 2000, fileMaxBytes: 65536, chatMaxTokens: 8000, versionsKept: 100 });
+    expect(s.limits).toEqual({
+      titleMaxChars: 120,
+      textMaxChars: 2000,
+      fileMaxBytes: 65536,
+      chatMaxTokens: 8000,
+      versionsKept: 100,
+    });
     expect(s.problems.map((p) => p.message)).toEqual([
       "memory.titleMaxChars must be a whole number from 20 to 1000; 19 is not. The default 120 is used.",
       'memory.textMaxChars must be a whole number from 100 to 100000; "2000" is not. The default 2000 is used.',
@@ -125,7 +147,12 @@ describe("what a chat receives", () => {
     expect(p.tokens).toBe(Math.ceil(p.text.length / 4));
     expect(p.excluded).toEqual([
       { id: "0000000b", workspace: null, title: "Off", reason: "off" },
-      { id: "0000000d", workspace: "w", reason: "problem", message: "The file does not start with a --- frontmatter block." },
+      {
+        id: "0000000d",
+        workspace: "w",
+        reason: "problem",
+        message: "The file does not start with a --- frontmatter block.",
+      },
     ]);
     expect((await chatPayload(home, null)).text).toBe("## G\nglobal text");
     expect(await listWorkspaces(home)).toEqual(["w"]);
@@ -169,7 +196,11 @@ describe("hostile names and paths", () => {
     await expect(listSet(home, "evil")).rejects.toMatchObject({ code: "outside_root" });
     await expect(createMemory(home, "evil", { title: "t", text: "x" })).rejects.toMatchObject({ code: "outside_root" });
     expect((await listSet(home, null)).problems).toEqual([
-      { id: "0000000b", path: "memory/global/0000000b", message: "The file cannot be read: it links outside the Oda home." },
+      {
+        id: "0000000b",
+        path: "memory/global/0000000b",
+        message: "The file cannot be read: it links outside the Oda home.",
+      },
     ]);
     await expect(readMemory(home, null, "0000000b")).rejects.toMatchObject({ code: "outside_root" });
     expect(await readdir(outside)).toEqual(["0000000a"]);

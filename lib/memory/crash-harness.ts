@@ -1,0 +1,116 @@
+/**
+ * Crash safety: SIGKILLs a process in the middle of saves at random moments,
+ * then checks that no memory file is torn, empty or lost and that no
+ * completed save's text is lost (it is the current text or a version).
+ * Used by `crash.test.ts` and `bench/memory-crash.ts`.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createMemory, listSet, listVersions, writeSettings } from "./index";
+
+/** What a run found: empty `failures` means every check held. */
+export interface CrashReport {
+  kills: number;
+  savesCompleted: number;
+  failures: string[];
+}
+
+async function bundleChild(outDir: string): Promise<string> {
+  const { build } = await import("esbuild");
+  const outfile = join(outDir, "crash-child.mjs");
+  await build({
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), "crash-child.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile,
+    logLevel: "silent",
+    // bundled CommonJS dependencies (yaml) still call require()
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  return outfile;
+}
+
+function runChild(child: string, home: string, tag: string, ids: string[], killAfterMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [child, home, tag], {
+      env: { ...process.env, CRASH_IDS: ids.join(",") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    let timer: NodeJS.Timeout | undefined;
+    p.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (!timer && out.startsWith("ready\n")) timer = setTimeout(() => p.kill("SIGKILL"), killAfterMs);
+    });
+    p.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    p.on("error", reject);
+    p.on("exit", (_code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (signal !== "SIGKILL") reject(new Error(`the child stopped by itself: ${err.slice(0, 500)}`));
+      else resolve(out);
+    });
+  });
+}
+
+/** Runs `kills` kill-and-check rounds against one home. */
+export async function runCrashHarness(options: {
+  kills: number;
+  maxKillAfterMs?: number;
+  seed?: number;
+}): Promise<CrashReport> {
+  const base = await mkdtemp(join(tmpdir(), "oda-crash-"));
+  const home = join(base, "home");
+  const report: CrashReport = { kills: 0, savesCompleted: 0, failures: [] };
+  let seed = options.seed ?? 1;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  try {
+    const child = await bundleChild(base);
+    // Interrupted saves and toggles keep versions too, so keep the most the
+    // contract allows: the checks below then never see a completed save age out.
+    await writeSettings(home, { versionsKept: 100 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await createMemory(home, null, { title: `M${i}`, text: "start" })).memory!.id);
+    const completed = new Map<string, string[]>(ids.map((id) => [id, ["start"]]));
+    for (let k = 0; k < options.kills && report.failures.length < 5; k++) {
+      const out = await runChild(child, home, `k${k}`, ids, Math.floor(random() * (options.maxKillAfterMs ?? 30)));
+      report.kills++;
+      for (const line of out.split("\n")) {
+        const m = /^ok (\S+) (.+)$/.exec(line);
+        if (!m) continue;
+        completed.get(m[1] as string)?.push(m[2] as string);
+        report.savesCompleted++;
+      }
+      const set = await listSet(home, null);
+      for (const p of set.problems) report.failures.push(`after kill ${k}: ${p.path}: ${p.message}`);
+      for (const id of ids) {
+        const live = set.memories.find((m) => m.id === id);
+        if (!live) {
+          report.failures.push(`after kill ${k}: memory ${id} is lost`);
+          continue;
+        }
+        const versions = await listVersions(home, null, id);
+        for (const v of versions)
+          if (!v.ok) report.failures.push(`after kill ${k}: version ${id}/${v.name}: ${v.problem}`);
+        const known = new Set([live.text, ...versions.map((v) => v.text)]);
+        // the last five completed saves must all be recoverable (versionsKept is 100)
+        for (const text of (completed.get(id) ?? []).slice(-5)) {
+          if (!known.has(text)) report.failures.push(`after kill ${k}: the completed save "${text}" of ${id} is lost`);
+        }
+      }
+    }
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+  return report;
+}
