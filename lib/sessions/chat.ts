@@ -198,7 +198,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     }
   }
   const rebuilt = await rebuildDetails(current.path, current.compressed);
-  if (!summary.cached) Object.assign(summary, rebuilt.details);
+  // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
+  Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;
   for (const n of rebuilt.badLines) {
     problems.push({

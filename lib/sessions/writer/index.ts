@@ -65,7 +65,15 @@ export async function upgradeToFormat4(logDir: string, id: string, options: Writ
       if (!line) return true;
       const ts = typeof line.time === "string" ? line.time : undefined;
       created ??= ts ?? null;
-      events.push({ type: "message", ts, role: line.role, content: [{ type: "text", text: String(line.text ?? "") }] });
+      // Format 1 lines become message events; any other object is kept as it is.
+      if (line.type === undefined && typeof line.role === "string") {
+        events.push({
+          type: "message",
+          ts,
+          role: line.role,
+          content: [{ type: "text", text: String(line.text ?? "") }],
+        });
+      } else events.push(line);
       return true;
     });
   }

@@ -21,8 +21,11 @@ import { FrameError, type FrameInfo, walkFrame } from "./frames";
 /** Defaults: the streaming cap on output, and the output bound of one native batch. */
 export const DEFAULT_MAX_OUTPUT = 4 * 1024 ** 3;
 const BATCH_BOUND = 64 * 1024 * 1024;
-const FIRST_BATCH = 256 * 1024;
+/** Compressed bytes of the first batch: small, so the first lines of a huge log come back fast. */
+const FIRST_BATCH = 64 * 1024;
 const MAX_BATCH = 8 * 1024 * 1024;
+/** Later batches aim at about this much output, so seek points (batch starts) stay close together. */
+const TARGET_OUTPUT = 4 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
 
 /** What `decodeZstd` yields: decompressed bytes, then one `end` item. */
@@ -92,11 +95,14 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
       pos += frame.length;
     }
     if (frames.length) {
-      budget = Math.min(budget * 4, MAX_BATCH);
+      let out = 0;
       for await (const data of decodeBatch(win, frames)) {
+        out += data.chunk.length;
         count(data.chunk.length, batchStart);
         yield { type: "data", data: data.chunk, frameOffset: data.frameOffset };
       }
+      const ratio = Math.max(out, 1) / Math.max(pos - batchStart, 1);
+      budget = Math.round(Math.min(MAX_BATCH, Math.max(FIRST_BATCH, TARGET_OUTPUT / ratio)));
     }
     if (stop instanceof FrameError) throw stop;
     if (stop?.cut) {
