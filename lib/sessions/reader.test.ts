@@ -63,7 +63,7 @@ describe("the golden log folder made by the writer", () => {
       inputTokens: 120 + 2,
       lock: { state: "none" },
     });
-    const old = chats[2];
+    const old = chats[2]!;
     expect(old.generations.map((g) => [g.name, g.current])).toEqual([
       ["session.jsonl.zstd", false],
       ["session.v4.jsonl.zstd", true],
@@ -72,8 +72,8 @@ describe("the golden log folder made by the writer", () => {
 
   it("rebuilt details equal the checkpoint's", async () => {
     const dir = tempDir("logs");
-    const cached = (await listAllChats(dir)).chats[0];
-    const rebuilt = (await listAllChats(dir, { verify: true })).chats[0];
+    const cached = (await listAllChats(dir)).chats[0]!;
+    const rebuilt = (await listAllChats(dir, { verify: true })).chats[0]!;
     expect(rebuilt.title).toBe(cached.title);
     expect(rebuilt.messages).toBe(cached.messages);
     expect(rebuilt.lastActivity).toBe(cached.lastActivity);
@@ -198,6 +198,7 @@ describe("generations", () => {
 });
 
 describe("checkpoints", () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the test edits parsed JSON freely
   async function withCache(edit: (cache: Record<string, any>) => void) {
     const dir = tempDir();
     const w = await oneChat(dir);
@@ -348,7 +349,7 @@ describe("lines and tails", () => {
     expect(index.lines).toBe(6001);
     expect(index.points.length).toBeGreaterThan(2);
     const middle = await readLines(dir, "long", { from: 3002, count: 3 });
-    expect(middle.lines.map((l) => (l.json?.content as string).split(" ")[0])).toEqual(["30-0", "30-1", "30-2"]);
+    expect(middle.lines.map((l) => String(l.json?.content).split(" ")[0])).toEqual(["30-0", "30-1", "30-2"]);
     expect(middle.total).toBe(6001);
     const last = await readLines(dir, "long", { from: -1, count: 2 });
     expect(last.lines.map((l) => l.n)).toEqual([6000, 6001]);
