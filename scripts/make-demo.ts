@@ -1,9 +1,14 @@
-// Generates a demo Oda home and log folder. Grows with lib/memory and lib/sessions.
-import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+// `npm run make-demo -- --out DIR [--seed N] [--chats N]`: a realistic demo Oda home and log folder.
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { makeDemo } from "./demo";
 
-const { values } = parseArgs({ options: { out: { type: "string" }, seed: { type: "string" } } });
-const out = resolve(values.out ?? ".oda-demo");
-await mkdir(join(out, "home", "memory", "global"), { recursive: true });
-await mkdir(join(out, "logs"), { recursive: true });
+const { values } = parseArgs({
+  options: { out: { type: "string" }, seed: { type: "string" }, chats: { type: "string" } },
+});
+const demo = await makeDemo({
+  out: resolve(values.out ?? ".oda-demo"),
+  seed: Number(values.seed ?? 1),
+  chats: values.chats ? Number(values.chats) : undefined,
+});
+console.log(`Demo data written: Oda home ${demo.home}, log folder ${demo.logs}`);

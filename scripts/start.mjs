@@ -58,10 +58,14 @@ const sources = ["app", "components", "lib", "server", "proxy.ts", "next.config.
 const stale = !existsSync(buildId) || Math.max(...sources) > statSync(buildId).mtimeMs;
 if (stale && !flags["no-build"]) {
   log("oda-admin: building the dashboard (next build)…");
-  run(bin("next"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  run(bin("next"), ["build"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
 }
 
 // 3. Roots: given ones, or generated demo data.
+let liveChat = null;
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
 const home = flags.home ?? process.env.ODA_HOME;
 const logs = flags.logs ?? process.env.ODA_LOG_DIR;
@@ -78,6 +82,7 @@ if (home || logs) {
   env.ODA_HOME = join(demo, "home");
   env.ODA_LOG_DIR = join(demo, "logs");
   env.ODA_DEMO = "1";
+  liveChat = "c-demo-being-written";
 }
 if (flags.state) env.ODA_ADMIN_STATE = resolve(flags.state);
 
@@ -112,5 +117,17 @@ child.stdout.on("data", (chunk) => {
     process.stdout.write(`Oda Admin is ready: open http://127.0.0.1:${port}/?token=${env.ODA_ADMIN_TOKEN}\n`);
   }
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+// With demo data, a stand-in for a running copy of Oda keeps writing one chat (a live lock, follow mode).
+const writer = liveChat
+  ? spawn(bin("tsx"), [join(root, "scripts", "demo", "live-writer.ts"), "--logs", env.ODA_LOG_DIR, "--id", liveChat], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    })
+  : null;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    writer?.kill(signal);
+    child.kill(signal);
+  });
+}
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
