@@ -1,0 +1,92 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../cli/main";
+import { createChat } from ".";
+import { tempDir } from "./test-helpers";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("oda-admin sessions list / session show / doctor", () => {
+  it("lists a folder made by the writer, one entry per chat", async () => {
+    const dir = tempDir("logs");
+    const { code, out } = await run("sessions", "list", "--logs", dir, "--json");
+    expect(code).toBe(0);
+    const doc = JSON.parse(out);
+    expect(doc.chats.map((c: { id: string }) => c.id)).toEqual(["c-2026-11-29-a1", "c-crash", "c-old/1"]);
+    expect(doc.chats[0]).toEqual({
+      id: "c-2026-11-29-a1",
+      folder: "--%2Fhome%2Fana%2Freports--/c-2026-11-29-a1",
+      cwd: "/home/ana/reports",
+      format: 4,
+      messages: 4,
+      title: "Q3 sales summary",
+      lastActivity: "2026-11-29T18:25:01.001Z",
+      cached: true,
+      cacheState: "cached",
+      lock: "none",
+      problems: [],
+    });
+    expect(doc.chats[1].problems[0]).toMatch(
+      /^The log's last zstd frame is cut off at byte \d+; .* raw log: .*c-crash\/session\.v4\.jsonl\.zstd$/,
+    );
+  });
+
+  it("shows a chat's lines with numbers and byte offsets, the tail and the generations", async () => {
+    const dir = tempDir("logs");
+    const { code, out } = await run(
+      "session",
+      "show",
+      "c-crash",
+      "--logs",
+      dir,
+      "--from",
+      "2",
+      "--count",
+      "2",
+      "--json",
+    );
+    expect(code).toBe(0);
+    const doc = JSON.parse(out);
+    expect(doc.lines.map((l: { n: number }) => l.n)).toEqual([2, 3]);
+    expect(doc.lines[0].offset).toBeGreaterThan(0);
+    expect(doc.tail.state).toBe("cut-frame");
+    expect(doc.generations).toEqual([
+      expect.objectContaining({ name: "session.v4.jsonl.zstd", current: true, form: "zstd" }),
+    ]);
+    const raw = await run("session", "show", "c-crash", "--logs", dir, "--count", "1", "--raw");
+    expect(JSON.parse(raw.out)).toMatchObject({ type: "session", id: "c-crash" });
+  });
+
+  it("prints a refusal's exact sentence and exits 1", async () => {
+    const dir = tempDir();
+    const w = createChat(dir, { id: "c1", cwd: null });
+    await w.appendTurn({ user: "a", assistant: "b" });
+    await w.close();
+    const plain = join(w.dir, "session.v5.jsonl");
+    writeFileSync(plain, "{}\n");
+    const { code, err } = await run("session", "show", "c1", "--logs", dir);
+    expect(code).toBe(1);
+    expect(err).toBe(`${plain} is plain but this log folder keeps zstd-compressed logs. raw log: ${plain}`);
+    const missing = await run("session", "show", "nope", "--logs", dir);
+    expect(missing).toMatchObject({ code: 1, err: 'No chat with the id "nope" is in the log folder.' });
+  });
+
+  it("doctor lists every log problem and exits 1", async () => {
+    const dir = tempDir("logs");
+    const { code, out } = await run("doctor", "--logs", dir, "--json");
+    expect(code).toBe(1);
+    const section = JSON.parse(out).sections.find((s: { name: string }) => s.name === "chat logs");
+    expect(section.problems).toEqual([
+      {
+        path: "--%2Ftmp--/c-crash/session.v4.jsonl.zstd",
+        message: expect.stringMatching(/^The log's last zstd frame is cut off/),
+      },
+    ]);
+  });
+});
