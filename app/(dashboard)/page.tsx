@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { GlanceCards } from "@/components/home/glance-cards";
 import { RootsCard } from "@/components/home/roots-card";
 import { serverRoots } from "@/server/roots";
 
@@ -15,6 +16,7 @@ export default async function HomePage() {
           Look after DataMind Oda&apos;s memories and chat logs on this computer.
         </p>
       </div>
+      <GlanceCards roots={roots} />
       <RootsCard roots={roots} />
     </div>
   );
