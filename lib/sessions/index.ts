@@ -12,6 +12,7 @@
  *   `listAllChats` collects it.
  *
  * One chat
+ * - `outlineChat(logDir, id, {compress?})` → location, generations and lock, reading no log.
  * - `readChat(logDir, id, {compress?})` → `ChatView` (summary read whole, header,
  *   generations, lock, checkpoint state, tail, line count).
  * - `readLines(logDir, id, {from, count, generation?})` → `{lines, total, tail, error}`;
@@ -41,6 +42,7 @@ export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./fo
 export { indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
+export { type ChatOutline, outlineChat } from "./outline";
 export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
 export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
 export {

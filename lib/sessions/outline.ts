@@ -1,0 +1,29 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type LockStatus, readLockStatus } from "../fs/lock";
+import { type Generation, listGenerations } from "./chat";
+import { type ChatLocation, locateChat } from "./folder";
+import { LOCK_FILE } from "./names";
+
+/** A chat found by its folder alone: where it is, its log generations and its lock, without reading a log. */
+export interface ChatOutline {
+  location: ChatLocation;
+  generations: Generation[];
+  lock: LockStatus;
+}
+
+/**
+ * The cheap part of `readChat`: a folder listing and the lock file, so a page
+ * can show a chat of any size at once and read its details afterwards.
+ */
+export function outlineChat(logDir: string, id: string, options: { compress?: boolean } = {}): ChatOutline {
+  const location = locateChat(logDir, id);
+  const names = readdirSync(location.dir);
+  return {
+    location,
+    generations: listGenerations(location.dir, names, options.compress ?? true),
+    lock: names.includes(LOCK_FILE)
+      ? readLockStatus(join(location.dir, LOCK_FILE))
+      : { state: "none", reason: "No lock file." },
+  };
+}
