@@ -42,9 +42,9 @@ export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./fo
 export { indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
-export { type ChatOutline, outlineChat } from "./outline";
 export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
 export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
+export { type ChatOutline, outlineChat } from "./outline";
 export {
   type ChatView,
   findInChat,
