@@ -20,6 +20,8 @@ export const queryKeys = {
     chat: (id: string) => ["sessions", "chat", id] as const,
     lines: (id: string, generation: string | null, from: number) =>
       ["sessions", "lines", id, generation ?? "current", from] as const,
+    /** A log's line count, tail and the chat's lock (polled in follow mode). */
+    status: (id: string, generation: string | null) => ["sessions", "status", id, generation ?? "current"] as const,
   },
   search: {
     all: ["search"] as const,
