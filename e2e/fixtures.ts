@@ -12,9 +12,24 @@ export interface Oda extends RunningServer {
   state: string;
 }
 
+/** Fills a test's temp roots before its server starts. */
+export type SetupRoots = (roots: { home: string; logs: string; state: string }) => Promise<void>;
+
+/**
+ * Wraps a setup function for `test.use`: Playwright would take a bare function
+ * there for a fixture of its own, so it travels inside an object.
+ *
+ *   test.use({ odaSetup: seed(async ({ home, logs }) => { ... }) });
+ */
+export function seed(run: SetupRoots): { run: SetupRoots } {
+  return { run };
+}
+
 type Options = {
-  /** Fills the temp roots before the server starts (demo data, a fixture, nothing). */
-  odaSetup: ((roots: { home: string; logs: string; state: string }) => Promise<void>) | null;
+  /** Fills the temp roots before the server starts (demo data, a fixture, nothing): use `seed(fn)`. */
+  odaSetup: { run: SetupRoots } | null;
+  /** Serve the roots as demo data (the "Demo data" banner). */
+  odaDemo: boolean;
 };
 
 /**
@@ -23,12 +38,13 @@ type Options = {
  */
 export const test = base.extend<Options & { oda: Oda }>({
   odaSetup: [null, { option: true }],
-  oda: async ({ odaSetup }, use) => {
+  odaDemo: [false, { option: true }],
+  oda: async ({ odaSetup, odaDemo }, use) => {
     const dir = await mkdtemp(join(tmpdir(), "oda-e2e-"));
     const roots = { home: join(dir, "home"), logs: join(dir, "logs"), state: join(dir, "state") };
     await Promise.all(Object.values(roots).map((p) => mkdir(p, { recursive: true })));
-    if (odaSetup) await odaSetup(roots);
-    const server = await startServer(roots);
+    if (odaSetup) await odaSetup.run(roots);
+    const server = await startServer({ ...roots, demo: odaDemo });
     await use({ ...roots, ...server });
     await server.stop();
     await rm(dir, { recursive: true, force: true });

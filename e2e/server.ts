@@ -29,21 +29,25 @@ export function freePort(): Promise<number> {
 export async function startServer(roots: { home: string; logs: string; state: string; demo?: boolean }) {
   const port = String(await freePort());
   const token = randomBytes(32).toString("base64url");
-  const child: ChildProcess = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", port], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      ODA_HOME: roots.home,
-      ODA_LOG_DIR: roots.logs,
-      ODA_ADMIN_STATE: roots.state,
-      ODA_DEMO: roots.demo ? "1" : "0",
-      ODA_ADMIN_PORT: port,
-      ODA_ADMIN_TOKEN: token,
+  const child: ChildProcess = spawn(
+    join(root, "node_modules", ".bin", "next"),
+    ["start", "-H", "127.0.0.1", "-p", port],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        ODA_HOME: roots.home,
+        ODA_LOG_DIR: roots.logs,
+        ODA_ADMIN_STATE: roots.state,
+        ODA_DEMO: roots.demo ? "1" : "0",
+        ODA_ADMIN_PORT: port,
+        ODA_ADMIN_TOKEN: token,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   let output = "";
   await new Promise<void>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`next start did not become ready:\n${output}`)), 30_000);

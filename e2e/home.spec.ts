@@ -1,0 +1,38 @@
+import { makeDemoInto } from "../scripts/demo";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+test.describe("the start page over demo data", () => {
+  test.use({
+    odaDemo: true,
+    odaSetup: seed(async ({ home, logs }) => {
+      await makeDemoInto({ home, logs, seed: 3, chats: 12 });
+    }),
+  });
+
+  test("shows the Demo data banner, what each root holds and what needs a look", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("note", { name: "Demo data" })).toContainText("Demo data");
+    const memory = page.getByRole("region", { name: "Memory" });
+    await expect(memory).toContainText("global set and 3 workspaces");
+    await expect(memory.getByRole("link", { name: "6 problem files to look at" })).toHaveAttribute(
+      "href",
+      "/memory/problems",
+    );
+    const chats = page.getByRole("region", { name: "Chats" });
+    // 12 generated chats and 8 special ones; the chat stored in two places is refused, not counted.
+    await expect(chats).toContainText("19 chats");
+    await expect(chats.getByRole("link", { name: "1 folder problem to look at" })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("the header navigation is keyboard-reachable, with a skip link first", async ({ page }) => {
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("main")).toContainText("Oda Admin");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+  });
+});
