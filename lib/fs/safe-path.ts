@@ -62,6 +62,7 @@ export async function resolveInside(root: string, ...segments: string[]): Promis
 /** Like {@link resolveInside}, then creates the folder (and its parents) and checks again. */
 export async function ensureFolderInside(root: string, ...segments: string[]): Promise<string> {
   const path = await resolveInside(root, ...segments);
-  await fsp.mkdir(path, { recursive: true });
-  return resolveInside(root, ...segments);
+  // mkdir returns the first folder it created; nothing created = nothing new to check
+  const created = await fsp.mkdir(path, { recursive: true });
+  return created === undefined ? path : resolveInside(root, ...segments);
 }

@@ -5,6 +5,8 @@ import { isOdaError, OdaError } from "../errors";
 import { ensureFolderInside, fsyncFolder, writeFileAtomic } from "../fs";
 import {
   checkTitleAndText,
+  countCodePoints,
+  estimateTokens,
   type MemoryFields,
   normaliseText,
   normaliseTitle,
@@ -156,8 +158,10 @@ function refuseFields(title: string, text: string, limits: Limits): void {
  */
 async function commit(ctx: Context, next: string | null, source: VersionSource, title = ""): Promise<ChangeResult> {
   const { place, current, limits, now, home } = ctx;
-  await ensureFolderInside(home, ...setSegments(place.workspace));
-  await ensureFolderInside(home, ...historySegments(place.workspace, place.id));
+  await Promise.all([
+    ensureFolderInside(home, ...setSegments(place.workspace)),
+    ensureFolderInside(home, ...historySegments(place.workspace, place.id)),
+  ]);
   const keptVersion = current
     ? await keepVersion(place.history, current.bytes, current.state, limits.versionsKept)
     : undefined;
@@ -172,9 +176,44 @@ async function commit(ctx: Context, next: string | null, source: VersionSource, 
   }
   const bytes = Buffer.from(next, "utf8");
   await writeFileAtomic(place.file, bytes);
-  await writeSavedState(place.history, { sha256: sha256Hex(bytes), savedAt: now, source });
-  await removeDeletedMark(place.history);
-  return { changed: true, memory: await findMemory(home, place.workspace, place.id, limits), keptVersion };
+  const sha256 = sha256Hex(bytes);
+  await Promise.all([
+    writeSavedState(place.history, { sha256, savedAt: now, source }),
+    removeDeletedMark(place.history),
+  ]);
+  return { changed: true, memory: detailOf(place, bytes, sha256, { source, savedAt: now }, limits), keptVersion };
+}
+
+/** The detail of bytes just written, without reading them back. */
+function detailOf(
+  place: MemoryPlace,
+  bytes: Uint8Array,
+  sha256: string,
+  state: CurrentState,
+  limits: Limits,
+): MemoryDetail {
+  const p = parseMemoryFile(bytes, limits);
+  const base = {
+    id: place.id,
+    workspace: place.workspace,
+    path: place.relativePath,
+    raw: decodeUtf8(bytes),
+    sha256,
+    bytes: bytes.length,
+    state,
+  };
+  if (!p.ok) return { ...base, ok: false, problem: { message: p.message } };
+  return {
+    ...base,
+    ok: true,
+    fields: p.fields,
+    title: p.title,
+    text: p.text,
+    enabled: p.fields.enabled,
+    titleChars: countCodePoints(p.title),
+    textChars: countCodePoints(p.text),
+    tokens: estimateTokens(p.text),
+  };
 }
 
 const sourceOf = (o: ChangeOptions): VersionSource => o.source ?? "settings";
@@ -245,7 +284,13 @@ export async function changeMemory(
       return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(home, workspace, id, ctx.limits) };
     }
     const f = cur.parse.fields;
-    if (f.enabled) await checkTokenLimit(home, workspace, id, { title, text, created: f.created }, ctx.limits);
+    // A chat's payload can only grow if this memory's block grows (same place, same order).
+    const grows =
+      countCodePoints(title) + countCodePoints(text) >
+      countCodePoints(cur.parse.title) + countCodePoints(cur.parse.text);
+    if (f.enabled && (grows || f.created === undefined)) {
+      await checkTokenLimit(home, workspace, id, { title, text, created: f.created }, ctx.limits);
+    }
     return commit(
       ctx,
       serialiseMemoryFile(withSession({ ...f, title, updated: ctx.now }, options), text),

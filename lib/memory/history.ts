@@ -134,18 +134,22 @@ export async function keepVersion(
   const sameMoment = existing.filter((v) => compactMoment(v.moment) === moment);
   const seq = sameMoment.length ? Math.max(...sameMoment.map((v) => v.seq)) + 1 : 1;
   const name = `${moment}-${state.source}${seq > 1 ? `-${seq}` : ""}`;
-  await writeFileAtomic(join(history, name), bytes);
-  const key = contentKey(decodeUtf8(bytes));
-  const keys = await Promise.all(
-    existing.map(async (v) =>
-      contentKey(decodeUtf8(await fsp.readFile(join(history, v.name)).catch(() => new Uint8Array()))),
+  // the older versions' contents are read while the new one is written
+  const [keys] = await Promise.all([
+    Promise.all(
+      existing.map(async (v) =>
+        contentKey(decodeUtf8(await fsp.readFile(join(history, v.name)).catch(() => new Uint8Array()))),
+      ),
     ),
-  );
+    writeFileAtomic(join(history, name), bytes),
+  ]);
+  const key = contentKey(decodeUtf8(bytes));
   const drop = new Set(existing.filter((_, i) => keys[i] === key).map((v) => v.name));
   const kept = [parseVersionName(name) as VersionName, ...existing.filter((v) => !drop.has(v.name))].sort(
     compareNewestFirst,
   );
   for (const v of kept.slice(versionsKept)) drop.add(v.name);
+  // only after the new version is durable may older ones go
   await Promise.all([...drop].map((n) => fsp.unlink(join(history, n)).catch(() => undefined)));
   return name;
 }
