@@ -1,0 +1,219 @@
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { OdaError } from "../errors";
+
+/**
+ * The search index's SQLite file, `<state>/index.sqlite`: a cache of the log
+ * folder, never the source of truth. A file that is not a database, fails its
+ * checks, has another schema or was built for another log folder is renamed
+ * aside (`index.sqlite.corrupt-<timestamp>`) and a new one is built.
+ */
+
+/** Bumped whenever the tables change: an index of another version is set aside and rebuilt. */
+export const SCHEMA_VERSION = 1;
+export const INDEX_FILE = "index.sqlite";
+
+export type Db = Database.Database;
+
+/** An open index: the connection and where it lives. */
+export interface IndexHandle {
+  db: Db;
+  path: string;
+  logDir: string;
+  /** Set when an earlier file was set aside while opening: where it went and why. */
+  setAside: { path: string; reason: string } | null;
+}
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE chats (
+  cid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  folder TEXT NOT NULL,
+  cwd TEXT,
+  title TEXT,
+  first_activity TEXT,
+  last_activity TEXT,
+  messages INTEGER NOT NULL,
+  problems INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  log_name TEXT,
+  log_size INTEGER,
+  log_mtime REAL,
+  log_ino INTEGER,
+  text_lines INTEGER NOT NULL DEFAULT 0,
+  seek_line INTEGER,
+  seek_dec INTEGER,
+  seek_comp INTEGER,
+  seek_sha TEXT,
+  text_error TEXT,
+  summary TEXT NOT NULL,
+  indexed_at TEXT NOT NULL
+);
+CREATE INDEX chats_cwd ON chats(cwd);
+CREATE TABLE lines (
+  id INTEGER PRIMARY KEY,
+  cid INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  ts TEXT,
+  text TEXT NOT NULL
+);
+CREATE INDEX lines_cid ON lines(cid, line);
+CREATE VIRTUAL TABLE lines_fts USING fts5(
+  text, cid UNINDEXED, line UNINDEXED, role UNINDEXED, ts UNINDEXED,
+  content='lines', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER lines_ai AFTER INSERT ON lines BEGIN
+  INSERT INTO lines_fts(rowid, text, cid, line, role, ts) VALUES (new.id, new.text, new.cid, new.line, new.role, new.ts);
+END;
+CREATE TRIGGER lines_ad AFTER DELETE ON lines BEGIN
+  INSERT INTO lines_fts(lines_fts, rowid, text, cid, line, role, ts) VALUES ('delete', old.id, old.text, old.cid, old.line, old.role, old.ts);
+END;
+`;
+
+const open = new Map<string, IndexHandle>();
+
+/** The index file of a state folder; refuses when there is no state folder. */
+export function indexPath(state: string | null): string {
+  if (!state)
+    throw new OdaError(
+      "bad_input",
+      "The dashboard has no state folder for its index: give --state DIR or ODA_ADMIN_STATE (or an Oda home).",
+    );
+  return join(resolve(state), INDEX_FILE);
+}
+
+function setAsidePath(path: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  let target = `${path}.corrupt-${stamp}`;
+  for (let n = 2; existsSync(target); n++) target = `${path}.corrupt-${stamp}-${n}`;
+  return target;
+}
+
+/** Renames a bad index (and its WAL files) aside; returns where it went. */
+function setAside(path: string): string {
+  const target = setAsidePath(path);
+  renameSync(path, target);
+  for (const suffix of ["-wal", "-shm"]) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+  }
+  return target;
+}
+
+function createFresh(path: string, logDir: string): Db {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.exec(SCHEMA);
+  const put = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+  put.run("schemaVersion", String(SCHEMA_VERSION));
+  put.run("logDir", logDir);
+  put.run("createdAt", new Date().toISOString());
+  return db;
+}
+
+/** Opens an existing file and checks it; returns the reason it cannot be used, or the connection. */
+function openExisting(path: string, logDir: string): Db | string {
+  let db: Db | null = null;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    db.pragma("busy_timeout = 5000");
+    const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
+    const meta = new Map(rows.map((r) => [r.key, r.value]));
+    const version = meta.get("schemaVersion");
+    if (version !== String(SCHEMA_VERSION)) {
+      db.close();
+      return `it has schema version ${version ?? "none"}, this dashboard uses ${SCHEMA_VERSION}`;
+    }
+    if (meta.get("logDir") !== logDir) {
+      db.close();
+      return `it was built for the log folder ${meta.get("logDir")}, not ${logDir}`;
+    }
+    db.prepare("SELECT count(*) FROM chats").get();
+    db.prepare("SELECT count(*) FROM lines_fts WHERE lines_fts MATCH 'x'").get();
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    return db;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a damaged file may fail too; the file is set aside either way.
+    }
+    return (error as Error).message;
+  }
+}
+
+/**
+ * Opens (creating when needed) the index of `logDir` in the state folder.
+ * Connections are kept per file for the life of the process.
+ */
+export function openIndex(state: string | null, logDir: string): IndexHandle {
+  const path = indexPath(state);
+  const logs = resolve(logDir);
+  const key = `${path}\0${logs}`;
+  const known = open.get(key);
+  if (known?.db.open) return known;
+  mkdirSync(resolve(path, ".."), { recursive: true });
+  let setAsideInfo: IndexHandle["setAside"] = null;
+  let db: Db;
+  if (existsSync(path)) {
+    const opened = openExisting(path, logs);
+    if (typeof opened === "string") {
+      setAsideInfo = { path: setAside(path), reason: opened };
+      db = createFresh(path, logs);
+    } else db = opened;
+  } else db = createFresh(path, logs);
+  const handle: IndexHandle = { db, path, logDir: logs, setAside: setAsideInfo };
+  open.set(key, handle);
+  return handle;
+}
+
+/**
+ * Called when SQLite reports damage while the index is in use: closes it, sets
+ * the file aside and opens a fresh one in its place.
+ */
+export function rebuildIndex(handle: IndexHandle, reason: string): IndexHandle {
+  for (const [key, h] of open) if (h === handle) open.delete(key);
+  try {
+    handle.db.close();
+  } catch {
+    // Already unusable.
+  }
+  const state = resolve(handle.path, "..");
+  const aside = existsSync(handle.path) ? setAside(handle.path) : null;
+  const fresh = openIndex(state, handle.logDir);
+  fresh.setAside = aside ? { path: aside, reason } : null;
+  return fresh;
+}
+
+/** Closes every open index (tests). */
+export function closeAllIndexes(): void {
+  for (const h of open.values()) if (h.db.open) h.db.close();
+  open.clear();
+}
+
+/** True for SQLite errors that mean the file itself is damaged. */
+export function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
+}
+
+/** Reads one meta value. */
+export function readMeta(db: Db, key: string): string | null {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+/** Writes one meta value. */
+export function writeMeta(db: Db, key: string, value: string): void {
+  db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    key,
+    value,
+  );
+}

@@ -1,0 +1,286 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createChat, encodeName, groupName, openChat } from "../sessions";
+import {
+  closeAllIndexes,
+  indexStatus,
+  listChatsFromIndex,
+  openIndex,
+  refreshIndex,
+  searchChats,
+  startIndexRefresh,
+} from ".";
+
+const made: string[] = [];
+afterEach(() => {
+  closeAllIndexes();
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function roots() {
+  const dir = mkdtempSync(join(tmpdir(), "oda-index-"));
+  made.push(dir);
+  const logs = join(dir, "logs");
+  const state = join(dir, "state");
+  mkdirSync(logs);
+  return { logs, state };
+}
+
+async function writeChat(
+  logs: string,
+  id: string,
+  cwd: string | null,
+  turns: [string, string][],
+  options: { compress?: boolean; format?: number; day?: string } = {},
+) {
+  const writer = createChat(
+    logs,
+    { id, cwd, created: `${options.day ?? "2026-11-20"}T09:00:00.000Z` },
+    { compress: options.compress ?? true, format: options.format ?? 4 },
+  );
+  let minute = 0;
+  for (const [user, assistant] of turns) {
+    await writer.appendTurn({
+      user,
+      assistant,
+      ts: `${options.day ?? "2026-11-20"}T09:${String(++minute).padStart(2, "0")}:00.000Z`,
+    });
+  }
+  await writer.close();
+  return writer;
+}
+
+const hitLines = (r: ReturnType<typeof searchChats>, id: string) =>
+  r.groups.find((g) => g.id === id)?.hits.map((h) => h.line) ?? [];
+
+describe.each([true, false])("search (compressed: %s)", (compress) => {
+  it("finds words in format 4 and format 1 logs, at their line numbers, with marked snippets", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c-four", "/home/ana/reports", [["Where is the quarterly budget?", "In reports/q3.xlsx."]], {
+      compress,
+    });
+    await writeChat(logs, "c-one", null, [["Old chat about the budget", "Noted: café receipts"]], {
+      compress,
+      format: 1,
+    });
+    const result = await refreshIndex(state, logs, { compress });
+    expect(result).toMatchObject({ chats: 2, added: 2, reindexed: 2, removed: 0 });
+    const found = searchChats(state, logs, { query: "budget" });
+    expect(found.groups.map((g) => g.id).sort()).toEqual(["c-four", "c-one"]);
+    // Format 4: line 1 is the header, line 2 the user message; format 1: line 1.
+    expect(hitLines(found, "c-four")).toEqual([2]);
+    expect(hitLines(found, "c-one")).toEqual([1]);
+    const four = found.groups.find((g) => g.id === "c-four");
+    expect(four?.hits[0]?.role).toBe("user");
+    expect(four?.hits[0]?.snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(["budget"]);
+    expect(four).toMatchObject({ cwd: "/home/ana/reports", title: "Where is the quarterly budget?" });
+    // Diacritics are folded; phrases and prefixes work.
+    expect(hitLines(searchChats(state, logs, { query: "cafe" }), "c-one")).toEqual([2]);
+    expect(searchChats(state, logs, { query: '"quarterly budget"' }).groups.map((g) => g.id)).toEqual(["c-four"]);
+    expect(searchChats(state, logs, { query: "quarter*" }).groups.map((g) => g.id)).toEqual(["c-four"]);
+    expect(searchChats(state, logs, { query: "budget NOT quarterly" }).groups.map((g) => g.id)).toEqual(["c-one"]);
+  });
+});
+
+describe("incremental refresh", () => {
+  it("reads only the new lines of a log that grew", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "grow", "/w", [["first question", "first answer"]]);
+    await writeChat(logs, "still", "/w", [["untouched", "yes"]]);
+    await refreshIndex(state, logs);
+    const writer = await openChat(logs, "grow");
+    await writer.appendTurn({
+      user: "second question about zebras",
+      assistant: "zebras answer",
+      ts: "2026-11-21T10:00:00.000Z",
+    });
+    await writer.close();
+    const result = await refreshIndex(state, logs);
+    expect(result).toMatchObject({ chats: 2, changed: 1, appended: 1, reindexed: 0, added: 0 });
+    // Header + 3 lines of the first turn were not read again: only the new turn's 3 lines.
+    expect(result.linesRead).toBe(3);
+    const found = searchChats(state, logs, { query: "zebras" });
+    expect(hitLines(found, "grow")).toEqual([5, 6]);
+    // The old lines are still there exactly once.
+    expect(searchChats(state, logs, { query: "first" }).groups[0]?.count).toBe(2);
+    expect(listChatsFromIndex(state, logs).chats.find((c) => c.id === "grow")?.messages).toBe(4);
+  });
+
+  it("re-reads a log that was replaced rather than grown", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "swap", "/w", [["apples", "pears"]], { compress: false });
+    await refreshIndex(state, logs, { compress: false });
+    writeFileSync(
+      w.logPath,
+      `${JSON.stringify({ type: "session", format: 4, id: "swap", created: "2026-11-20T09:00:00.000Z", cwd: "/w", continues: null })}\n${JSON.stringify({ type: "message", ts: "2026-11-20T09:01:00.000Z", role: "user", content: [{ type: "text", text: "bananas and more bananas, a longer line than before" }] })}\n`,
+    );
+    const result = await refreshIndex(state, logs, { compress: false });
+    expect(result).toMatchObject({ changed: 1, reindexed: 1, appended: 0 });
+    expect(searchChats(state, logs, { query: "apples" }).groups).toEqual([]);
+    expect(hitLines(searchChats(state, logs, { query: "bananas" }), "swap")).toEqual([2]);
+  });
+
+  it("adds new chats, drops removed ones and leaves unchanged ones alone", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "keep", "/a", [["kept words", "ok"]]);
+    const gone = await writeChat(logs, "gone", "/a", [["vanishing words", "ok"]]);
+    await refreshIndex(state, logs);
+    rmSync(gone.dir, { recursive: true });
+    await writeChat(logs, "new", "/b", [["fresh words", "ok"]]);
+    expect(listChatsFromIndex(state, logs).freshness).toMatchObject({ fresh: false, added: 1, removed: 1, changed: 0 });
+    const result = await refreshIndex(state, logs);
+    expect(result).toMatchObject({ chats: 2, added: 1, removed: 1, changed: 0, reindexed: 1 });
+    expect(searchChats(state, logs, { query: "vanishing" }).groups).toEqual([]);
+    expect(searchChats(state, logs, { query: "fresh" }).groups.map((g) => g.id)).toEqual(["new"]);
+    const again = await refreshIndex(state, logs);
+    expect(again).toMatchObject({ added: 0, changed: 0, removed: 0, linesRead: 0 });
+    const listed = listChatsFromIndex(state, logs);
+    expect(listed.freshness.fresh).toBe(true);
+    expect(listed.chats.map((c) => c.id).sort()).toEqual(["keep", "new"]);
+  });
+
+  it("refreshes the details when only the checkpoint changed, without re-reading the log", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "cp", "/a", [["checkpoint words", "ok"]]);
+    await refreshIndex(state, logs);
+    expect(listChatsFromIndex(state, logs).sources.cp).toBe("checkpoint");
+    const cachePath = join(w.dir, "session.cache.json");
+    const checkpoint = JSON.parse((await import("node:fs")).readFileSync(cachePath, "utf8"));
+    checkpoint.details.title = "Renamed by the checkpoint";
+    writeFileSync(cachePath, JSON.stringify(checkpoint));
+    utimesSync(cachePath, new Date(), new Date(Date.now() + 5000));
+    const result = await refreshIndex(state, logs);
+    expect(result).toMatchObject({ changed: 1, reindexed: 0, appended: 0, linesRead: 0 });
+    const chat = listChatsFromIndex(state, logs).chats[0];
+    expect(chat).toMatchObject({ title: "Renamed by the checkpoint", cached: true });
+    // A checkpoint that no longer fits is discarded: the details come from the log.
+    checkpoint.log.tailSha256 = "0".repeat(64);
+    writeFileSync(cachePath, JSON.stringify(checkpoint));
+    utimesSync(cachePath, new Date(), new Date(Date.now() + 10000));
+    await refreshIndex(state, logs);
+    const rebuilt = listChatsFromIndex(state, logs);
+    expect(rebuilt.sources.cp).toBe("log");
+    expect(rebuilt.chats[0]).toMatchObject({ title: "checkpoint words", cached: false, cacheState: "discarded" });
+  });
+});
+
+describe("a damaged or foreign index", () => {
+  it("sets a corrupt file aside and rebuilds", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c", "/a", [["rebuilt words", "ok"]]);
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, "index.sqlite"), "this is not a database at all, just bytes ".repeat(200));
+    const result = await refreshIndex(state, logs);
+    expect(result.setAside?.path).toMatch(/index\.sqlite\.corrupt-/);
+    expect(result.setAside?.reason).toMatch(/not a database/);
+    expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toHaveLength(1);
+    expect(searchChats(state, logs, { query: "rebuilt" }).groups.map((g) => g.id)).toEqual(["c"]);
+  });
+
+  it("sets aside an index built for another log folder", async () => {
+    const { logs, state } = roots();
+    const other = join(logs, "..", "other-logs");
+    mkdirSync(other);
+    await writeChat(other, "elsewhere", "/a", [["other folder words", "ok"]]);
+    await writeChat(logs, "here", "/a", [["this folder words", "ok"]]);
+    await refreshIndex(state, other);
+    closeAllIndexes();
+    const handle = openIndex(state, logs);
+    expect(handle.setAside?.reason).toMatch(/built for the log folder/);
+    await refreshIndex(state, logs);
+    expect(searchChats(state, logs, { query: "folder" }).groups.map((g) => g.id)).toEqual(["here"]);
+  });
+});
+
+describe("queries and filters", () => {
+  it("answers a query FTS5 cannot read with a sentence, and searches punctuated words as typed", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "q", "/a", [["deploy to staging-server now", "done"]]);
+    await refreshIndex(state, logs);
+    expect(() => searchChats(state, logs, { query: '"unclosed' })).toThrow(
+      /cannot be read.*Use words, "exact phrases"/,
+    );
+    expect(() => searchChats(state, logs, { query: "   " })).toThrow("Type something to search for.");
+    expect(searchChats(state, logs, { query: "staging-server" }).groups.map((g) => g.id)).toEqual(["q"]);
+  });
+
+  it("indexes tool calls and memory lines, and filters by role, folder, dates and problems", async () => {
+    const { logs, state } = roots();
+    const w = createChat(logs, { id: "tools", cwd: "/proj", created: "2026-11-10T08:00:00.000Z" });
+    await w.appendEvents([
+      { type: "memory", ts: "2026-11-10T08:00:01.000Z", mode: "full", text: "## Reply language\nAnswer in Norwegian." },
+      {
+        type: "message",
+        ts: "2026-11-10T08:00:02.000Z",
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me look at the Norwegian files." },
+          { type: "tool_use", id: "t1", name: "read_file", input: { path: "/proj/norwegian.md" } },
+        ],
+      },
+    ]);
+    await w.close();
+    await writeChat(logs, "late", "/other", [["norwegian again", "ja"]], { day: "2026-11-25" });
+    // A chat with a line that is not JSON has a problem.
+    const broken = await writeChat(logs, "broken", "/other", [["norwegian broken", "ok"]], { compress: false });
+    (await import("node:fs")).appendFileSync(broken.logPath, "not json norwegian\n");
+    await refreshIndex(state, logs, { compress: true });
+    await refreshIndex(state, logs, { compress: true });
+    const all = searchChats(state, logs, { query: "norwegian" });
+    expect(all.groups.map((g) => g.id).sort()).toEqual(["late", "tools"]);
+    const tools = all.groups.find((g) => g.id === "tools");
+    expect(tools?.hits.map((h) => [h.line, h.role])).toEqual([
+      [2, "memory"],
+      [3, "assistant"],
+      [3, "tool"],
+    ]);
+    expect(searchChats(state, logs, { query: "read_file", role: "tool" }).groups.map((g) => g.id)).toEqual(["tools"]);
+    expect(searchChats(state, logs, { query: "norwegian", role: "memory" }).totalHits).toBe(1);
+    expect(searchChats(state, logs, { query: "norwegian", cwd: "/other" }).groups.map((g) => g.id)).toEqual(["late"]);
+    expect(searchChats(state, logs, { query: "norwegian", since: "2026-11-20" }).groups.map((g) => g.id)).toEqual([
+      "late",
+    ]);
+    expect(searchChats(state, logs, { query: "norwegian", until: "2026-11-10" }).groups.map((g) => g.id)).toEqual([
+      "tools",
+    ]);
+    expect(() => searchChats(state, logs, { query: "x", since: "last week" })).toThrow(/is not a date/);
+  });
+
+  it("marks chats with problems and narrows to them", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "ok", "/a", [["shared word", "fine"]], { compress: false });
+    const bad = await writeChat(logs, "bad", "/a", [["shared word", "fine"]], { compress: false });
+    (await import("node:fs")).appendFileSync(bad.logPath, "shared but not json\n");
+    await refreshIndex(state, logs, { compress: false });
+    const found = searchChats(state, logs, { query: "shared", problems: true });
+    expect(found.groups.map((g) => g.id)).toEqual(["bad"]);
+    expect(found.groups[0]?.hits.map((h) => [h.line, h.role])).toEqual([
+      [2, "user"],
+      [5, "unparsed"],
+    ]);
+  });
+});
+
+describe("background refresh", () => {
+  it("reports progress and joins a running job", async () => {
+    const { logs, state } = roots();
+    for (let i = 0; i < 5; i++) await writeChat(logs, `bg-${i}`, "/a", [[`background ${i}`, "ok"]]);
+    const first = startIndexRefresh(state, logs);
+    expect(first.status.job.running).toBe(true);
+    const second = startIndexRefresh(state, logs);
+    expect(second.wait).toBe(first.wait);
+    const result = await first.wait;
+    expect(result.added).toBe(5);
+    const status = indexStatus(state, logs);
+    expect(status.job).toMatchObject({ running: false, done: 5, total: 5 });
+    expect(status).toMatchObject({ chats: 5, freshness: { fresh: true, built: true } });
+    expect(existsSync(status.path)).toBe(true);
+  });
+});
+
+// The folder names the writer uses are the reader's: keep the test honest about where chats live.
+it("stores chats where the reader finds them", () => {
+  expect(groupName("/a")).toBe(`--${encodeName("/a")}--`);
+});

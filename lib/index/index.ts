@@ -1,0 +1,78 @@
+/**
+ * `lib/index`: a persistent search index of the log folder, in
+ * `<admin state>/index.sqlite` (SQLite through better-sqlite3, FTS5). It is a
+ * cache: built from `lib/sessions`, refreshed incrementally, set aside and
+ * rebuilt when damaged, never the source of truth.
+ *
+ * - `refreshIndex(state, logDir, {compress, onProgress})`: brings it up to date
+ *   (only changed chats are re-read; a grown log has only its new lines read).
+ * - `startIndexRefresh(state, logDir)`: the same in the background of a server,
+ *   one job per index, with `indexStatus` reporting its progress.
+ * - `searchChats(state, logDir, {query, cwd, since, until, role, problems})`:
+ *   FTS5 search grouped by chat, with marked snippets and line numbers.
+ * - `listChatsFromIndex(state, logDir)`: the chat list from the index, with
+ *   its freshness.
+ */
+
+import type { IndexHandle } from "./db";
+import { openIndex } from "./db";
+import { startRefresh } from "./jobs";
+import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
+import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
+import { type IndexedChatList, type IndexStatus, listChatsFromIndex as listFrom, readIndexStatus } from "./status";
+
+export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SCHEMA_VERSION } from "./db";
+export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./extract";
+export type { RefreshJob } from "./jobs";
+export type { RefreshOptions, RefreshResult } from "./refresh";
+export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
+export type { Freshness, IndexedChatList, IndexStatus } from "./status";
+
+/** Brings the index of `logDir` in the state folder up to date. */
+export async function refreshIndex(
+  state: string | null,
+  logDir: string,
+  options: RefreshOptions = {},
+): Promise<RefreshResult> {
+  return refresh(openIndex(state, logDir), options);
+}
+
+/** Starts a background refresh (or joins the running one); returns its state at once. */
+export function startIndexRefresh(
+  state: string | null,
+  logDir: string,
+  options: { compress?: boolean } = {},
+): { status: IndexStatus; wait: Promise<RefreshResult> } {
+  const handle = openIndex(state, logDir);
+  const { wait } = startRefresh(handle, options);
+  return { status: readIndexStatus(handle), wait };
+}
+
+/** The index's size, counts, freshness and refresh progress. */
+export function indexStatus(state: string | null, logDir: string): IndexStatus {
+  return readIndexStatus(openIndex(state, logDir));
+}
+
+/** Searches the index as it is (refresh first for the newest lines). */
+export function searchChats(state: string | null, logDir: string, options: SearchOptions): SearchResult {
+  return searchIndex(openIndex(state, logDir).db, options);
+}
+
+/** The working folders of the indexed chats. */
+export function indexedFolders(state: string | null, logDir: string): string[] {
+  return listIndexedFolders(openIndex(state, logDir).db);
+}
+
+/**
+ * The chat list from the index, in the `ChatSummary` shape `lib/sessions`
+ * lists, with `freshness` saying whether the folder changed since the last
+ * refresh (then show `freshness.sentence` and start a refresh).
+ */
+export function listChatsFromIndex(state: string | null, logDir: string): IndexedChatList {
+  return listFrom(openIndex(state, logDir));
+}
+
+/** For callers that keep a handle (tests, the bench). */
+export function handleOf(state: string | null, logDir: string): IndexHandle {
+  return openIndex(state, logDir);
+}

@@ -1,0 +1,90 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { type ChatLocation, type Problem, walkLogFolder } from "../sessions";
+import type { Db } from "./db";
+
+/**
+ * What changed in the log folder since the index was built, found from names,
+ * sizes and mtimes only (no log is opened): the cheap first step of a refresh
+ * and the chat list's freshness check.
+ */
+
+/** A chat folder as seen now: where it is and the fingerprint of its files. */
+export interface SeenChat {
+  loc: ChatLocation;
+  fingerprint: string;
+}
+
+/** What the index holds about a chat, enough to decide what to re-read. */
+export interface IndexedChat {
+  cid: number;
+  id: string;
+  folder: string;
+  fingerprint: string;
+  log_name: string | null;
+  log_size: number | null;
+  log_mtime: number | null;
+  log_ino: number | null;
+  text_lines: number;
+  seek_line: number | null;
+  seek_dec: number | null;
+  seek_comp: number | null;
+  seek_sha: string | null;
+}
+
+/** The changes between the folder and the index. */
+export interface FolderChanges {
+  /** Chats new or changed since they were indexed (with the index's row when there is one). */
+  changed: { seen: SeenChat; row: IndexedChat | null }[];
+  /** Index rows of chats that are gone. */
+  gone: IndexedChat[];
+  /** Chats in the folder. */
+  total: number;
+  /** Folder-level problems (names that do not decode, chats stored twice). */
+  problems: Problem[];
+}
+
+/** The files of a chat folder as `name:size:mtime`, sorted: any change to a log, checkpoint or lock changes it. */
+export function fingerprintChat(dir: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return "unreadable";
+  }
+  const parts: string[] = [];
+  for (const name of names) {
+    try {
+      const st = statSync(join(dir, name));
+      parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+    } catch {
+      // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
+    }
+  }
+  return parts.join("|");
+}
+
+/** Every chat the index holds, keyed by id. */
+export function readIndexedChats(db: Db): Map<string, IndexedChat> {
+  const rows = db
+    .prepare(
+      "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha FROM chats",
+    )
+    .all() as IndexedChat[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Compares the log folder with the index. */
+export function scanChanges(db: Db, logDir: string): FolderChanges {
+  const walk = walkLogFolder(logDir);
+  const indexed = readIndexedChats(db);
+  const changed: FolderChanges["changed"] = [];
+  for (const loc of walk.chats) {
+    const fingerprint = fingerprintChat(loc.dir);
+    const row = indexed.get(loc.id) ?? null;
+    indexed.delete(loc.id);
+    if (!row || row.fingerprint !== fingerprint || row.folder !== loc.folder)
+      changed.push({ seen: { loc, fingerprint }, row });
+  }
+  return { changed, gone: [...indexed.values()], total: walk.chats.length, problems: walk.problems };
+}

@@ -1,0 +1,112 @@
+import { statSync } from "node:fs";
+import type { ChatSummary, Problem } from "../sessions";
+import { type IndexHandle, readMeta } from "./db";
+import { jobStatus, type RefreshJob } from "./jobs";
+import { scanChanges } from "./scan";
+
+/** How the index compares with the log folder now. */
+export interface Freshness {
+  /** True when a refresh has finished and no chat changed since. */
+  fresh: boolean;
+  /** False until a first refresh has finished. */
+  built: boolean;
+  refreshedAt: string | null;
+  /** Chats changed, new and gone since the last refresh. */
+  changed: number;
+  added: number;
+  removed: number;
+  /** Chats in the log folder. */
+  total: number;
+  /** The sentence to show. */
+  sentence: string;
+}
+
+/** The index's state, for the search page and `oda-admin index status`. */
+export interface IndexStatus {
+  path: string;
+  bytes: number;
+  chats: number;
+  entries: number;
+  freshness: Freshness;
+  job: RefreshJob;
+  setAside: { path: string; reason: string } | null;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Compares the index with the folder (names, sizes and mtimes only). */
+export function checkFreshness(handle: IndexHandle): Freshness {
+  const refreshedAt = readMeta(handle.db, "refreshedAt");
+  const changes = scanChanges(handle.db, handle.logDir);
+  const added = changes.changed.filter((c) => !c.row).length;
+  const changed = changes.changed.length - added;
+  const removed = changes.gone.length;
+  const built = refreshedAt !== null;
+  const fresh = built && !added && !changed && !removed;
+  let sentence: string;
+  if (!built) sentence = "The search index has not been built yet.";
+  else if (fresh) sentence = `The search index is up to date (${plural(changes.total, "chat")}).`;
+  else {
+    const parts = [
+      changed && `${plural(changed, "chat")} changed`,
+      added && `${plural(added, "chat")} new`,
+      removed && `${plural(removed, "chat")} removed`,
+    ].filter(Boolean);
+    sentence = `The search index is behind the log folder: ${parts.join(", ")} since it was refreshed at ${refreshedAt}.`;
+  }
+  return { fresh, built, refreshedAt, changed, added, removed, total: changes.total, sentence };
+}
+
+/** The index's size, counts, freshness and refresh job. */
+export function readIndexStatus(handle: IndexHandle): IndexStatus {
+  const count = (sql: string) => (handle.db.prepare(sql).get() as { n: number }).n;
+  let bytes = 0;
+  for (const suffix of ["", "-wal"]) {
+    try {
+      bytes += statSync(handle.path + suffix).size;
+    } catch {
+      // No WAL file yet.
+    }
+  }
+  return {
+    path: handle.path,
+    bytes,
+    chats: count("SELECT count(*) AS n FROM chats"),
+    entries: count("SELECT count(*) AS n FROM lines"),
+    freshness: checkFreshness(handle),
+    job: jobStatus(handle),
+    setAside: handle.setAside,
+  };
+}
+
+/** The chat list as the index holds it, and whether that is current. */
+export interface IndexedChatList {
+  chats: ChatSummary[];
+  /** Folder-level problems found at the last refresh. */
+  problems: Problem[];
+  freshness: Freshness;
+  /** Where each chat's details came from when it was indexed. */
+  sources: Record<string, "checkpoint" | "log">;
+}
+
+/**
+ * The chat list served from the index (no log is opened), with its
+ * freshness: when it is not fresh, the caller says so and may start a refresh.
+ * Chats are ordered by last activity, newest first.
+ */
+export function listChatsFromIndex(handle: IndexHandle): IndexedChatList {
+  const rows = handle.db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
+    id: string;
+    source: "checkpoint" | "log";
+    summary: string;
+  }[];
+  const sources: Record<string, "checkpoint" | "log"> = {};
+  const chats = rows.map((r) => {
+    sources[r.id] = r.source;
+    return JSON.parse(r.summary) as ChatSummary;
+  });
+  const problems = JSON.parse(readMeta(handle.db, "folderProblems") ?? "[]") as Problem[];
+  return { chats, problems, freshness: checkFreshness(handle), sources };
+}
