@@ -13,6 +13,9 @@ export const queryKeys = {
     payload: (workspace: string | null) => ["memory", "payload", workspace ?? "none"] as const,
     problems: () => ["memory", "problems"] as const,
     settings: () => ["memory", "settings"] as const,
+    /** The editor's limits and other memories' payload pieces (`null` id: a new memory). */
+    editorContext: (workspace: string | null, id: string | null) =>
+      ["memory", "editor-context", workspace ?? "global", id ?? "new"] as const,
   },
   sessions: {
     all: ["sessions"] as const,

@@ -1,0 +1,49 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { PageHeader } from "@/components/ui/page-header";
+import { findMemory } from "@/lib/memory";
+import { isMemoryId, isWorkspaceKey } from "@/lib/memory/names";
+import { serverRoots } from "@/server/roots";
+import { setHref, setLabel } from "./hrefs";
+import { MemoryEditor } from "./memory-editor";
+
+/** Decodes a `[key]` segment; null when it is not a workspace key. */
+export function workspaceFromParam(raw: string): string | null {
+  let key: string;
+  try {
+    key = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return isWorkspaceKey(key) ? key : null;
+}
+
+/** The editor's page: a new memory (`id` null) or an existing one; an unknown key or id is not found. */
+export async function EditorPage({ workspace, id }: { workspace: string | null; id: string | null }) {
+  if (id !== null) {
+    const home = serverRoots().home;
+    if (!isMemoryId(id) || !home || !(await findMemory(home, workspace, id))) notFound();
+  }
+  return (
+    <>
+      <PageHeader
+        title={id === null ? "New memory" : "Edit memory"}
+        description={
+          <>
+            In{" "}
+            <Link href={setHref(workspace)} className="text-blue-800 underline dark:text-blue-300">
+              {setLabel(workspace)}
+            </Link>
+            {id !== null && (
+              <>
+                {" "}
+                · id <code>{id}</code>
+              </>
+            )}
+          </>
+        }
+      />
+      <MemoryEditor workspace={workspace} id={id} />
+    </>
+  );
+}

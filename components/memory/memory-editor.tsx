@@ -1,0 +1,256 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Switch } from "@/components/ui/switch";
+import {
+  countCodePoints,
+  countUtf8Bytes,
+  estimateTokens,
+  normaliseText,
+  normaliseTitle,
+  renderPayload,
+  serialiseMemoryFile,
+} from "@/lib/memory/format";
+import { memoryHref, setHref, setLabel } from "./hrefs";
+import { LimitCounter, limitLevel } from "./limit-counter";
+import { OutsideChangeNotice } from "./outside-change-notice";
+import { TokenEstimate } from "./token-estimate";
+import { useMemoryEditor } from "./use-memory-editor";
+
+const field =
+  "w-full rounded-md border bg-white px-2 py-1.5 dark:bg-zinc-900 aria-[invalid=true]:border-red-700 border-zinc-400 dark:border-zinc-600";
+
+/**
+ * The memory editor: title and text with live counters (characters, file
+ * bytes, and the tokens every affected chat would receive, computed in the
+ * browser), save with Ctrl/Cmd+S and Undo, on/off, delete, and outside changes.
+ */
+export function MemoryEditor({ workspace, id }: { workspace: string | null; id: string | null }) {
+  const ed = useMemoryEditor(workspace, id);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const limits = ed.context.data?.limits;
+  const title = normaliseTitle(ed.draft.title);
+  const text = normaliseText(ed.draft.text);
+
+  const measures = useMemo(() => {
+    if (!limits) return null;
+    // A fixed-length stand-in for the moment of saving: the bytes are those the save would write.
+    const now = new Date().toISOString();
+    const base = ed.loaded?.ok ? ed.loaded.fields : null;
+    const fields = base
+      ? { ...base, title, updated: now }
+      : { title, enabled: ed.enabled, source: "user" as const, created: now, updated: now };
+    const edited = ed.enabled ? { title, text } : null;
+    return {
+      titleChars: countCodePoints(title),
+      textChars: countCodePoints(text),
+      bytes: countUtf8Bytes(serialiseMemoryFile(fields, text)),
+      chats: (ed.context.data?.chats ?? []).map((c) => ({
+        workspace: c.workspace,
+        tokens: estimateTokens(renderPayload(edited ? [...c.before, edited, ...c.after] : [...c.before, ...c.after])),
+      })),
+    };
+  }, [limits, title, text, ed.loaded, ed.enabled, ed.context.data]);
+
+  const bytesOver = measures && limits ? measures.bytes > limits.fileMaxBytes : false;
+  const submit = () => {
+    if (ed.save.isPending || bytesOver || (id !== null && !ed.loaded?.ok)) return;
+    ed.save.mutate(undefined);
+  };
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        submitRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  if (ed.context.isError || ed.memory.isError) {
+    return (
+      <p role="alert" className="text-red-700 dark:text-red-400">
+        {(ed.context.error ?? ed.memory.error)?.message}
+      </p>
+    );
+  }
+  if (ed.gone) {
+    return (
+      <div role="alert" className="space-y-2">
+        <p>This memory&apos;s file is gone: it was deleted, in the app or outside it.</p>
+        <p>
+          <Link href={setHref(workspace)} className="text-blue-800 underline dark:text-blue-300">
+            Back to {setLabel(workspace)}
+          </Link>{" "}
+          ·{" "}
+          <Link href="/memory/deleted" className="text-blue-800 underline dark:text-blue-300">
+            Recently deleted
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (!limits || !measures || (id !== null && !ed.loaded)) return <p role="status">Reading the memory…</p>;
+  if (ed.loaded && !ed.loaded.ok) {
+    return (
+      <div role="alert" className="space-y-2 rounded-lg border border-amber-600 p-4">
+        <p className="font-semibold">This memory&apos;s file has a problem, so it is not sent to any chat.</p>
+        <p>{ed.loaded.problem}</p>
+        <Link href="/memory/problems" className="text-blue-800 underline dark:text-blue-300">
+          Fix it on the Problems page
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      aria-label={id === null ? "New memory" : "Edit memory"}
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      className="max-w-3xl space-y-5"
+    >
+      {ed.outside && (
+        <OutsideChangeNotice
+          outside={ed.outside.ok ? ed.outside : { problem: ed.outside.problem }}
+          mine={{ title, text }}
+          busy={ed.save.isPending}
+          onKeepMine={ed.keepMine}
+          onUseOutside={ed.useOutside}
+        />
+      )}
+      {ed.note && (
+        <p role="status" className="rounded-md border border-blue-600 bg-blue-50 p-3 text-sm dark:bg-blue-950/40">
+          {ed.note}
+        </p>
+      )}
+      <div className="space-y-1">
+        <label htmlFor="memory-title" className="block font-medium">
+          Title
+        </label>
+        <input
+          id="memory-title"
+          value={ed.draft.title}
+          onChange={(e) => ed.setDraft((d) => ({ ...d, title: e.target.value }))}
+          aria-invalid={ed.errors.title ? true : limitLevel(measures.titleChars, limits.titleMaxChars) === "error"}
+          aria-describedby={`title-counter${ed.errors.title ? " title-error" : ""}`}
+          className={field}
+        />
+        <LimitCounter
+          id="title-counter"
+          label="Title"
+          value={measures.titleChars}
+          limit={limits.titleMaxChars}
+          unit="characters"
+        />
+        {ed.errors.title && (
+          <p id="title-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+            {ed.errors.title}
+          </p>
+        )}
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="memory-text" className="block font-medium">
+          Text
+        </label>
+        <textarea
+          id="memory-text"
+          rows={10}
+          value={ed.draft.text}
+          onChange={(e) => ed.setDraft((d) => ({ ...d, text: e.target.value }))}
+          aria-invalid={ed.errors.text ? true : limitLevel(measures.textChars, limits.textMaxChars) === "error"}
+          aria-describedby={`text-counter bytes-counter tokens-counter${ed.errors.text ? " text-error" : ""}`}
+          className={`${field} font-mono text-sm`}
+        />
+        <LimitCounter
+          id="text-counter"
+          label="Text"
+          value={measures.textChars}
+          limit={limits.textMaxChars}
+          unit="characters"
+        />
+        <LimitCounter
+          id="bytes-counter"
+          label="File size"
+          value={measures.bytes}
+          limit={limits.fileMaxBytes}
+          unit="bytes"
+        />
+        <TokenEstimate chats={measures.chats} limit={limits.chatMaxTokens} sent={ed.enabled} />
+        {ed.errors.text && (
+          <p id="text-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+            {ed.errors.text}
+          </p>
+        )}
+      </div>
+      {bytesOver && (
+        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+          The file would be larger than {limits.fileMaxBytes.toLocaleString("en")} bytes, and a file over its size limit
+          is never sent; shorten the memory before saving.
+        </p>
+      )}
+      {ed.errors.form && (
+        <p
+          role="alert"
+          className="rounded-md border border-red-700 bg-red-50 p-3 text-sm font-medium text-red-800 dark:bg-red-950/40 dark:text-red-300"
+        >
+          {ed.errors.form}
+        </p>
+      )}
+      <Switch
+        checked={ed.enabled}
+        onChange={ed.setEnabled}
+        disabled={ed.toggle.isPending}
+        label="Send this memory to chats"
+        showLabel
+      />
+      <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+        <Button type="submit" variant="primary" disabled={ed.save.isPending || bytesOver}>
+          {ed.save.isPending ? "Saving…" : "Save"}
+        </Button>
+        <span className="text-xs text-zinc-700 dark:text-zinc-300">
+          {ed.dirty ? "Unsaved edits" : id === null ? "Not saved yet" : "Saved"} · Ctrl+S or ⌘S saves
+        </span>
+        <span className="flex-1" />
+        {id !== null && (
+          <>
+            <Link
+              href={`${memoryHref(workspace, id)}/history`}
+              className="text-sm text-blue-800 underline dark:text-blue-300"
+            >
+              History
+            </Link>
+            <Button variant="danger" onClick={() => setConfirmDelete(true)} disabled={ed.remove.isPending}>
+              Delete
+            </Button>
+          </>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirmDelete}
+        title="Delete this memory?"
+        confirmLabel="Delete memory"
+        danger
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          ed.remove.mutate();
+        }}
+      >
+        <p>
+          “{title || "Untitled"}” is removed from {setLabel(workspace).toLowerCase()} and no longer sent to chats. Its
+          text is kept as a version, and it waits under Recently deleted.
+        </p>
+      </ConfirmDialog>
+    </form>
+  );
+}

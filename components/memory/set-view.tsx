@@ -1,0 +1,120 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { getSetAction, setEnabledAction } from "@/app/_actions/memory";
+import { unwrap } from "@/components/ui/action-error";
+import { Switch } from "@/components/ui/switch";
+import { useToast } from "@/components/ui/toast";
+import { queryKeys } from "@/lib/query-keys";
+import { formatMoment, memoryHref } from "./hrefs";
+import { ProblemList } from "./problem-list";
+
+/** One set: its memories (with on/off switches), its problem files and its ignored files; refetched every 2 s. */
+export function SetView({ workspace }: { workspace: string | null }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({
+    queryKey: queryKeys.memory.set(workspace),
+    queryFn: () => unwrap(getSetAction({ workspace })),
+    refetchInterval: 2_000,
+  });
+  const toggle = useMutation({
+    mutationFn: (v: { id: string; enabled: boolean }) => unwrap(setEnabledAction({ workspace, ...v })),
+    onSuccess: (r) => {
+      const title = r.memory?.ok ? r.memory.title : "The memory";
+      toast({
+        tone: "success",
+        message: r.message ?? `“${title}” is now ${r.memory?.ok && r.memory.enabled ? "on" : "off"}.`,
+      });
+    },
+    onError: (e) => toast({ tone: "error", message: e.message }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
+  });
+
+  if (query.isPending) return <p role="status">Reading the set…</p>;
+  if (query.isError)
+    return (
+      <p role="alert" className="text-red-700 dark:text-red-400">
+        {query.error.message}
+      </p>
+    );
+  const { set } = query.data;
+  return (
+    <div className="space-y-6">
+      {set.memories.length === 0 ? (
+        <p>This set has no memories yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Memories of this set</caption>
+            <thead className="border-b border-zinc-300 dark:border-zinc-700">
+              <tr>
+                <th scope="col" className="py-2 pr-3">
+                  Title
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  On
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Source
+                </th>
+                <th scope="col" className="hidden px-3 py-2 sm:table-cell">
+                  Updated
+                </th>
+                <th scope="col" className="py-2 pl-3 text-right">
+                  Size
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {set.memories.map((m) => (
+                <tr key={m.id} className="border-b border-zinc-200 align-top dark:border-zinc-800">
+                  <th scope="row" className="max-w-[14rem] py-2 pr-3 font-normal break-words">
+                    <Link href={memoryHref(workspace, m.id)} className="text-blue-800 underline dark:text-blue-300">
+                      {m.title}
+                    </Link>
+                  </th>
+                  <td className="px-3 py-2">
+                    <Switch
+                      checked={m.enabled}
+                      label={`Send “${m.title}” to chats`}
+                      disabled={toggle.isPending && toggle.variables?.id === m.id}
+                      onChange={(enabled) => toggle.mutate({ id: m.id, enabled })}
+                    />
+                  </td>
+                  <td className="px-3 py-2">{m.author === "ai" ? "saved by the agent" : "saved by you"}</td>
+                  <td className="hidden px-3 py-2 sm:table-cell">{formatMoment(m.updated ?? m.created)}</td>
+                  <td className="py-2 pl-3 text-right tabular-nums">
+                    {m.textChars.toLocaleString("en")} chars
+                    <span className="block text-xs text-zinc-700 dark:text-zinc-300">
+                      {m.bytes.toLocaleString("en")} bytes · ~{m.tokens.toLocaleString("en")} tokens
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ProblemList problems={set.problems} heading="Files with a problem" />
+      {set.ignored.length > 0 && (
+        <section aria-labelledby="ignored-heading" className="text-sm">
+          <h2 id="ignored-heading" className="font-semibold">
+            Ignored files
+          </h2>
+          <p className="text-zinc-700 dark:text-zinc-300">
+            These names are not memory ids (eight characters, 0-9 and a-f), so they are not memories.
+          </p>
+          <ul className="mt-1 list-disc pl-5">
+            {set.ignored.map((name) => (
+              <li key={name}>
+                <code className="break-all">{name}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { getSettingsAction, saveSettingsAction } from "@/app/_actions/memory";
+import { ActionError, unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toast";
+import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
+import { queryKeys } from "@/lib/query-keys";
+import { SettingsProblems } from "./problem-list";
+
+const LABELS: Record<LimitName, { label: string; unit: string }> = {
+  titleMaxChars: { label: "Title limit", unit: "characters" },
+  textMaxChars: { label: "Text limit", unit: "characters" },
+  fileMaxBytes: { label: "File size limit", unit: "bytes" },
+  chatMaxTokens: { label: "What a chat receives", unit: "tokens" },
+  versionsKept: { label: "Versions kept per memory", unit: "versions" },
+};
+
+/** The memory limits and `sessions.compress`, checked in the browser and again by the lib. */
+export function SettingsForm() {
+  const client = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({ queryKey: queryKeys.memory.settings(), queryFn: () => unwrap(getSettingsAction({})) });
+  const [values, setValues] = useState<Record<LimitName, string> | null>(null);
+  const [compress, setCompress] = useState(true);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [tried, setTried] = useState(false);
+
+  useEffect(() => {
+    if (!query.data || values) return;
+    setValues(
+      Object.fromEntries(LIMIT_NAMES.map((n) => [n, String(query.data.limits[n])])) as Record<LimitName, string>,
+    );
+    setCompress(query.data.compress);
+  }, [query.data, values]);
+
+  const save = useMutation({
+    mutationFn: (v: Record<LimitName, number> & { compress: boolean }) => unwrap(saveSettingsAction(v)),
+    onMutate: () => {
+      setServerErrors({});
+      setFormError(null);
+    },
+    onError: (e: Error) => {
+      if (e instanceof ActionError && Object.keys(e.fieldErrors).length) setServerErrors(e.fieldErrors);
+      else setFormError(e.message);
+    },
+    onSuccess: (s) => {
+      client.setQueryData(queryKeys.memory.settings(), s);
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      toast({ tone: "success", message: "Settings saved." });
+    },
+  });
+
+  if (query.isError)
+    return (
+      <p role="alert" className="text-red-700 dark:text-red-400">
+        {query.error.message}
+      </p>
+    );
+  if (!query.data || !values) return <p role="status">Reading settings.json…</p>;
+
+  const parsed = (n: LimitName) => (values[n].trim() === "" ? Number.NaN : Number(values[n]));
+  const clientError = (n: LimitName) => checkLimitValue(n, values[n].trim() === "" ? "" : parsed(n));
+  const errorOf = (n: LimitName) => (tried ? clientError(n) : null) ?? serverErrors[n] ?? null;
+
+  return (
+    <div className="max-w-2xl space-y-6">
+      <SettingsProblems problems={query.data.problems} />
+      <form
+        noValidate
+        aria-label="Memory settings"
+        className="space-y-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setTried(true);
+          if (LIMIT_NAMES.some((n) => clientError(n))) return;
+          save.mutate({
+            ...(Object.fromEntries(LIMIT_NAMES.map((n) => [n, parsed(n)])) as Record<LimitName, number>),
+            compress,
+          });
+        }}
+      >
+        {LIMIT_NAMES.map((n) => {
+          const [min, max] = LIMIT_RANGES[n];
+          const error = errorOf(n);
+          return (
+            <div key={n} className="space-y-1">
+              <label htmlFor={`limit-${n}`} className="block font-medium">
+                {LABELS[n].label} ({LABELS[n].unit})
+              </label>
+              <input
+                id={`limit-${n}`}
+                type="number"
+                inputMode="numeric"
+                min={min}
+                max={max}
+                step={1}
+                value={values[n]}
+                onChange={(e) => setValues({ ...values, [n]: e.target.value })}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={`range-${n}${error ? ` error-${n}` : ""}`}
+                className="w-48 rounded-md border border-zinc-400 bg-white px-2 py-1.5 tabular-nums aria-[invalid=true]:border-red-700 dark:border-zinc-600 dark:bg-zinc-900"
+              />
+              <p id={`range-${n}`} className="text-xs text-zinc-700 dark:text-zinc-300">
+                From {min.toLocaleString("en")} to {max.toLocaleString("en")}; the default is{" "}
+                {DEFAULT_LIMITS[n].toLocaleString("en")}. Setting key <code>memory.{n}</code>.
+              </p>
+              <p id={`error-${n}`} aria-live="polite" className="text-sm font-medium text-red-700 dark:text-red-400">
+                {error}
+              </p>
+            </div>
+          );
+        })}
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={compress} onChange={(e) => setCompress(e.target.checked)} />
+          <span>
+            Compressed chat logs (<code>sessions.compress</code>)
+          </span>
+        </label>
+        {formError && (
+          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+            {formError}
+          </p>
+        )}
+        <Button type="submit" variant="primary" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : "Save settings"}
+        </Button>
+      </form>
+    </div>
+  );
+}
