@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { DeletedList } from "@/components/memory/deleted-list";
+import { PageHeader } from "@/components/ui/page-header";
+
+export const metadata: Metadata = { title: "Recently deleted memories" };
+
+export default function DeletedMemoriesPage() {
+  return (
+    <>
+      <PageHeader
+        title="Recently deleted"
+        description="Deleted memories of every set wait here with their last text. Restoring one writes that text back."
+      />
+      <DeletedList />
+    </>
+  );
+}

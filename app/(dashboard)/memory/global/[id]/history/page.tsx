@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { HistoryView } from "@/components/memory/history-view";
+import { isMemoryId } from "@/lib/memory/names";
+
+export const metadata: Metadata = { title: "Memory history" };
+
+export default async function GlobalMemoryHistoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ version?: string | string[] }>;
+}) {
+  const { id } = await params;
+  const { version } = await searchParams;
+  if (!isMemoryId(id)) notFound();
+  return <HistoryView workspace={null} id={id} initialVersion={typeof version === "string" ? version : null} />;
+}

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { HistoryView } from "@/components/memory/history-view";
+import { isMemoryId, isWorkspaceKey } from "@/lib/memory/names";
+
+export const metadata: Metadata = { title: "Memory history" };
+
+export default async function WorkspaceMemoryHistoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ key: string; id: string }>;
+  searchParams: Promise<{ version?: string | string[] }>;
+}) {
+  const { key: rawKey, id } = await params;
+  const { version } = await searchParams;
+  let key = rawKey;
+  try {
+    key = decodeURIComponent(rawKey);
+  } catch {
+    notFound();
+  }
+  if (!isWorkspaceKey(key) || !isMemoryId(id)) notFound();
+  return <HistoryView workspace={key} id={id} initialVersion={typeof version === "string" ? version : null} />;
+}

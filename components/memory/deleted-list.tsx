@@ -1,0 +1,106 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { listDeletedAction, restoreDeletedAction } from "@/app/_actions/memory-history";
+import { unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toast";
+import { queryKeys } from "@/lib/query-keys";
+import { editorPath, historyPath, localMoment, setName } from "./history-links";
+
+/** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
+export function DeletedList() {
+  const client = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({
+    queryKey: queryKeys.memory.deleted(),
+    queryFn: () => unwrap(listDeletedAction({})),
+    refetchInterval: 5_000,
+  });
+  const restore = useMutation({
+    mutationFn: (m: { workspace: string | null; id: string; title: string }) =>
+      unwrap(restoreDeletedAction({ workspace: m.workspace, id: m.id })),
+    onSuccess: (r, m) => {
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      toast({
+        message: r.changed
+          ? `Restored “${m.title || m.id}” to ${setName(m.workspace).toLowerCase()} memory.`
+          : (r.message ?? ""),
+        tone: "success",
+      });
+    },
+    onError: (e) => toast({ message: e.message, tone: "error" }),
+  });
+  if (query.isPending) return <p role="status">Loading deleted memories…</p>;
+  if (query.isError)
+    return (
+      <p role="alert" className="text-red-800 dark:text-red-300">
+        {query.error.message}
+      </p>
+    );
+  const items = query.data;
+  return (
+    <div className="space-y-3">
+      <p aria-live="polite" className="text-sm">
+        {items.length === 0
+          ? "No memory is deleted."
+          : `${items.length} deleted ${items.length === 1 ? "memory" : "memories"}, newest deletion first.`}
+      </p>
+      <ul aria-label="Deleted memories" className="space-y-3">
+        {items.map((m) => {
+          const name = m.title || m.id;
+          return (
+            <li
+              key={`${m.workspace ?? ""}/${m.id}`}
+              aria-label={name}
+              className="rounded-md border border-zinc-300 p-3 dark:border-zinc-700"
+            >
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 className="font-semibold break-words">{name}</h2>
+                <span className="text-sm text-zinc-700 dark:text-zinc-300">
+                  {setName(m.workspace)} · <code className="font-mono">{m.id}</code>
+                </span>
+              </div>
+              <p className="text-sm">
+                Deleted <time dateTime={m.deletedAt}>{localMoment(m.deletedAt)}</time>{" "}
+                <span className="font-mono text-xs text-zinc-700 dark:text-zinc-300">({m.deletedAt})</span>
+              </p>
+              <pre className="mt-2 max-h-40 overflow-auto rounded bg-zinc-100 p-2 font-mono text-sm whitespace-pre-wrap break-words dark:bg-zinc-900">
+                {m.text ?? "(its last version cannot be read)"}
+              </pre>
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <Button
+                  variant="primary"
+                  disabled={restore.isPending}
+                  onClick={() => restore.mutate({ workspace: m.workspace, id: m.id, title: m.title })}
+                >
+                  Restore<span className="sr-only"> {name}</span>
+                </Button>
+                <Link
+                  className="text-sm text-blue-700 underline dark:text-blue-300"
+                  href={historyPath(m.workspace, m.id)}
+                >
+                  History<span className="sr-only"> of {name}</span>
+                </Link>
+                <span className="text-sm text-zinc-700 dark:text-zinc-300">
+                  {m.versions} saved version{m.versions === 1 ? "" : "s"}
+                </span>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {restore.data?.changed && restore.variables && (
+        <p className="text-sm">
+          <Link
+            className="text-blue-700 underline dark:text-blue-300"
+            href={editorPath(restore.variables.workspace, restore.variables.id)}
+          >
+            Open the restored memory
+          </Link>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import type { DiffSide } from "@/lib/diff/memory-diff";
+import type { MemoryDetail, VersionInfo, VersionSource } from "@/lib/memory";
+import { SOURCE_WORDS } from "@/lib/memory/format";
+
+/** One state of a memory in its history: the current one, or a saved version. */
+export interface HistoryEntry {
+  /** "current" or the version's name. */
+  key: string;
+  current: boolean;
+  source: VersionSource;
+  words: string;
+  /** ISO moment the state was saved. */
+  moment: string;
+  /** The exact name: the version's file name, or the current state's ISO moment in UTC. */
+  exact: string;
+  side: DiffSide;
+  problem: string | null;
+}
+
+/** The current state (when the memory is not deleted) on top, then the versions newest first. */
+export function historyEntries(current: MemoryDetail | null, versions: VersionInfo[]): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  if (current) {
+    out.push({
+      key: "current",
+      current: true,
+      source: current.state.source,
+      words: SOURCE_WORDS[current.state.source],
+      moment: current.state.savedAt,
+      exact: current.state.savedAt,
+      side: current.ok
+        ? { title: current.title, enabled: current.enabled, text: current.text }
+        : { title: null, enabled: null, text: current.raw ?? "" },
+      problem: current.ok ? null : current.problem.message,
+    });
+  }
+  for (const v of versions) {
+    out.push({
+      key: v.name,
+      current: false,
+      source: v.source,
+      words: SOURCE_WORDS[v.source],
+      moment: v.moment,
+      exact: v.name,
+      side: v.ok
+        ? { title: v.title ?? "", enabled: v.enabled ?? null, text: v.text ?? "" }
+        : { title: null, enabled: null, text: v.raw ?? "" },
+      problem: v.ok ? null : (v.problem ?? null),
+    });
+  }
+  return out;
+}
+
+/** How an entry is named in the diff's labels. */
+export function entryLabel(e: HistoryEntry): string {
+  return e.current ? "the current text" : `version ${e.exact}`;
+}

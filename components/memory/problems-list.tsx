@@ -1,0 +1,73 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { listProblemsAction } from "@/app/_actions/memory-history";
+import { unwrap } from "@/components/ui/action-error";
+import { queryKeys } from "@/lib/query-keys";
+import { setName } from "./history-links";
+import { ProblemsFile } from "./problems-file";
+
+/** Every problem under the Oda home: memory files of every set (with a raw editor) and settings problems. */
+export function ProblemsList() {
+  const query = useQuery({
+    queryKey: queryKeys.memory.problems(),
+    queryFn: () => unwrap(listProblemsAction({})),
+    refetchInterval: 4_000,
+  });
+  if (query.isPending) return <p role="status">Reading every memory file…</p>;
+  if (query.isError)
+    return (
+      <p role="alert" className="text-red-800 dark:text-red-300">
+        {query.error.message}
+      </p>
+    );
+  const problems = query.data;
+  return (
+    <div className="space-y-4">
+      <p aria-live="polite" className="text-sm">
+        {problems.length === 0
+          ? "No problems: every memory file and settings.json read cleanly."
+          : `${problems.length} ${problems.length === 1 ? "problem" : "problems"}. A memory file with a problem is never sent to a chat.`}
+      </p>
+      <ul aria-label="Problems" className="space-y-4">
+        {problems.map((p) => (
+          <li
+            key={`${p.path}:${p.message}`}
+            aria-label={p.path}
+            className="space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800"
+          >
+            <h2 className="font-mono text-sm font-semibold break-all">{p.path}</h2>
+            <p className="text-sm text-zinc-700 dark:text-zinc-300">
+              {p.id !== null
+                ? `${setName(p.workspace)} memory ${p.id}`
+                : p.path === "settings.json"
+                  ? "Settings"
+                  : `${setName(p.workspace)} set`}
+              {p.line !== null ? ` · line ${p.line}` : ""}
+            </p>
+            <p className="text-sm font-medium text-red-800 dark:text-red-300">{p.message}</p>
+            {p.id !== null ? (
+              <ProblemsFile
+                workspace={p.workspace}
+                id={p.id}
+                path={p.path}
+                raw={p.raw}
+                sha256={p.sha256}
+                line={p.line}
+              />
+            ) : p.path === "settings.json" ? (
+              <p className="text-sm">
+                Fix it in{" "}
+                <Link className="text-blue-700 underline dark:text-blue-300" href="/memory/settings">
+                  Memory settings
+                </Link>{" "}
+                or in the file; until then the default is used.
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
