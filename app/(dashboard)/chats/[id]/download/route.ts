@@ -1,0 +1,56 @@
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import { z } from "zod";
+import { OdaError } from "@/lib/errors";
+import { openLogStream } from "@/lib/sessions";
+import { chatIdParam, errorResponse, outlineFor } from "@/server/chat-inspector";
+import { guardRoute } from "@/server/guard";
+
+export const dynamic = "force-dynamic";
+
+const ZQuery = z.object({
+  form: z.enum(["decompressed", "raw"]).default("decompressed"),
+  generation: z.string().min(1).max(200).optional(),
+});
+
+/** A file name safe in Content-Disposition: the chat id's safe characters only. */
+function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): string {
+  const base = id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "chat";
+  const name = form === "raw" ? logName : logName.replace(/\.zstd$/, "");
+  return `${base}-${name}`;
+}
+
+/**
+ * Downloads a chat's log, streamed: `?form=decompressed` (the JSONL text) or
+ * `?form=raw` (the file as stored). The file is opened read-only.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const refused = await guardRoute(request);
+  if (refused) return refused;
+  const { id: encoded } = await params;
+  const id = chatIdParam(encoded);
+  const query = ZQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) {
+    return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });
+  }
+  try {
+    const { form, generation } = query.data;
+    const outline = outlineFor(id);
+    const gen = generation
+      ? outline.generations.find((g) => g.name === generation)
+      : outline.generations.find((g) => g.current);
+    if (!gen) throw new OdaError("not_found", `Chat "${id}" has no log named ${generation ?? "as its current state"}.`);
+    if (form === "decompressed" && gen.refused) throw new OdaError("unusable", gen.refused);
+    const stream =
+      form === "raw" ? createReadStream(gen.path, { flags: "r" }) : openLogStream(gen.path, gen.compressed);
+    const headers: Record<string, string> = {
+      "content-type": form === "raw" && gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
+      "cache-control": "no-store",
+    };
+    if (form === "raw") headers["content-length"] = String(gen.bytes);
+    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { headers });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

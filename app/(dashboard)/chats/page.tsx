@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { ChatList } from "@/components/chats/chat-list";
+import { PageHeader } from "@/components/ui/page-header";
+import { logFolder } from "@/server/chat-list";
+
+export const metadata: Metadata = { title: "Chats" };
+export const dynamic = "force-dynamic";
+
+export default function ChatsPage() {
+  const folder = logFolder();
+  return (
+    <>
+      <PageHeader
+        title="Chats"
+        description={
+          folder ? (
+            <>
+              Every chat under <span className="font-mono break-all">{folder.logDir}</span>, grouped by working folder.
+            </>
+          ) : (
+            "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR."
+          )
+        }
+      />
+      {folder && <ChatList />}
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { findInChat, freeStaleLock, nextErrorLine } from "@/lib/sessions";
+import { runAction } from "@/server/action";
+import { type LineView, requireLogFolder } from "@/server/chat-inspector";
+
+// Chat ids are data: the lib finds the chat folder by decoding folder names, never by joining a path.
+const ZId = z.string().min(1).max(1024);
+const ZGeneration = z.string().min(1).max(200).optional();
+const ZFind = z.object({
+  id: ZId,
+  query: z.string().min(1).max(1000),
+  from: z.number().int().min(1),
+  generation: ZGeneration,
+});
+const ZNextError = z.object({ id: ZId, from: z.number().int().min(1), generation: ZGeneration });
+const ZFree = z.object({ id: ZId, expectPid: z.number().int().positive() });
+
+function lineView(line: { n: number; offset: number; raw: string; error?: string } | null): LineView | null {
+  if (!line) return null;
+  return { n: line.n, offset: line.offset, raw: line.raw, ...(line.error ? { error: line.error } : {}) };
+}
+
+/** The first line at or after `from` containing `query` (case-insensitive), or `null`. */
+export async function findInChatAction(input: unknown) {
+  return runAction(ZFind, input, async ({ id, query, from, generation }) => {
+    const { logDir, compress } = requireLogFolder();
+    return lineView(await findInChat(logDir, id, query, { from, generation, compress }));
+  });
+}
+
+/** The first line at or after `from` that is not a JSON object, or `null`. */
+export async function nextErrorAction(input: unknown) {
+  return runAction(ZNextError, input, async ({ id, from, generation }) => {
+    const { logDir, compress } = requireLogFolder();
+    return lineView(await nextErrorLine(logDir, id, { from, generation, compress }));
+  });
+}
+
+/**
+ * Frees a chat whose lock a dead process left behind, after the person
+ * confirmed it naming that process; the lib refuses unless the lock is provably
+ * stale and still names `expectPid`. The dashboard's only write in a chat folder.
+ */
+export async function freeStaleLockAction(input: unknown) {
+  return runAction(ZFree, input, async ({ id, expectPid }) => {
+    const { logDir } = requireLogFolder();
+    const status = freeStaleLock(logDir, id, { expectPid });
+    revalidatePath("/chats");
+    return { state: status.state, reason: status.reason };
+  });
+}

@@ -1,0 +1,39 @@
+import { isOdaError } from "@/lib/errors";
+import { streamChatList } from "@/server/chat-list";
+import { guardRoute } from "@/server/guard";
+
+export const dynamic = "force-dynamic";
+
+const UNEXPECTED = "The chat list could not be read; run oda-admin doctor.";
+
+/**
+ * The chat list as NDJSON: one `ChatListBatch` per line as the log folder is
+ * read, so the page shows the first chats and a progress bar before the end.
+ * A refusal ends the stream with `{"error": "<sentence>"}`.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const refused = await guardRoute(request);
+  if (refused) return refused;
+  const encoder = new TextEncoder();
+  const batches = streamChatList(100);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await batches.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      } catch (error) {
+        if (!isOdaError(error)) console.error("oda-admin: the chat list failed:", error);
+        const message = isOdaError(error) ? error.message : UNEXPECTED;
+        controller.enqueue(encoder.encode(`${JSON.stringify({ error: message })}\n`));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+  });
+}

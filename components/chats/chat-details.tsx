@@ -1,0 +1,72 @@
+import Link from "next/link";
+import { isOdaError } from "@/lib/errors";
+import { detailsFor } from "@/server/chat-inspector";
+import { chatHref, formatBytes, formatCount, formatTime } from "./format";
+import { ProblemList } from "./problem-list";
+
+const CACHE_LABEL: Record<string, string> = {
+  cached: "cached",
+  behind: "behind",
+  discarded: "discarded",
+  unreadable: "discarded",
+  none: "none",
+};
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap gap-x-2">
+      <dt className="font-medium">{term}:</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** The details only a whole read of the log gives (streamed in after the first screen). */
+export async function ChatDetails({ id }: { id: string }) {
+  let d: Awaited<ReturnType<typeof detailsFor>>;
+  try {
+    d = await detailsFor(id);
+  } catch (error) {
+    return (
+      <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+        {isOdaError(error) ? error.message : "The chat's details could not be read; run oda-admin doctor."}
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-3">
+      <dl className="grid gap-1 text-sm sm:grid-cols-2">
+        <Row term="Title">{d.title ?? "(none)"}</Row>
+        <Row term="Created">{formatTime(d.created)}</Row>
+        <Row term="Continues">
+          {d.continues ? (
+            <Link href={chatHref(d.continues)} className="text-blue-800 underline dark:text-blue-300">
+              {d.continues}
+            </Link>
+          ) : (
+            "no earlier chat"
+          )}
+        </Row>
+        <Row term="Last activity">{formatTime(d.lastActivity)}</Row>
+        <Row term="Messages">{formatCount(d.messages)}</Row>
+        <Row term="Tokens">
+          {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out
+        </Row>
+        <Row term="Models">{d.models.join(", ") || "–"}</Row>
+        <Row term="Lines">{formatCount(d.lines)}</Row>
+        <Row term="Size decompressed">
+          <span title={`${d.decompressedBytes ?? "?"} bytes`}>{formatBytes(d.decompressedBytes)}</span>
+        </Row>
+        <Row term="Checkpoint">
+          <span className="font-semibold">{CACHE_LABEL[d.cacheState] ?? d.cacheState}</span> — {d.cacheReason}
+        </Row>
+      </dl>
+      {d.problems.length > 0 && (
+        <div className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 dark:bg-red-950/60">
+          <h2 className="mb-1 font-semibold text-red-900 dark:text-red-100">Problems</h2>
+          <ProblemList problems={d.problems} label="Problems of this chat" />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Progress } from "@/components/ui/progress";
+import { ChatListFilters } from "./chat-list-filters";
+import { ChatTable } from "./chat-table";
+import { formatCount } from "./format";
+import { filterRows, groupOptions, groupRows, type ListFilters, NO_FILTERS, type Sort, sortRows } from "./list-view";
+import { ProblemList } from "./problem-list";
+import { useChatList } from "./use-chat-list";
+
+/** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
+export function ChatList() {
+  const { state, listing, refetch } = useChatList();
+  const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<Sort>({ key: "lastActivity", dir: "desc" });
+  const [grouped, setGrouped] = useState(true);
+
+  const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
+  const formats = useMemo(
+    () => [...new Set(state.rows.map((r) => r.format).filter((f): f is number => f !== null))].sort((a, b) => a - b),
+    [state.rows],
+  );
+  const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
+  const items = useMemo(() => groupRows(shown, grouped), [shown, grouped]);
+  const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
+
+  const onSort = (key: Sort["key"]) =>
+    setSort((s) => (s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: "asc" }));
+
+  return (
+    <div className="space-y-4">
+      {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
+      {state.error && (
+        <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
+          {state.error}
+        </p>
+      )}
+      {state.problems.length > 0 && (
+        <section
+          aria-labelledby="folder-problems"
+          className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 dark:bg-red-950/60"
+        >
+          <h2 id="folder-problems" className="mb-1 font-semibold text-red-900 dark:text-red-100">
+            Problems in the log folder
+          </h2>
+          <ProblemList problems={state.problems} label="Problems in the log folder" />
+        </section>
+      )}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <ChatListFilters filters={filters} onChange={setFilters} groups={groups} formats={formats} />
+        <div className="flex items-center gap-3">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={grouped}
+              onChange={(e) => setGrouped(e.target.checked)}
+              className="size-4"
+            />
+            Group by working folder
+          </label>
+          <Button onClick={() => refetch()} disabled={listing}>
+            Refresh
+          </Button>
+        </div>
+      </div>
+      <p aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+        {listing
+          ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
+          : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`}
+      </p>
+      <ChatTable items={items} sort={sort} onSort={onSort} />
+    </div>
+  );
+}

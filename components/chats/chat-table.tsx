@@ -1,0 +1,173 @@
+"use client";
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import Link from "next/link";
+import { useRef } from "react";
+import { Badge } from "@/components/ui/badge";
+import type { ChatRow } from "@/server/chat-list";
+import { chatHref, formatBytes, formatCount, formatLabel, formatTime, lockLabel, workingFolderLabel } from "./format";
+import type { ListItem, Sort, SortKey } from "./list-view";
+import { ProblemList } from "./problem-list";
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: "title", label: "Title" },
+  { key: "folder", label: "Working folder" },
+  { key: "lastActivity", label: "Last activity" },
+  { key: "messages", label: "Messages" },
+  { key: "tokens", label: "Tokens" },
+  { key: "format", label: "Format" },
+  { key: "lock", label: "Lock" },
+  { key: "problems", label: "Problems" },
+];
+
+const GRID = "grid grid-cols-[minmax(14rem,2.2fr)_minmax(10rem,1.4fr)_11rem_5.5rem_6rem_5.5rem_9rem_7rem] gap-x-3";
+const LOCK_TONE = { none: "neutral", live: "info", stale: "danger", unknown: "warning" } as const;
+
+/** The cached label: the details came from the checkpoint; how far behind the log it is. */
+function CachedLabel({ row }: { row: ChatRow }) {
+  if (!row.cached) return null;
+  return (
+    <span title={row.cacheReason}>
+      <Badge tone="info">
+        cached{row.cacheState === "behind" ? ` · ${formatBytes(row.behindBytes)} behind the log` : ""}
+      </Badge>
+    </span>
+  );
+}
+
+function ChatCells({ row }: { row: ChatRow }) {
+  const problems = row.problems.length;
+  return (
+    <>
+      <div role="cell" className="min-w-0">
+        <Link
+          href={chatHref(row.id)}
+          className="font-medium break-words text-blue-800 underline-offset-2 hover:underline dark:text-blue-300"
+        >
+          {row.title ?? row.id}
+        </Link>
+        <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+          <span className="font-mono break-all">{row.id}</span>
+          <CachedLabel row={row} />
+        </div>
+      </div>
+      <div role="cell" className="min-w-0 font-mono text-xs break-all">
+        {workingFolderLabel(row.cwd)}
+      </div>
+      <div role="cell">{formatTime(row.lastActivity)}</div>
+      <div role="cell" className="text-right tabular-nums">
+        {formatCount(row.messages)}
+      </div>
+      <div role="cell" className="text-right tabular-nums">
+        {formatCount(row.tokens)}
+      </div>
+      <div role="cell">{formatLabel(row.format, row.compressed)}</div>
+      <div role="cell" title={row.lock.reason}>
+        <Badge tone={LOCK_TONE[row.lock.state]}>{lockLabel(row.lock.state)}</Badge>
+      </div>
+      <div role="cell" className={problems ? "col-span-full mt-1 rounded bg-red-50 p-2 dark:bg-red-950/60" : ""}>
+        {problems ? (
+          <>
+            <Badge tone="danger">
+              {problems} problem{problems === 1 ? "" : "s"}
+            </Badge>
+            <ProblemList problems={row.problems} label={`Problems of chat ${row.id}`} />
+          </>
+        ) : (
+          <span className="text-zinc-600 dark:text-zinc-400">none</span>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** The virtualised chat table: sortable headers, working-folder headings, one row per chat. */
+export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: Sort; onSort: (key: SortKey) => void }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (items[i]?.type === "group" ? 36 : 56),
+    overscan: 12,
+    getItemKey: (i) => {
+      const item = items[i];
+      return item?.type === "group" ? `g:${item.group}` : `c:${item?.row.id}`;
+    },
+  });
+  return (
+    <div
+      ref={scrollRef}
+      role="table"
+      aria-label="Chats"
+      aria-rowcount={items.length + 1}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrollable table must be reachable by keyboard
+      tabIndex={0}
+      className="relative h-[70vh] min-h-80 overflow-auto rounded-md border border-zinc-200 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
+    >
+      <div role="rowgroup" className="sticky top-0 z-10 min-w-[68rem] bg-zinc-100 dark:bg-zinc-900">
+        <div role="row" aria-rowindex={1} className={`${GRID} px-3 py-2 font-medium`}>
+          {COLUMNS.map((c) => {
+            const active = sort.key === c.key;
+            return (
+              <div
+                key={c.key}
+                role="columnheader"
+                aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
+              >
+                <button
+                  type="button"
+                  onClick={() => onSort(c.key)}
+                  className="rounded px-0.5 text-left hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
+                >
+                  {c.label}
+                  <span aria-hidden="true">{active ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <div role="rowgroup" className="relative min-w-[68rem]" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const item = items[v.index];
+          if (!item) return null;
+          const base = "absolute top-0 left-0 w-full";
+          const style = { transform: `translateY(${v.start}px)` };
+          if (item.type === "group") {
+            return (
+              <div
+                key={v.key}
+                ref={virtualizer.measureElement}
+                data-index={v.index}
+                role="row"
+                aria-rowindex={v.index + 2}
+                className={`${base} border-t border-zinc-300 bg-zinc-50 px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900/60`}
+                style={style}
+              >
+                <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold break-all">
+                  {item.label} <span className="font-sans font-normal">· {formatCount(item.count)} chats</span>
+                </div>
+              </div>
+            );
+          }
+          const bad = item.row.problems.length > 0;
+          return (
+            <div
+              key={v.key}
+              ref={virtualizer.measureElement}
+              data-index={v.index}
+              role="row"
+              aria-rowindex={v.index + 2}
+              className={`${base} ${GRID} items-start border-t border-zinc-200 px-3 py-2 dark:border-zinc-800 ${
+                bad ? "border-l-4 border-l-red-600" : ""
+              }`}
+              style={style}
+            >
+              <ChatCells row={item.row} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

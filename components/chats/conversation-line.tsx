@@ -1,0 +1,164 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { LineView } from "@/server/chat-inspector";
+import { formatCount, formatTime } from "./format";
+import { LineGutter } from "./raw-line";
+
+type Json = Record<string, unknown>;
+
+const ROLE_TONE: Record<string, string> = {
+  user: "border-l-blue-600 bg-blue-50/60 dark:bg-blue-950/40",
+  assistant: "border-l-emerald-600 bg-emerald-50/60 dark:bg-emerald-950/40",
+  system: "border-l-zinc-500 bg-zinc-50 dark:bg-zinc-900",
+};
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+function pretty(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v, null, 2);
+}
+
+/** A folded block (tool calls, results, memory): a native <details>, keyboard-operable. */
+function Fold({ summary, children, tone = "" }: { summary: ReactNode; children: ReactNode; tone?: string }) {
+  return (
+    <details className={`mt-1 rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 ${tone}`}>
+      <summary className="cursor-pointer text-xs font-medium">{summary}</summary>
+      <div className="mt-1">{children}</div>
+    </details>
+  );
+}
+
+function Part({ part }: { part: unknown }) {
+  if (!part || typeof part !== "object") return <pre className="text-xs whitespace-pre-wrap">{pretty(part)}</pre>;
+  const p = part as Json;
+  if (p.type === "text") return <p className="text-sm break-words whitespace-pre-wrap">{str(p.text) ?? ""}</p>;
+  if (p.type === "tool_use") {
+    return (
+      <Fold summary={`Tool call: ${str(p.name) ?? "?"}${str(p.id) ? ` (${p.id})` : ""}`}>
+        <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p.input)}</pre>
+      </Fold>
+    );
+  }
+  if (p.type === "tool_result") {
+    const error = p.is_error === true;
+    return (
+      <Fold
+        summary={`Tool result${error ? " (error)" : ""}${str(p.tool_use_id) ? ` for ${p.tool_use_id}` : ""}`}
+        tone={error ? "border-red-500" : ""}
+      >
+        <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p.content)}</pre>
+      </Fold>
+    );
+  }
+  return (
+    <Fold summary={`Content part "${str(p.type) ?? "?"}"`}>
+      <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p)}</pre>
+    </Fold>
+  );
+}
+
+function Message({ json }: { json: Json }) {
+  const role = str(json.role) ?? "?";
+  const usage = json.usage as { input_tokens?: number; output_tokens?: number } | undefined;
+  const content = json.content ?? json.text;
+  const meta = [
+    formatTime(str(json.ts) ?? str(json.time)),
+    str(json.model),
+    usage && typeof usage === "object"
+      ? `${formatCount(usage.input_tokens ?? 0)} in / ${formatCount(usage.output_tokens ?? 0)} out tokens`
+      : null,
+  ].filter(Boolean);
+  return (
+    <div className={`rounded border-l-4 px-3 py-2 ${ROLE_TONE[role] ?? ROLE_TONE.system}`}>
+      <p className="flex flex-wrap gap-x-3 text-xs text-zinc-700 dark:text-zinc-300">
+        <span className="font-semibold capitalize">{role}</span>
+        {meta.map((m) => (
+          <span key={m}>{m}</span>
+        ))}
+      </p>
+      {Array.isArray(content) ? (
+        content.map((part, i) => <Part key={`${i}-${(part as Json)?.type}`} part={part} />)
+      ) : (
+        <p className="text-sm break-words whitespace-pre-wrap">{pretty(content ?? "")}</p>
+      )}
+    </div>
+  );
+}
+
+function Event({ json }: { json: Json }) {
+  const ts = formatTime(str(json.ts));
+  switch (json.type) {
+    case "session":
+      return (
+        <p className="text-xs text-zinc-700 dark:text-zinc-300">
+          Chat started {formatTime(str(json.created))} · format {String(json.format ?? "?")} · working folder{" "}
+          <span className="font-mono">{str(json.cwd) ?? "none"}</span>
+          {str(json.continues) ? ` · continues ${json.continues}` : ""}
+        </p>
+      );
+    case "memory":
+      return (
+        <Fold summary={`Memory sent (${json.mode === "note" ? "note" : "full"}) · ${ts}`}>
+          <pre className="text-xs break-words whitespace-pre-wrap">{str(json.text) ?? pretty(json.text)}</pre>
+        </Fold>
+      );
+    case "title":
+      return (
+        <p className="text-sm">
+          <span className="font-semibold">Title:</span> {str(json.title)}{" "}
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">· {ts}</span>
+        </p>
+      );
+    case "turn_end":
+      return (
+        <p className="border-t border-dashed border-zinc-400 pt-0.5 text-xs text-zinc-600 dark:text-zinc-400">
+          Turn ended · {ts}
+        </p>
+      );
+    default:
+      return (
+        <div>
+          <p className="text-xs text-zinc-700 dark:text-zinc-300">
+            Line of type <span className="font-mono">{str(json.type) ?? "(none)"}</span>
+            {json.ts ? ` · ${ts}` : ""}
+          </p>
+          <pre className="font-mono text-xs break-all whitespace-pre-wrap">{JSON.stringify(json, null, 2)}</pre>
+        </div>
+      );
+  }
+}
+
+/** One line as part of the conversation: messages by role, folded tool calls, memory, titles, turn ends. */
+export function ConversationLine({ line, href }: { line: LineView; href: string }) {
+  let json: Json | null = null;
+  if (!line.error) {
+    try {
+      json = JSON.parse(line.raw) as Json;
+    } catch {
+      json = null;
+    }
+  }
+  const isMessage = json && (json.type === "message" || (json.type === undefined && typeof json.role === "string"));
+  return (
+    <div className="flex gap-3">
+      <LineGutter line={line} href={href} />
+      <div className="min-w-0 flex-1">
+        {!json ? (
+          <>
+            <p className="text-sm font-medium text-red-800 dark:text-red-300">
+              Invalid line: {line.error} (byte offset {formatCount(line.offset)})
+            </p>
+            <pre className="font-mono text-xs break-all whitespace-pre-wrap">{line.raw.slice(0, 2000)}</pre>
+          </>
+        ) : isMessage ? (
+          <Message json={json} />
+        ) : (
+          <Event json={json} />
+        )}
+      </div>
+    </div>
+  );
+}

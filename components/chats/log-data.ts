@@ -1,0 +1,45 @@
+import { queryOptions } from "@tanstack/react-query";
+import { ActionError } from "@/components/ui/action-error";
+import { queryKeys } from "@/lib/query-keys";
+import type { LinesView, StatusView } from "@/server/chat-inspector";
+import { PAGE } from "./paging";
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { signal, cache: "no-store" });
+  const body = (await response.json().catch(() => null)) as
+    | (T & { error?: undefined })
+    | { error: { code: string; message: string } }
+    | null;
+  if (!response.ok || !body || body.error) {
+    throw new ActionError(
+      body?.error ?? { code: "unexpected", message: `The chat could not be read (${response.status}).` },
+    );
+  }
+  return body as T;
+}
+
+function chatPath(id: string, what: string, params: Record<string, string | number | null | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) query.set(k, String(v));
+  return `/chats/${encodeURIComponent(id)}/${what}?${query}`;
+}
+
+/** One page of lines (`from` is a page start). Full pages never change: the log only grows. */
+export function linesQuery(id: string, generation: string | null, from: number) {
+  return queryOptions({
+    queryKey: queryKeys.sessions.lines(id, generation, from),
+    queryFn: ({ signal }) => getJson<LinesView>(chatPath(id, "lines", { from, count: PAGE, generation }), signal),
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** The log's line count, sizes, tail and the chat's lock; polled every second while following. */
+export function statusQuery(id: string, generation: string | null, follow: boolean) {
+  return queryOptions({
+    queryKey: queryKeys.sessions.status(id, generation),
+    queryFn: ({ signal }) => getJson<StatusView>(chatPath(id, "status", { generation }), signal),
+    refetchInterval: follow ? 1000 : false,
+    staleTime: follow ? 0 : 10_000,
+  });
+}

@@ -1,0 +1,224 @@
+"use client";
+
+import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { LinesView, LineView } from "@/server/chat-inspector";
+import { ConversationLine } from "./conversation-line";
+import { chatHref, formatBytes, formatCount } from "./format";
+import { linesQuery, statusQuery } from "./log-data";
+import { LogToolbar } from "./log-toolbar";
+import { PAGE, pageStart } from "./paging";
+import { RawLine } from "./raw-line";
+import { TailMarker } from "./tail-marker";
+
+/** At most this many lines sit in the scroller at once (browsers cap an element's height); jumps move the window. */
+const WINDOW = 400_000;
+
+function windowBase(line: number, count: number): number {
+  if (count <= WINDOW) return 0;
+  return Math.max(0, Math.min(line - 1 - WINDOW / 2, count - WINDOW));
+}
+
+/**
+ * One log, of any size: a virtualised list over the server's line index,
+ * fetching pages of lines around the viewport; raw or conversation view; jump,
+ * end, next error, find; follow mode polls the log's status every second.
+ */
+export function LogViewer({
+  id,
+  generation,
+  label,
+  initialPage,
+  initialLine,
+  initialView,
+  syncUrl,
+  canFollow,
+}: {
+  id: string;
+  generation: string;
+  label: string;
+  initialPage: LinesView;
+  initialLine: number | null;
+  initialView: "raw" | "conversation";
+  syncUrl: boolean;
+  canFollow: boolean;
+}) {
+  const qc = useQueryClient();
+  const firstPage = initialPage.lines[0]?.n ?? 1;
+  useState(() => qc.setQueryData(linesQuery(id, generation, pageStart(firstPage)).queryKey, initialPage));
+  const [view, setView] = useState(initialView);
+  const [follow, setFollow] = useState(false);
+  const [selected, setSelected] = useState<number | null>(initialLine);
+  const [message, setMessage] = useState("");
+  const status = useQuery(statusQuery(id, generation, follow));
+  const total = status.data?.lines ?? initialPage.total;
+  const tail = status.data?.tail ?? initialPage.tail;
+  const lastKnown = initialPage.lines[initialPage.lines.length - 1]?.n ?? 0;
+  const count = total ?? Math.max(lastKnown, selected ?? 0);
+  const [base, setBase] = useState(() => windowBase(initialLine ?? 1, count));
+  const shown = Math.max(0, Math.min(count - base, WINDOW));
+  const atEnd = base + shown >= count;
+  const marker = atEnd && (total === null || (tail && tail.state !== "complete") || Boolean(status.data?.error));
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: shown + (marker ? 1 : 0),
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => (view === "raw" ? 44 : 72),
+    overscan: 8,
+    getItemKey: (i) => (i < shown ? base + i + 1 : "end"),
+  });
+  const items = virtualizer.getVirtualItems();
+  const pages = useMemo(() => {
+    const starts = new Set<number>();
+    for (const v of items) if (v.index < shown) starts.add(pageStart(base + v.index + 1));
+    return [...starts].sort((a, b) => a - b);
+  }, [items, base, shown]);
+  const results = useQueries({ queries: pages.map((from) => linesQuery(id, generation, from)) });
+  const byLine = new Map<number, LineView>();
+  let pageError: string | null = null;
+  for (const r of results) {
+    for (const l of r.data?.lines ?? []) byLine.set(l.n, l);
+    if (r.error) pageError = r.error.message;
+    else if (r.data?.error) pageError = r.data.error;
+  }
+
+  // When the log grows (follow mode), the old last page is refetched and the view follows the end.
+  const previous = useRef(total);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = total;
+    if (total === null || before === null || total <= before) return;
+    const from = pageStart(before || 1);
+    qc.invalidateQueries({
+      predicate: (q) => {
+        const [, kind, qid, gen, start] = q.queryKey as unknown[];
+        return kind === "lines" && qid === id && gen === generation && typeof start === "number" && start >= from;
+      },
+    });
+    if (follow) {
+      setMessage(
+        `${formatCount(total - before)} new line${total - before === 1 ? "" : "s"}; ${formatCount(total)} in all.`,
+      );
+      setBase(windowBase(total, total));
+      requestAnimationFrame(() => virtualizer.scrollToIndex(total - 1 - windowBase(total, total), { align: "end" }));
+    }
+  }, [total, follow, qc, id, generation, virtualizer]);
+
+  const writeUrl = useCallback(
+    (line: number | null, v: "raw" | "conversation") => {
+      if (syncUrl)
+        window.history.replaceState(null, "", chatHref(id, { line: line ?? undefined, view: v, generation }));
+    },
+    [syncUrl, id, generation],
+  );
+
+  const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
+  const jumpTo = useCallback(
+    (n: number) => {
+      const line = Math.max(1, count ? Math.min(n, count) : n);
+      setSelected(line);
+      setBase(windowBase(line, count));
+      setPendingScroll(line);
+      writeUrl(line, view);
+    },
+    [count, view, writeUrl],
+  );
+  useEffect(() => {
+    if (pendingScroll === null) return;
+    const index = pendingScroll - 1 - base;
+    if (index < 0 || index >= shown) return;
+    virtualizer.scrollToIndex(index, { align: "center" });
+    setPendingScroll(null);
+  }, [pendingScroll, base, shown, virtualizer]);
+
+  const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
+  const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
+  const countText =
+    total === null
+      ? `${formatCount(lastKnown)}+ lines so far; counting the rest…`
+      : `${formatCount(total)} lines · ${formatBytes(status.data?.decompressedBytes ?? null)} decompressed`;
+
+  return (
+    <section aria-label={label} className="space-y-2">
+      <LogToolbar
+        id={id}
+        generation={generation}
+        view={view}
+        onView={(v) => {
+          setView(v);
+          writeUrl(selected, v);
+        }}
+        count={total}
+        current={current}
+        follow={follow}
+        onFollow={(on) => {
+          setFollow(on);
+          setMessage(on ? "Following: new lines appear as Oda writes them." : "Stopped following.");
+        }}
+        canFollow={canFollow}
+        onJump={jumpTo}
+        onEnd={() => {
+          jumpTo(count);
+          if (marker) setPendingScroll(null);
+          requestAnimationFrame(() => virtualizer.scrollToIndex(shown + (marker ? 0 : -1), { align: "end" }));
+        }}
+        onMessage={setMessage}
+      />
+      <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
+        <span>{countText}</span>
+        <span aria-live="polite">{message}</span>
+      </div>
+      {pageError && (
+        <p role="alert" className="rounded border-l-4 border-red-600 bg-red-50 p-2 text-sm dark:bg-red-950">
+          {pageError}
+        </p>
+      )}
+      {base > 0 && (
+        <p className="text-sm">Lines before {formatCount(base + 1)} are not in the scroller: jump to see them.</p>
+      )}
+      <div
+        ref={scrollRef}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroller must be reachable by keyboard
+        tabIndex={0}
+        role="region"
+        aria-label={`Lines of ${label}`}
+        className="relative h-[65vh] min-h-72 overflow-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
+      >
+        <div role="list" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((v) => {
+            const n = base + v.index + 1;
+            const line = v.index < shown ? byLine.get(n) : undefined;
+            return (
+              <div
+                key={v.key}
+                ref={virtualizer.measureElement}
+                data-index={v.index}
+                role="listitem"
+                aria-current={n === selected ? "true" : undefined}
+                className={`absolute top-0 left-0 w-full border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
+                  n === selected ? "bg-amber-100 dark:bg-amber-950" : ""
+                }`}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {v.index >= shown ? (
+                  <TailMarker tail={tail} counting={total === null} error={status.data?.error ?? null} />
+                ) : !line ? (
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">Loading line {formatCount(n)}…</p>
+                ) : view === "raw" ? (
+                  <RawLine line={line} href={hrefOf(n)} />
+                ) : (
+                  <ConversationLine line={line} href={hrefOf(n)} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!atEnd && (
+        <p className="text-sm">Lines after {formatCount(base + shown)} are not in the scroller: jump to see them.</p>
+      )}
+      <p className="sr-only">Lines are fetched {PAGE} at a time as you scroll.</p>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+"use client";
+
+import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
+import { queryKeys } from "@/lib/query-keys";
+import type { ChatListBatch, ChatProblem, ChatRow } from "@/server/chat-list";
+
+/** The chat list as it streams in: rows so far, folder problems, progress, and a refusal if any. */
+export interface ChatListState {
+  rows: ChatRow[];
+  problems: ChatProblem[];
+  done: number;
+  total: number | null;
+  error: string | null;
+}
+
+const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, error: null };
+
+type Chunk = ChatListBatch | { error: string };
+
+/** Reads `/api/chats` (NDJSON) line by line as the server lists the folder. */
+async function* readListStream(signal: AbortSignal): AsyncGenerator<Chunk> {
+  const response = await fetch("/api/chats", { signal, cache: "no-store" });
+  if (!response.ok || !response.body) {
+    yield { error: (await response.text()).trim() || `The chat list could not be read (${response.status}).` };
+    return;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let nl = buffered.indexOf("\n");
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.trim()) yield JSON.parse(line) as Chunk;
+      nl = buffered.indexOf("\n");
+    }
+  }
+}
+
+function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
+  if ("error" in chunk) return { ...acc, error: chunk.error };
+  return {
+    rows: chunk.rows.length ? acc.rows.concat(chunk.rows) : acc.rows,
+    problems: chunk.problems.length ? acc.problems.concat(chunk.problems) : acc.problems,
+    done: chunk.done,
+    total: chunk.total,
+    error: null,
+  };
+}
+
+/** The streamed chat list through TanStack Query; `refetch()` lists the folder again. */
+export function useChatList() {
+  const query = useQuery({
+    queryKey: queryKeys.sessions.list(),
+    queryFn: streamedQuery<Chunk, ChatListState>({
+      streamFn: ({ signal }) => readListStream(signal),
+      reducer: reduce,
+      initialValue: EMPTY,
+    }),
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    structuralSharing: false,
+  });
+  return { state: query.data ?? EMPTY, listing: query.fetchStatus === "fetching", refetch: query.refetch };
+}

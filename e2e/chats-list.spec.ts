@@ -1,0 +1,92 @@
+import { join } from "node:path";
+import { problemFolder } from "./chats-setup";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+test.describe("the chat list", () => {
+  let made: Awaited<ReturnType<typeof problemFolder>>;
+  test.use({
+    odaSetup: seed(async ({ logs }) => {
+      made = await problemFolder(logs);
+    }),
+  });
+
+  test("shows every chat with cached labels and every problem kind, with raw log paths", async ({ page, oda }) => {
+    await page.goto("/chats");
+    const table = page.getByRole("table", { name: "Chats" });
+    await expect(page.getByText(/Showing 9 of 9 chats; \d+ with problems\./)).toBeVisible();
+    const row = (id: string) => table.getByRole("row").filter({ hasText: id });
+
+    await expect(row("c-cached").getByText("cached", { exact: true })).toBeVisible();
+    await expect(row("c-behind").getByText(/^cached · \d+ B behind the log$/)).toBeVisible();
+    await expect(row("c-rebuilt").getByText(/cached/)).toHaveCount(0);
+    await expect(row("c-old").getByRole("cell", { name: "v4 zstd" })).toBeVisible();
+    await expect(table.getByRole("row").filter({ hasText: "_no-cwd (no working folder)" })).toBeVisible();
+
+    const folderProblems = page.getByRole("list", { name: "Problems in the log folder" });
+    const a = join(oda.logs, "--%2Fsrv%2Fa--", "c-dup");
+    const b = join(oda.logs, "--%2Fsrv%2Fb--", "c-dup");
+    await expect(folderProblems).toContainText(`Chat "c-dup" is stored in two places: ${a} and ${b}.`);
+    await expect(folderProblems).toContainText(`raw log: ${join(a, "session.v4.jsonl.zstd")}`);
+    await expect(folderProblems).toContainText(`raw log: ${join(b, "session.v4.jsonl.zstd")}`);
+
+    const v5 = join(made.form.dir, "session.v5.jsonl");
+    await expect(row("c-form")).toContainText(`${v5} is plain but this log folder keeps zstd-compressed logs.`);
+    await expect(row("c-form")).toContainText(`raw log: ${v5}`);
+    await expect(row("c-badcache")).toContainText("The checkpoint cannot be read: not JSON");
+    await expect(row("c-badcache")).toContainText(`raw log: ${join(made.badCache.dir, "session.cache.json")}`);
+    await expect(row("c-mismatch")).toContainText(
+      'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/somewhere/else" does not match the chat\'s "/srv/a".',
+    );
+    await expect(row("c-mismatch")).toContainText(`raw log: ${made.mismatch.logPath}`);
+    await expect(row("c-stale")).toContainText(`The session.lock is stale: Process ${made.holder.pid} is no longer running.`);
+    await expect(row("c-stale").getByText("stale lock", { exact: true })).toBeVisible();
+    await expect(row("c-cut")).toContainText("The log's last zstd frame is cut off at byte");
+    await expect(row("c-cut")).toContainText(`raw log: ${made.cut.logPath}`);
+    await expectAccessible(page);
+  });
+
+  test("sorts by a column and filters by lock, problems, format, working folder and id", async ({ page }) => {
+    await page.goto("/chats");
+    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible();
+    await page.getByLabel("Group by working folder").uncheck();
+    const titles = page.getByRole("table", { name: "Chats" }).getByRole("row").getByRole("link");
+
+    await page.getByRole("button", { name: "Messages" }).click();
+    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "ascending");
+    await page.getByRole("button", { name: "Messages" }).click();
+    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "descending");
+    await expect(titles.first()).toHaveText("Question 1 of c-old"); // 8 messages, the most
+
+    await page.getByRole("button", { name: "Title" }).click();
+    await expect(titles.first()).toHaveText("before the crash");
+
+    await page.getByLabel("Lock state").selectOption("stale");
+    await expect(page.getByText("Showing 1 of 9 chats")).toBeVisible();
+    await expect(titles).toHaveText(["Question 1 of c-stale"]);
+
+    await page.getByLabel("Lock state").selectOption("");
+    await page.getByLabel("Has problems").check();
+    await expect(page.getByText("Showing 5 of 9 chats")).toBeVisible();
+
+    await page.getByLabel("Has problems").uncheck();
+    await page.getByLabel("Working folder").selectOption({ label: "_no-cwd" });
+    await expect(titles).toHaveText(["Question 1 of c-old"]);
+
+    await page.getByLabel("Working folder").selectOption("");
+    await page.getByLabel("Format").selectOption("none");
+    await expect(page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-form" })).toBeVisible();
+    await expect(page.getByText("Showing 1 of 9 chats")).toBeVisible();
+
+    await page.getByLabel("Format").selectOption("");
+    await page.getByLabel("Find by id or title").fill("c-behind");
+    await expect(titles).toHaveText(["Behind title"]);
+  });
+
+  test("the list streams in batches with a progress count", async ({ page }) => {
+    const res = await page.request.get("/api/chats");
+    expect(res.ok()).toBe(true);
+    const batches = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(batches.at(-1)).toMatchObject({ done: 9, total: 9 });
+    expect(batches[0].problems.map((p: { kind: string }) => p.kind)).toEqual(["duplicate"]);
+  });
+});

@@ -1,0 +1,197 @@
+import { isOdaError, OdaError } from "@/lib/errors";
+import type { LockStatus } from "@/lib/fs/lock";
+import { indexChat, outlineChat, readChat, readChatLock, readLines, type TailReport } from "@/lib/sessions";
+import { type ChatProblem, logFolder, toRow } from "@/server/chat-list";
+
+/**
+ * The inspector's reads, as plain serialisable data. Ids are data: every call
+ * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
+ */
+
+/** The log folder, or a refusal telling how to give it. */
+export function requireLogFolder(): { logDir: string; compress: boolean } {
+  const folder = logFolder();
+  if (!folder)
+    throw new OdaError("not_found", "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR.");
+  return folder;
+}
+
+/** A lock as the page shows it (the file's raw content stays on the server). */
+export type LockView = Omit<LockStatus, "raw">;
+
+function lockView(lock: LockStatus): LockView {
+  const { raw: _raw, ...rest } = lock;
+  return rest;
+}
+
+export interface GenerationView {
+  name: string;
+  format: number;
+  compressed: boolean;
+  bytes: number;
+  current: boolean;
+  refused: string | null;
+  path: string;
+}
+
+/** What the page shows at once, without reading a log. */
+export interface OutlineView {
+  id: string;
+  folder: string;
+  cwd: string | null;
+  generations: GenerationView[];
+  lock: LockView;
+}
+
+export function outlineFor(id: string): OutlineView {
+  const { logDir, compress } = requireLogFolder();
+  const o = outlineChat(logDir, id, { compress });
+  return {
+    id,
+    folder: o.location.folder,
+    cwd: o.location.cwd,
+    generations: o.generations.map(({ name, format, compressed, bytes, current, refused, path }) => ({
+      name,
+      format,
+      compressed,
+      bytes,
+      current,
+      refused,
+      path,
+    })),
+    lock: lockView(o.lock),
+  };
+}
+
+/** The chat's details, read whole (so they can take a while on a huge log). */
+export interface DetailsView {
+  title: string | null;
+  created: string | null;
+  continues: string | null;
+  firstActivity: string | null;
+  lastActivity: string | null;
+  messages: number;
+  models: string[];
+  inputTokens: number;
+  outputTokens: number;
+  cacheState: string;
+  cacheReason: string;
+  behindBytes: number;
+  lines: number | null;
+  decompressedBytes: number | null;
+  tail: TailReport | null;
+  problems: ChatProblem[];
+}
+
+export async function detailsFor(id: string): Promise<DetailsView> {
+  const { logDir, compress } = requireLogFolder();
+  const chat = await readChat(logDir, id, { compress });
+  return {
+    title: chat.title,
+    created: chat.created,
+    continues: chat.continues,
+    firstActivity: chat.firstActivity,
+    lastActivity: chat.lastActivity,
+    messages: chat.messages,
+    models: chat.models,
+    inputTokens: chat.inputTokens,
+    outputTokens: chat.outputTokens,
+    cacheState: chat.cacheState,
+    cacheReason: chat.cacheReason,
+    behindBytes: chat.behindBytes,
+    lines: chat.lines,
+    decompressedBytes: chat.decompressedBytes,
+    tail: chat.tail,
+    problems: toRow(logDir, chat).problems,
+  };
+}
+
+/** One line as sent to the page: the text, parsed on the client. */
+export interface LineView {
+  n: number;
+  offset: number;
+  raw: string;
+  error?: string;
+}
+
+export interface LinesView {
+  lines: LineView[];
+  total: number | null;
+  tail: TailReport | null;
+  error: string | null;
+  generation: string;
+}
+
+export async function linesFor(id: string, from: number, count: number, generation?: string): Promise<LinesView> {
+  const { logDir, compress } = requireLogFolder();
+  const read = await readLines(logDir, id, { from, count, generation, compress });
+  return {
+    lines: read.lines.map((l) =>
+      l.error ? { n: l.n, offset: l.offset, raw: l.raw, error: l.error } : { n: l.n, offset: l.offset, raw: l.raw },
+    ),
+    total: read.total,
+    tail: read.tail,
+    error: read.error,
+    generation: read.generation,
+  };
+}
+
+/** The log's line count and tail (the index, extended when the log grew) and the lock now. */
+export interface StatusView {
+  lines: number;
+  decompressedBytes: number;
+  bytes: number;
+  tail: TailReport;
+  error: string | null;
+  lock: LockView;
+}
+
+export async function statusFor(id: string, generation?: string): Promise<StatusView> {
+  const { logDir, compress } = requireLogFolder();
+  const index = await indexChat(logDir, id, { compress, generation });
+  return {
+    lines: index.lines,
+    decompressedBytes: index.decodedBytes,
+    bytes: index.size,
+    tail: index.tail,
+    error: index.error,
+    lock: lockView(readChatLock(logDir, id)),
+  };
+}
+
+const STATUS: Record<string, number> = {
+  not_found: 404,
+  refused: 409,
+  conflict: 409,
+  unusable: 422,
+  bad_input: 400,
+  locked: 423,
+};
+
+/** A route handler's answer for an error: the exact sentence for an `OdaError`, a generic one otherwise. */
+export function errorResponse(error: unknown): Response {
+  if (isOdaError(error)) {
+    return Response.json(
+      { error: { code: error.code, message: error.message } },
+      { status: STATUS[error.code] ?? 400 },
+    );
+  }
+  console.error("oda-admin: unexpected error in a chat route:", error);
+  return Response.json(
+    { error: { code: "unexpected", message: "The chat could not be read; run oda-admin doctor." } },
+    { status: 500 },
+  );
+}
+
+/**
+ * The chat id from a route's `[id]` segment. Links always encode the id
+ * (`encodeURIComponent`); decoding is tried once and the segment is kept as
+ * it is when it does not decode (Next may hand it over decoded already).
+ */
+export function chatIdParam(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

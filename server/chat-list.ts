@@ -1,0 +1,147 @@
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { type ChatSummary, listChats, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
+import { serverRoots } from "@/server/roots";
+
+/**
+ * The chat list's one data source. Today it walks the log folder through
+ * `lib/sessions`; the search index (issue 7) may serve it later: only this
+ * file needs to change, the route and the client read `ChatListBatch`.
+ */
+
+/** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
+export interface ChatProblem {
+  kind: Problem["kind"] | "stale-lock";
+  message: string;
+  /** The log files (or folders) the problem is about, shown as `raw log: <path>` when the sentence has none. */
+  paths: string[];
+}
+
+/** One row of the chat list: plain, serialisable data. */
+export interface ChatRow {
+  id: string;
+  title: string | null;
+  folder: string;
+  group: string;
+  cwd: string | null;
+  created: string | null;
+  lastActivity: string | null;
+  messages: number;
+  tokens: number;
+  format: number | null;
+  compressed: boolean | null;
+  generations: string[];
+  lock: { state: ChatSummary["lock"]["state"]; pid?: number; host?: string; startedAt?: string; reason: string };
+  cached: boolean;
+  cacheState: ChatSummary["cacheState"];
+  cacheReason: string;
+  behindBytes: number;
+  problems: ChatProblem[];
+}
+
+/** One batch of the streamed list (NDJSON line). */
+export interface ChatListBatch {
+  rows: ChatRow[];
+  /** Folder-level problems (first batch only): names that do not decode, chats stored twice. */
+  problems: ChatProblem[];
+  done: number;
+  total: number;
+}
+
+/** The log folder and its form, or `null` when no log folder is set. */
+export function logFolder(): { logDir: string; compress: boolean } | null {
+  const roots = serverRoots();
+  if (!roots.logs) return null;
+  return { logDir: roots.logs, compress: readCompressSetting(roots.home) };
+}
+
+/** The log files inside a chat folder (for `raw log:` notes). */
+function logsIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => parseLogName(n))
+      .map((n) => join(dir, n));
+  } catch {
+    return [dir];
+  }
+}
+
+/** A chat stored twice: the log files of both copies (the second is `problem.path`, the first shares its folder name). */
+function duplicatePaths(logDir: string, problem: Problem): string[] {
+  const name = basename(problem.path);
+  const dirs: string[] = [];
+  for (const group of readdirSync(logDir)) {
+    const dir = join(logDir, group, name);
+    if (existsSync(dir) && problem.message.includes(dir)) dirs.push(dir);
+  }
+  return dirs.flatMap(logsIn);
+}
+
+function toProblem(logDir: string, p: Problem): ChatProblem {
+  if (p.kind === "duplicate") return { kind: p.kind, message: p.message, paths: duplicatePaths(logDir, p) };
+  return { kind: p.kind, message: p.message, paths: [p.path] };
+}
+
+/** A chat summary as a list row; a stale lock becomes a problem of its own. */
+export function toRow(logDir: string, chat: ChatSummary): ChatRow {
+  const current = chat.generations.find((g) => g.current);
+  const problems = chat.problems.map((p) => toProblem(logDir, p));
+  if (chat.cacheState === "discarded") {
+    problems.push({
+      kind: "cache",
+      message: `The checkpoint does not match the log and was discarded: ${chat.cacheReason} The details were rebuilt from the log.`,
+      paths: [current?.path ?? join(logDir, chat.folder)],
+    });
+  }
+  if (chat.lock.state === "stale") {
+    const lockPath = join(logDir, chat.folder, "session.lock");
+    problems.push({
+      kind: "stale-lock",
+      message: `The session.lock is stale: ${chat.lock.reason} Oda cannot write this chat until it is freed.`,
+      paths: [current?.path ?? lockPath],
+    });
+  }
+  return {
+    id: chat.id,
+    title: chat.title,
+    folder: chat.folder,
+    group: chat.group,
+    cwd: chat.cwd,
+    created: chat.created,
+    lastActivity: chat.lastActivity,
+    messages: chat.messages,
+    tokens: chat.inputTokens + chat.outputTokens,
+    format: chat.format,
+    compressed: current ? current.compressed : null,
+    generations: chat.generations.map((g) => g.name),
+    lock: {
+      state: chat.lock.state,
+      pid: chat.lock.pid,
+      host: chat.lock.host,
+      startedAt: chat.lock.startedAt,
+      reason: chat.lock.reason,
+    },
+    cached: chat.cached,
+    cacheState: chat.cacheState,
+    cacheReason: chat.cacheReason,
+    behindBytes: chat.behindBytes,
+    problems,
+  };
+}
+
+/** Streams the chat list in batches, the first ones before the listing ends. */
+export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListBatch> {
+  const folder = logFolder();
+  if (!folder) {
+    yield { rows: [], problems: [], done: 0, total: 0 };
+    return;
+  }
+  for await (const batch of listChats(folder.logDir, { compress: folder.compress, batchSize })) {
+    yield {
+      rows: batch.chats.map((c) => toRow(folder.logDir, c)),
+      problems: batch.problems.map((p) => toProblem(folder.logDir, p)),
+      done: batch.done,
+      total: batch.total,
+    };
+  }
+}
