@@ -2,8 +2,9 @@ import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
-import { asHeader, type ChatDetails, type ChatIdentity, readFirstLine, rebuildDetails } from "./details";
+import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
 import type { ChatLocation, Problem } from "./folder";
+import { readLogHead } from "./head";
 import type { TailReport } from "./line-index";
 import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
@@ -141,7 +142,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     return summary;
   }
   summary.format = current.format;
-  const first = await readFirstLine(current.path, current.compressed);
+  const head = await readLogHead(current.path, current.compressed);
+  const first = head.first;
   const header = asHeader(first);
   let identity: ChatIdentity = header
     ? { id: header.id, created: header.created, cwd: header.cwd, continues: header.continues }
@@ -177,7 +179,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     const verdict = judgeCheckpoint(checkpoint, identity, {
       name: current.name,
       path: current.path,
-      size: current.bytes,
+      size: head.size,
+      hashTail: head.hashTail,
     });
     summary.cacheState = verdict.state;
     summary.cacheReason = verdict.reason;

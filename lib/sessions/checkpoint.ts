@@ -83,7 +83,7 @@ export function hashLogTail(path: string, bytes: number): string {
 export function judgeCheckpoint(
   checkpoint: Checkpoint,
   identity: ChatIdentity,
-  log: { name: string; path: string; size: number },
+  log: { name: string; path: string; size: number; hashTail?: (bytes: number) => string },
 ): CacheVerdict {
   const discard = (reason: string): CacheVerdict => ({ state: "discarded", reason, behindBytes: 0 });
   const want = checkpoint.identity;
@@ -101,7 +101,8 @@ export function judgeCheckpoint(
       `The checkpoint is ahead of the log: it counts ${checkpoint.log.bytes} bytes, the log has ${log.size}.`,
     );
   }
-  if (hashLogTail(log.path, checkpoint.log.bytes) !== checkpoint.log.tailSha256) {
+  const tail = log.hashTail ? log.hashTail(checkpoint.log.bytes) : hashLogTail(log.path, checkpoint.log.bytes);
+  if (tail !== checkpoint.log.tailSha256) {
     return discard("The log's bytes before the checkpoint's offset no longer match its tail hash.");
   }
   const behindBytes = log.size - checkpoint.log.bytes;

@@ -40,10 +40,12 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     return;
   }
   for (let i = 0; i < total; i += size) {
-    const chats: ChatSummary[] = [];
-    for (const loc of walk.chats.slice(i, i + size)) {
-      chats.push(await summarizeChat(loc, { compress: options.compress ?? true, verify: options.verify }));
-    }
+    // Chats of a batch are read together: their native decodes overlap on the thread pool.
+    const chats: ChatSummary[] = await Promise.all(
+      walk.chats
+        .slice(i, i + size)
+        .map((loc) => summarizeChat(loc, { compress: options.compress ?? true, verify: options.verify })),
+    );
     done += chats.length;
     options.onProgress?.(done, total);
     yield { chats, problems, done, total };

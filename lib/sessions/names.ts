@@ -6,11 +6,14 @@
  */
 
 const SAFE = /^[A-Za-z0-9._-]$/;
+/** Names with nothing to encode (the common case) skip the byte-by-byte work. */
+const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes a chat id or working folder as a folder name. */
 export function encodeName(value: string): string {
   const allDots = /^\.+$/.test(value);
+  if (!allDots && PLAIN_NAME.test(value)) return value;
   let out = "";
   for (const byte of Buffer.from(value, "utf8")) {
     const ch = String.fromCharCode(byte);
@@ -25,6 +28,7 @@ export function encodeName(value: string): string {
  * or any spelling other than the one `encodeName` would write.
  */
 export function decodeName(name: string): string | null {
+  if (PLAIN_NAME.test(name)) return /^\.+$/.test(name) ? null : name;
   if (name === "" || !/^(?:[A-Za-z0-9._-]|%[0-9A-F]{2})+$/.test(name)) return null;
   const bytes: number[] = [];
   for (let i = 0; i < name.length; i++) {

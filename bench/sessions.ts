@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:sessions [-- --chats 100000] [-- --gb 0]`: lib/sessions against
+ * baselines measured in the same run. Data is generated once under bench/out.
+ *  - listing 10,000 chats with checkpoints vs reading the same checkpoint files with plain fs;
+ *  - decoding a 1 GB (decompressed) log vs `zstd -dc | wc -l`;
+ *  - time to lines 1..100 and to the last 100 lines; peak memory (RSS) while reading the huge log.
+ */
+import { execSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { indexLog, listChats, readLogLines } from "../lib/sessions";
+import { makeChatFolder, makeHugeLog } from "./sessions-data";
+
+const { values } = parseArgs({ options: { chats: { type: "string" }, gb: { type: "string" } } });
+const chats = Number(values.chats ?? 10_000);
+const gb = Number(values.gb ?? 1);
+const out = join(process.cwd(), "bench", "out");
+const log = (s: string) => console.log(s);
+
+async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
+function plainReadCheckpoints(dir: string): number {
+  let n = 0;
+  for (const group of readdirSync(dir)) {
+    if (group.startsWith(".")) continue;
+    for (const chat of readdirSync(join(dir, group))) {
+      const cp = JSON.parse(readFileSync(join(dir, group, chat, "session.cache.json"), "utf8"));
+      n += cp.details.messages > 0 ? 1 : 0;
+    }
+  }
+  return n;
+}
+
+async function ourList(dir: string): Promise<{ count: number; firstBatchMs: number; cached: number }> {
+  const t = performance.now();
+  let count = 0;
+  let cached = 0;
+  let firstBatchMs = 0;
+  for await (const batch of listChats(dir)) {
+    if (!firstBatchMs) firstBatchMs = performance.now() - t;
+    count += batch.chats.length;
+    cached += batch.chats.filter((c) => c.cached).length;
+  }
+  return { count, firstBatchMs, cached };
+}
+
+const results: string[] = [];
+const row = (name: string, ours: number, base: number | null, target: string) =>
+  results.push(
+    `${name.padEnd(40)} ${ours.toFixed(1).padStart(9)} ms  ${base === null ? "".padStart(12) : `${base.toFixed(1).padStart(9)} ms`}  ${base === null ? "" : `${(ours / base).toFixed(2)}x`.padStart(6)}  ${target}`,
+  );
+
+if (gb > 0) {
+  log(`Generating a ${gb} GB log (once)…`);
+  const path = await makeHugeLog(out, Math.round(gb * 1e9), log);
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const baseRss = process.memoryUsage().rss;
+  const first = await time(() => readLogLines(path, true, 1, 100));
+  row("lines 1..100 of the huge log (cold)", first.ms, null, "target < 200 ms");
+  const zstd = await time(() => execSync(`zstd -dc '${path}' | wc -l`).toString().trim());
+  const scan = await time(() => indexLog(path, true));
+  row("decode + index the huge log", scan.ms, zstd.ms, "vs zstd -dc | wc -l, target ≤ 2x");
+  if (Number(zstd.value) !== scan.value.lines)
+    log(`  line counts differ: zstd ${zstd.value}, ours ${scan.value.lines}`);
+  const lastWarm = await time(() => readLogLines(path, true, -99, 100));
+  row("last 100 lines (index built)", lastWarm.ms, null, "");
+  const middle = await time(() => readLogLines(path, true, Math.floor(scan.value.lines / 2), 100));
+  row("100 lines from the middle (index built)", middle.ms, null, "target < 200 ms");
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  results.push(
+    `peak RSS while reading the huge log: ${(peak / 2 ** 20).toFixed(0)} MiB (at start ${(baseRss / 2 ** 20).toFixed(0)} MiB; target < 300 MB)`,
+  );
+  results.push(
+    `huge log: ${scan.value.lines} lines, ${(scan.value.decodedBytes / 1e9).toFixed(2)} GB decompressed, ${scan.value.points.length} seek points`,
+  );
+}
+
+log(`Generating ${chats} chats (once)…`);
+const dir = await makeChatFolder(out, chats, log);
+plainReadCheckpoints(dir);
+await ourList(dir);
+const base = await time(() => plainReadCheckpoints(dir));
+const ours = await time(() => ourList(dir));
+row(`list ${chats} chats with checkpoints`, ours.ms, base.ms, "vs plain fs read of the checkpoints, target ≤ 2x");
+results.push(
+  `first batch of ${ours.value.count ? 200 : 0} chats after ${ours.value.firstBatchMs.toFixed(1)} ms; ${ours.value.cached}/${ours.value.count} served cached`,
+);
+
+console.log(`\n${"measure".padEnd(40)} ${"ours".padStart(12)}  ${"baseline".padStart(12)}  ${"ratio".padStart(6)}`);
+for (const r of results) console.log(r);
