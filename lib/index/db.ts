@@ -11,7 +11,14 @@ import { OdaError } from "../errors";
  */
 
 /** Bumped whenever the tables change: an index of another version is set aside and rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries
+ * in line order), so a search finds each hit's chat from the FTS index alone,
+ * without reading the content table.
+ */
+export const ENTRY_SPAN = 2 ** 24;
 export const INDEX_FILE = "index.sqlite";
 
 export type Db = Database.Database;
@@ -54,6 +61,7 @@ CREATE TABLE chats (
 );
 CREATE INDEX chats_cwd ON chats(cwd);
 CREATE TABLE lines (
+  -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
   id INTEGER PRIMARY KEY,
   cid INTEGER NOT NULL,
   line INTEGER NOT NULL,
@@ -61,7 +69,6 @@ CREATE TABLE lines (
   ts TEXT,
   text TEXT NOT NULL
 );
-CREATE INDEX lines_cid ON lines(cid, line);
 CREATE VIRTUAL TABLE lines_fts USING fts5(
   text, cid UNINDEXED, line UNINDEXED, role UNINDEXED, ts UNINDEXED,
   content='lines', content_rowid='id',

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat } from "../sessions";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter, parseObject } from "../sessions/lines";
-import { type Db, type IndexHandle, isCorruption, rebuildIndex, writeMeta } from "./db";
+import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, rebuildIndex, writeMeta } from "./db";
 import { extractText } from "./extract";
 import { type IndexedChat, type SeenChat, scanChanges } from "./scan";
 
@@ -94,8 +94,9 @@ async function refreshChat(
       seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error,
       summary = excluded.summary, indexed_at = excluded.indexed_at
     RETURNING cid`);
-  const deleteLines = db.prepare("DELETE FROM lines WHERE cid = ?");
-  const insertLine = db.prepare("INSERT INTO lines (cid, line, role, ts, text) VALUES (?, ?, ?, ?, ?)");
+  const deleteLines = db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?");
+  const lastEntry = db.prepare("SELECT max(id) AS id FROM lines WHERE id >= ? AND id < ?");
+  const insertLine = db.prepare("INSERT INTO lines (id, cid, line, role, ts, text) VALUES (?, ?, ?, ?, ?, ?)");
 
   // Unchanged log (only the checkpoint or the lock changed): the summary alone is refreshed.
   const sameLog =
@@ -165,9 +166,15 @@ async function refreshChat(
         problems: problemCount(summary, textError, badLines),
       }) as { cid: number };
       cid = result.cid;
-      if (first && !from) deleteLines.run(cid);
+      const lo = cid * ENTRY_SPAN;
+      if (first && !from) deleteLines.run(lo, lo + ENTRY_SPAN);
       first = false;
-      for (const p of pending) insertLine.run(cid, p.line, p.role, p.ts, p.text);
+      let next = ((lastEntry.get(lo, lo + ENTRY_SPAN) as { id: number | null }).id ?? lo - 1) + 1;
+      for (const p of pending) {
+        // A chat with more entries than its span keeps the first ones searchable (16 million entries).
+        if (next >= lo + ENTRY_SPAN) break;
+        insertLine.run(next++, cid, p.line, p.role, p.ts, p.text);
+      }
       pending.length = 0;
     })();
   };
@@ -256,7 +263,7 @@ async function refreshOnce(
   const changes = scanChanges(db, handle.logDir);
   result.chats = changes.total;
   const dropChat = db.transaction((cid: number) => {
-    db.prepare("DELETE FROM lines WHERE cid = ?").run(cid);
+    db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?").run(cid * ENTRY_SPAN, (cid + 1) * ENTRY_SPAN);
     db.prepare("DELETE FROM chats WHERE cid = ?").run(cid);
   });
   for (const row of changes.gone) dropChat(row.cid);

@@ -44,24 +44,44 @@ export interface FolderChanges {
   problems: Problem[];
 }
 
-/** The files of a chat folder as `name:size:mtime`, sorted: any change to a log, checkpoint or lock changes it. */
-export function fingerprintChat(dir: string): string {
-  let names: string[];
+/**
+ * The fingerprint of a chat folder: the folder's mtime, then `name:size:mtime`
+ * of each file, sorted. Any change to a log, checkpoint or lock changes it.
+ * When the folder's mtime is the one `known` starts with, no file was added,
+ * removed or renamed in it, so only the known files are stat'ed again (no
+ * directory read): the refresh of an unchanged folder costs a few stats per chat.
+ */
+export function fingerprintChat(dir: string, known?: string): string {
+  let dirMtime: number;
   try {
-    names = readdirSync(dir).sort();
+    dirMtime = statSync(dir).mtimeMs;
   } catch {
     return "unreadable";
   }
-  const parts: string[] = [];
-  for (const name of names) {
+  const head = `${dirMtime}|`;
+  let names: string[];
+  if (known?.startsWith(head)) {
+    names = known
+      .slice(head.length)
+      .split("|")
+      .filter(Boolean)
+      .map((part) => part.slice(0, part.lastIndexOf(":", part.lastIndexOf(":") - 1)));
+  } else {
     try {
-      const st = statSync(join(dir, name));
-      parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+      names = readdirSync(dir)
+        .filter((n) => !n.includes("|"))
+        .sort();
     } catch {
-      // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
+      return "unreadable";
     }
   }
-  return parts.join("|");
+  const parts: string[] = [];
+  for (const name of names) {
+    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
+    if (st) parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+  }
+  return head + parts.join("|");
 }
 
 /** Every chat the index holds, keyed by id. */
@@ -80,8 +100,8 @@ export function scanChanges(db: Db, logDir: string): FolderChanges {
   const indexed = readIndexedChats(db);
   const changed: FolderChanges["changed"] = [];
   for (const loc of walk.chats) {
-    const fingerprint = fingerprintChat(loc.dir);
     const row = indexed.get(loc.id) ?? null;
+    const fingerprint = fingerprintChat(loc.dir, row?.fingerprint);
     indexed.delete(loc.id);
     if (!row || row.fingerprint !== fingerprint || row.folder !== loc.folder)
       changed.push({ seen: { loc, fingerprint }, row });

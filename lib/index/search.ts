@@ -1,10 +1,10 @@
 import { OdaError } from "../errors";
-import type { Db } from "./db";
+import { type Db, ENTRY_SPAN } from "./db";
 
 /**
  * Full-text search over the index with FTS5 syntax: words (all must appear),
  * "phrases", prefix*, NOT, OR, and parentheses. Results are grouped by chat,
- * best match first, each hit with its line number and a snippet whose matched
+ * the most recently active first, each hit with its line number and a snippet whose matched
  * words are marked.
  */
 
@@ -25,9 +25,9 @@ export interface SearchFilters {
 /** A search: the query and its filters. */
 export interface SearchOptions extends SearchFilters {
   query: string;
-  /** Chats to return (default 50). */
+  /** Chats to return, the most recently active first (default 20). */
   chats?: number;
-  /** Hits shown per chat (default 5; `count` still counts them all). */
+  /** Hits shown per chat (default 3; `count` still counts them all). */
   perChat?: number;
 }
 
@@ -70,7 +70,7 @@ export interface SearchResult {
   ms: number;
 }
 
-const MAX_HITS = 20_000;
+const MAX_HITS = 200_000;
 const OPEN = "\u0001";
 const CLOSE = "\u0002";
 
@@ -124,47 +124,64 @@ function isQueryError(error: unknown): boolean {
   );
 }
 
-/** Searches the index; a query FTS5 cannot read is refused with a sentence saying how to write one. */
+interface ChatRow {
+  cid: number;
+  id: string;
+  title: string | null;
+  cwd: string | null;
+  folder: string;
+  last_activity: string | null;
+  problems: number;
+}
+
+/**
+ * Searches the index; a query FTS5 cannot read is refused with a sentence
+ * saying how to write one. Matches are found from the FTS index alone (a
+ * hit's chat is in its rowid); chats come newest first, hits in line order,
+ * and only the hits shown get a snippet.
+ */
 export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const started = performance.now();
   const query = options.query.trim();
   if (!query) throw new OdaError("bad_input", "Type something to search for.", { field: "query" });
-  const where: string[] = ["lines_fts MATCH @q"];
-  const params: Record<string, unknown> = {};
-  if (options.role) {
-    where.push("f.role = @role");
-    params.role = options.role;
-  }
   const since = normalizeTime(options.since, false);
   const until = normalizeTime(options.until, true);
+  const params: Record<string, unknown> = {};
+  const where: string[] = ["lines_fts MATCH @q"];
+  const onLine: string[] = [];
+  if (options.role) {
+    onLine.push("l.role = @role");
+    params.role = options.role;
+  }
   if (since) {
-    where.push("f.ts >= @since");
+    onLine.push("l.ts >= @since");
     params.since = since;
   }
   if (until) {
-    where.push("f.ts <= @until");
+    onLine.push("l.ts <= @until");
     params.until = until;
   }
+  const onChat: string[] = [];
   if (options.cwd) {
-    where.push("c.cwd = @cwd");
+    onChat.push("cwd = @cwd");
     params.cwd = options.cwd;
   }
-  if (options.problems) where.push("c.problems > 0");
-  const sql = `SELECT f.rowid AS rid, f.cid AS cid, f.line AS line, f.rank AS rank
-    FROM lines_fts f JOIN chats c ON c.cid = f.cid
-    WHERE ${where.join(" AND ")} ORDER BY f.rank LIMIT ${MAX_HITS + 1}`;
-  const statement = db.prepare(sql);
+  if (options.problems) onChat.push("problems > 0");
+  if (onChat.length) where.push(`(f.rowid >> 24) IN (SELECT cid FROM chats WHERE ${onChat.join(" AND ")})`);
+  const sql = `SELECT f.rowid FROM lines_fts f ${onLine.length ? "JOIN lines l ON l.id = f.rowid" : ""}
+    WHERE ${[...where, ...onLine].join(" AND ")} LIMIT ${MAX_HITS + 1}`;
+  const statement = db.prepare(sql).pluck();
   let used = query;
-  let rows: { rid: number; cid: number; line: number; rank: number }[];
+  let rowids: number[];
   try {
-    rows = statement.all({ ...params, q: query }) as typeof rows;
+    rowids = statement.all({ ...params, q: query }) as number[];
   } catch (error) {
     if (!isQueryError(error)) throw error;
     // A plain query with punctuation (`foo-bar`, `c:1`) is searched word by word as typed.
     const quoted = query.includes('"') ? null : quoteWords(query);
     try {
       if (!quoted) throw error;
-      rows = statement.all({ ...params, q: quoted }) as typeof rows;
+      rowids = statement.all({ ...params, q: quoted }) as number[];
       used = quoted;
     } catch {
       throw new OdaError(
@@ -174,50 +191,49 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
       );
     }
   }
-  const truncated = rows.length > MAX_HITS;
-  if (truncated) rows.length = MAX_HITS;
-  const byChat = new Map<number, { count: number; best: number; rows: typeof rows }>();
-  for (const r of rows) {
-    const g = byChat.get(r.cid) ?? { count: 0, best: r.rank, rows: [] };
+  const truncated = rowids.length > MAX_HITS;
+  if (truncated) rowids.length = MAX_HITS;
+  const perChat = options.perChat ?? 3;
+  const byChat = new Map<number, { count: number; first: number[] }>();
+  for (const rid of rowids) {
+    const cid = Math.floor(rid / ENTRY_SPAN);
+    let g = byChat.get(cid);
+    if (!g) {
+      g = { count: 0, first: [] };
+      byChat.set(cid, g);
+    }
     g.count++;
-    g.rows.push(r);
-    byChat.set(r.cid, g);
+    if (g.first.length < perChat) g.first.push(rid);
   }
-  const chosen = [...byChat.entries()].sort((a, b) => a[1].best - b[1].best).slice(0, options.chats ?? 50);
-  const perChat = options.perChat ?? 5;
-  const shown = chosen.flatMap(([, g]) => g.rows.sort((a, b) => a.line - b.line || a.rid - b.rid).slice(0, perChat));
-  const snippets = new Map<number, { text: string; role: string; ts: string | null }>();
-  if (shown.length) {
-    const ids = shown.map((r) => r.rid).join(",");
-    const snips = db
-      .prepare(
-        `SELECT rowid AS rid, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', 24) AS text
-         FROM lines_fts WHERE lines_fts MATCH @q AND rowid IN (${ids})`,
-      )
-      .all({ q: used }) as { rid: number; role: string; ts: string | null; text: string }[];
-    for (const s of snips) snippets.set(s.rid, s);
-  }
-  const chatRows = chosen.length
+  const chatRows = byChat.size
     ? (db
         .prepare(
-          `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats WHERE cid IN (${chosen.map(([cid]) => cid).join(",")})`,
+          `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
+           WHERE cid IN (SELECT value FROM json_each(?))
+           ORDER BY last_activity IS NULL, last_activity DESC, cid LIMIT ?`,
         )
-        .all() as {
-        cid: number;
-        id: string;
-        title: string | null;
-        cwd: string | null;
-        folder: string;
-        last_activity: string | null;
-        problems: number;
-      }[])
+        .all(JSON.stringify([...byChat.keys()]), options.chats ?? 20) as ChatRow[])
     : [];
-  const chats = new Map(chatRows.map((c) => [c.cid, c]));
-  const groups: SearchGroup[] = [];
-  for (const [cid, g] of chosen) {
-    const chat = chats.get(cid);
-    if (!chat) continue;
-    groups.push({
+  const shown = chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []);
+  const entries = new Map<number, { line: number; role: string; ts: string | null; text: string }>();
+  if (shown.length) {
+    const rows = db
+      .prepare(
+        `SELECT rowid AS rid, line, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', 24) AS text
+         FROM lines_fts WHERE lines_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
+      )
+      .all({ q: used, ids: JSON.stringify(shown) }) as {
+      rid: number;
+      line: number;
+      role: string;
+      ts: string | null;
+      text: string;
+    }[];
+    for (const r of rows) entries.set(r.rid, r);
+  }
+  const groups: SearchGroup[] = chatRows.map((chat) => {
+    const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
+    return {
       id: chat.id,
       title: chat.title,
       cwd: chat.cwd,
@@ -225,16 +241,16 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
       lastActivity: chat.last_activity,
       problems: chat.problems,
       count: g.count,
-      hits: g.rows.slice(0, perChat).map((r) => {
-        const s = snippets.get(r.rid);
-        return { line: r.line, role: s?.role ?? "", ts: s?.ts ?? null, snippet: parseSnippet(s?.text ?? "") };
+      hits: g.first.flatMap((rid) => {
+        const e = entries.get(rid);
+        return e ? [{ line: e.line, role: e.role, ts: e.ts, snippet: parseSnippet(e.text) }] : [];
       }),
-    });
-  }
+    };
+  });
   return {
     query,
     groups,
-    totalHits: rows.length,
+    totalHits: rowids.length,
     totalChats: byChat.size,
     truncated,
     ms: Math.round((performance.now() - started) * 100) / 100,
