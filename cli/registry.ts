@@ -1,5 +1,6 @@
 import { doctorCommand } from "./commands/doctor";
 import { memoryCommands } from "./commands/memory";
+import { searchCommands } from "./commands/search";
 import { sessionCommands } from "./commands/sessions";
 import type { Command } from "./context";
 
@@ -11,4 +12,5 @@ export const commands: Record<string, { summary: string; usage?: string; options
   doctor: doctorCommand,
   ...memoryCommands,
   ...sessionCommands,
+  ...searchCommands,
 };

@@ -1,0 +1,173 @@
+import { OdaError } from "../../lib/errors";
+import {
+  indexStatus,
+  type RefreshResult,
+  refreshIndex,
+  SEARCH_ROLES,
+  type SearchResult,
+  searchChats,
+} from "../../lib/index";
+import { readCompressSetting } from "../../lib/sessions";
+import { type Command, type CommandContext, flagString } from "../context";
+
+/** The log folder, or a bad-input error telling how to give it. */
+function logsOf(ctx: CommandContext): string {
+  if (!ctx.roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
+  return ctx.roots.logs;
+}
+
+/** A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise. */
+function progressPrinter(ctx: CommandContext): (done: number, total: number) => void {
+  const tty = process.stderr.isTTY;
+  let lastTenth = -1;
+  return (done, total) => {
+    if (!total) return;
+    const fraction = done / total;
+    const bar = `${"#".repeat(Math.round(fraction * 30)).padEnd(30, "-")}`;
+    const text = `indexing [${bar}] ${Math.round(fraction * 100)}%  ${done.toLocaleString("en")} / ${total.toLocaleString("en")} chats`;
+    if (tty) {
+      process.stderr.write(`\r${text}${done === total ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor(fraction * 10);
+    if (tenth !== lastTenth) {
+      lastTenth = tenth;
+      ctx.err(text);
+    }
+  };
+}
+
+function describeRefresh(r: RefreshResult): string {
+  const parts = [
+    `${r.chats} chats`,
+    `${r.added} added`,
+    `${r.changed} changed (${r.appended} only grew)`,
+    `${r.removed} removed`,
+    `${r.linesRead} lines read`,
+    `${r.ms} ms`,
+  ];
+  const aside = r.setAside
+    ? `\nThe old index could not be used (${r.setAside.reason}); it was set aside as ${r.setAside.path}.`
+    : "";
+  return `Index refreshed: ${parts.join(", ")}.${aside}`;
+}
+
+async function refreshWithProgress(ctx: CommandContext, logs: string): Promise<RefreshResult> {
+  return refreshIndex(ctx.roots.state, logs, {
+    compress: readCompressSetting(ctx.roots.home),
+    onProgress: progressPrinter(ctx),
+  });
+}
+
+/** `oda-admin index refresh`: brings the index up to date, progress on stderr. */
+const refresh: Command = async (ctx) => {
+  const logs = logsOf(ctx);
+  const result = await refreshWithProgress(ctx, logs);
+  if (ctx.json) ctx.out(JSON.stringify({ ok: true, refresh: result }, null, 2));
+  else ctx.out(describeRefresh(result));
+  return 0;
+};
+
+/** `oda-admin index status`: where the index is, what it holds, whether it is current. */
+const status: Command = async (ctx) => {
+  const logs = logsOf(ctx);
+  const s = indexStatus(ctx.roots.state, logs);
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ ok: true, status: s }, null, 2));
+    return 0;
+  }
+  ctx.out(`Index: ${s.path} (${s.bytes.toLocaleString("en")} bytes)`);
+  ctx.out(`  ${s.chats.toLocaleString("en")} chats, ${s.entries.toLocaleString("en")} searchable entries`);
+  ctx.out(`  ${s.freshness.sentence}`);
+  if (s.setAside) ctx.out(`  The old index was set aside as ${s.setAside.path}: ${s.setAside.reason}`);
+  return 0;
+};
+
+function printResult(ctx: CommandContext, result: SearchResult): void {
+  if (!result.groups.length) {
+    ctx.out(`No chat mentions ${JSON.stringify(result.query)}.`);
+    return;
+  }
+  ctx.out(
+    `${result.totalHits.toLocaleString("en")}${result.truncated ? "+" : ""} matches in ${result.totalChats.toLocaleString("en")} chats (${result.ms} ms)${result.totalChats > result.groups.length ? `; the ${result.groups.length} most recent shown` : ""}:`,
+  );
+  for (const g of result.groups) {
+    ctx.out(`\n${g.id}  ${g.title ?? "(untitled)"}  [${g.cwd ?? "no working folder"}]  ${g.count} matches`);
+    for (const h of g.hits) {
+      const text = h.snippet.map((p) => (p.hit ? `«${p.text}»` : p.text)).join("");
+      ctx.out(`  line ${String(h.line).padStart(5)}  ${h.role.padEnd(9)} ${text.replace(/\s+/g, " ")}`);
+    }
+  }
+}
+
+/** `oda-admin search "<query>" [filters] [--no-refresh] [--json]`. */
+const search: Command = async (ctx) => {
+  const logs = logsOf(ctx);
+  const query = ctx.args.join(" ");
+  if (!query.trim()) throw new OdaError("bad_input", 'Give what to search for: oda-admin search "<query>".');
+  const role = flagString(ctx, "role");
+  if (role && !(SEARCH_ROLES as readonly string[]).includes(role))
+    throw new OdaError("bad_input", `--role takes one of ${SEARCH_ROLES.join(", ")}.`);
+  const chats = flagString(ctx, "chats");
+  if (chats !== undefined && !/^\d+$/.test(chats)) throw new OdaError("bad_input", "--chats takes a whole number.");
+  const refreshed = ctx.flags["no-refresh"] === true ? null : await refreshWithProgress(ctx, logs);
+  const result = searchChats(ctx.roots.state, logs, {
+    query,
+    cwd: flagString(ctx, "cwd") ?? null,
+    role: role ?? null,
+    since: flagString(ctx, "since") ?? null,
+    until: flagString(ctx, "until") ?? null,
+    problems: ctx.flags.problems === true,
+    chats: chats === undefined ? 50 : Number(chats),
+  });
+  if (ctx.json) {
+    const groups = result.groups.map((g) => ({
+      ...g,
+      hits: g.hits.map((h) => ({
+        ...h,
+        text: h.snippet.map((p) => (p.hit ? `«${p.text}»` : p.text)).join(""),
+        url: `/chats/${encodeURIComponent(g.id)}?line=${h.line}`,
+      })),
+    }));
+    ctx.out(JSON.stringify({ ok: true, ...result, groups, refresh: refreshed }, null, 2));
+  } else printResult(ctx, result);
+  return 0;
+};
+
+/** `search`, `index refresh` and `index status`. */
+export const searchCommands = {
+  search: {
+    summary:
+      'find chats: search "<query>" [--cwd DIR] [--role R] [--since ISO] [--until ISO] [--problems] [--no-refresh]',
+    usage: `oda-admin search "<query>" [options]
+
+Searches every chat of the log folder through the index in the state folder,
+refreshing it first (only changed chats are read again).
+
+Query syntax (SQLite FTS5): words (all must appear), "exact phrases", prefix*,
+NOT, OR and parentheses, e.g.  budget NOT "staging server"
+
+Options:
+  --cwd DIR        only chats working in this folder
+  --role R         only entries of this role: ${SEARCH_ROLES.join(", ")}
+  --since ISO      only lines at or after this date (YYYY-MM-DD or a date-time)
+  --until ISO      only lines at or before this date (a date includes the whole day, UTC)
+  --problems       only chats with problems
+  --chats N        how many chats to show (default 50, most recent first)
+  --no-refresh     search the index as it is
+  --json           one JSON document; each hit has the inspector's url
+`,
+    options: {
+      cwd: { type: "string" },
+      role: { type: "string" },
+      since: { type: "string" },
+      until: { type: "string" },
+      problems: { type: "boolean" },
+      chats: { type: "string" },
+      "no-refresh": { type: "boolean" },
+    },
+    run: search,
+  },
+  "index refresh": { summary: "bring the search index up to date (progress on stderr)", run: refresh },
+  "index status": { summary: "the search index: where, how big, whether it is current", run: status },
+} as const;
