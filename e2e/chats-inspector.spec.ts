@@ -1,0 +1,128 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { appendUnfinishedLine, type ChatWriter, createChat } from "../lib/sessions";
+import { at, closedChat } from "./chats-setup";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+test.describe("the inspector, both formats", () => {
+  test.use({
+    odaSetup: seed(async ({ logs }) => {
+      const w = createChat(logs, { id: "c-four", cwd: "/home/ana/reports", created: at(0), continues: "c-one" });
+      await w.appendEvents([
+        { type: "memory", ts: at(0), mode: "full", text: "## Reply language\nReply in short bullet points." },
+      ]);
+      await w.appendTurn({ user: "Summarise the report", assistant: "Here is the summary.", ts: at(1), model: "oda-large-2026-10" });
+      await w.appendEvents([
+        {
+          type: "message",
+          ts: at(2),
+          role: "assistant",
+          content: [{ type: "tool_use", id: "tu-1", name: "read_file", input: { path: "report.md" } }],
+        },
+        {
+          type: "message",
+          ts: at(2),
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "tu-1", content: "The whole report text", is_error: false }],
+        },
+        { type: "title", ts: at(3), title: "Report summary" },
+        { type: "surprise", ts: at(3), detail: { kept: true } },
+      ]);
+      await w.close();
+      await closedChat(logs, "c-one", "/home/ana/reports", 2, { format: 1 });
+    }),
+  });
+
+  test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({ page }) => {
+    await page.goto("/chats/c-four");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat c-four");
+    await expect(page.getByText("v4, zstd-compressed")).toBeVisible();
+    await expect(page.getByText("Lock: none")).toBeVisible();
+    await expect(page.getByText(/^cached$/)).toBeVisible();
+    await expect(page.getByRole("link", { name: "c-one" })).toHaveAttribute("href", "/chats/c-one");
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    await expect(lines.getByText("Summarise the report")).toBeVisible();
+    await expect(lines.getByText("oda-large-2026-10")).toBeVisible();
+    await expect(lines.getByText("Memory sent (full)", { exact: false })).toBeVisible();
+    await expect(lines.getByText("Turn ended", { exact: false })).toBeVisible();
+    await expect(lines.getByText("Title:")).toBeVisible();
+    await expect(lines.getByText('"kept": true')).toBeVisible();
+    const tool = lines.getByText("Tool call: read_file (tu-1)");
+    await expect(lines.getByText('"path": "report.md"')).toBeHidden();
+    await tool.click();
+    await expect(lines.getByText('"path": "report.md"')).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole("button", { name: "Raw lines" }).click();
+    await expect(page).toHaveURL(/view=raw/);
+    await expect(lines.getByRole("link", { name: "Link to line 1", exact: true })).toHaveAttribute(
+      "href",
+      "/chats/c-four?line=1&view=raw&generation=session.v4.jsonl.zstd",
+    );
+    await expect(lines.getByText('{"type":"session","format":4,"id":"c-four"', { exact: false })).toBeVisible();
+    await lines.getByRole("button", { name: "Format JSON of line 1" }).click();
+    await expect(lines.getByText('"cwd": "/home/ana/reports"', { exact: false })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("opens a format 1 chat, in a narrow window too", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/chats/c-one");
+    await expect(page.getByText("v1, zstd-compressed")).toBeVisible();
+    const lines = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
+    await expect(lines.getByText("Question 1 of c-one")).toBeVisible();
+    await expect(lines.getByText("Answer 2 of c-one")).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("downloads the decompressed log and the raw file", async ({ page, oda }) => {
+    const file = join(oda.logs, "--%2Fhome%2Fana%2Freports--", "c-one", "session.jsonl.zstd");
+    const raw = await page.request.get("/chats/c-one/download?form=raw");
+    expect(raw.headers()["content-disposition"]).toBe('attachment; filename="c-one-session.jsonl.zstd"');
+    expect(Buffer.from(await raw.body()).equals(readFileSync(file))).toBe(true);
+    const text = await page.request.get("/chats/c-one/download?form=decompressed");
+    expect(text.headers()["content-disposition"]).toBe('attachment; filename="c-one-session.jsonl"');
+    const body = (await text.text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(body.map((l) => l.text)).toEqual(["Question 1 of c-one", "Answer 1 of c-one", "Question 2 of c-one", "Answer 2 of c-one"]);
+  });
+});
+
+test.describe("broken lines and the unfinished tail", () => {
+  const offsets = { invalid: 0, tail: 0 };
+  test.use({
+    odaSetup: seed(async ({ home, logs }) => {
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, "settings.json"), JSON.stringify({ sessions: { compress: false } }));
+      const w: ChatWriter = createChat(logs, { id: "c-plain", cwd: null, created: at(0) }, { compress: false });
+      await w.appendTurn({ user: "first", assistant: "one", ts: at(1) });
+      offsets.invalid = statSync(w.logPath).size;
+      await w.writeSave(await w.encodeSave(["this line is not JSON"]), null); // a broken line, by hand
+      await w.appendTurn({ user: "second", assistant: "two", ts: at(2) });
+      offsets.tail = statSync(w.logPath).size;
+      await appendUnfinishedLine(w, { type: "message", ts: at(3), role: "user", content: [] });
+      w.releaseLock();
+    }),
+  });
+
+  test("marks the invalid line and the unfinished tail at their offsets; next error jumps to it", async ({ page, oda }) => {
+    await page.goto("/chats/c-plain?view=raw");
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl" });
+    await expect(
+      lines.getByText(`Invalid line: Line 5 is not a JSON object. (byte offset ${offsets.invalid.toLocaleString("en")})`),
+    ).toBeVisible();
+    await expect(lines.getByText(`Unfinished tail at byte ${offsets.tail.toLocaleString("en")}`)).toBeVisible();
+    const log = join(oda.logs, "_no-cwd", "c-plain", "session.v4.jsonl");
+    await expect(lines).toContainText(
+      `The log ends with an unfinished line at byte ${offsets.tail}`,
+    );
+    await expect(lines).toContainText(`raw log: ${log}`);
+    await page.getByRole("button", { name: "Next error" }).click();
+    await expect(page.getByText(`Invalid line 5 at byte ${offsets.invalid.toLocaleString("en")}.`)).toBeVisible();
+    await expect(page).toHaveURL(/line=5/);
+    await expect(lines.locator('[aria-current="true"]')).toContainText("this line is not JSON");
+    await expect(page.getByRole("list", { name: "Problems of this chat" })).toContainText(
+      "Line 5 of the log is not a JSON object.",
+    );
+    await expectAccessible(page);
+  });
+});
