@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { readSearchParams } from "@/components/search/search-params";
+import { SearchView } from "@/components/search/search-view";
+import { PageHeader } from "@/components/ui/page-header";
+
+export const metadata: Metadata = { title: "Search" };
+export const dynamic = "force-dynamic";
+
+/** Find anything in any chat, through the search index in the state folder. */
+export default async function SearchPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const initial = readSearchParams(await searchParams);
+  return (
+    <div>
+      <PageHeader
+        title="Search"
+        description="Find which chat mentioned something: every message, tool call and memory line of every chat."
+      />
+      <SearchView initial={initial} />
+    </div>
+  );
+}

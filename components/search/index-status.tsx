@@ -1,0 +1,82 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { indexStatusAction } from "@/app/_actions/search";
+import { unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { Progress } from "@/components/ui/progress";
+import { queryKeys } from "@/lib/query-keys";
+
+/**
+ * The search index's state: its freshness sentence, a progress bar while a
+ * refresh runs in the background, and a button to refresh it now. Polling
+ * starts a refresh by itself when the log folder changed.
+ */
+export function IndexStatusPanel() {
+  const client = useQueryClient();
+  const [forcing, setForcing] = useState(false);
+  const status = useQuery({
+    queryKey: queryKeys.search.status(),
+    queryFn: () => unwrap(indexStatusAction({ refresh: "when-stale" })),
+    refetchInterval: (q) => (q.state.data?.job.running ? 700 : 15_000),
+    retry: false,
+  });
+  const running = status.data?.job.running ?? false;
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    // When a refresh ends, the results may have changed: search again.
+    if (wasRunning.current && !running) void client.invalidateQueries({ queryKey: queryKeys.search.all });
+    wasRunning.current = running;
+  }, [running, client]);
+
+  async function refreshNow() {
+    setForcing(true);
+    try {
+      client.setQueryData(queryKeys.search.status(), await unwrap(indexStatusAction({ refresh: "now" })));
+    } catch {
+      await status.refetch();
+    } finally {
+      setForcing(false);
+    }
+  }
+
+  const data = status.data;
+  return (
+    <section
+      aria-labelledby="index-status-heading"
+      className="space-y-3 rounded-md border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="index-status-heading" className="font-medium">
+          Search index
+        </h2>
+        <Button onClick={refreshNow} disabled={running || forcing || !data}>
+          {running ? "Refreshing…" : "Refresh index"}
+        </Button>
+      </div>
+      <div aria-live="polite" className="space-y-2 text-sm text-zinc-700 dark:text-zinc-300">
+        {status.isPending && <p>Reading the index…</p>}
+        {status.isError && <p role="alert">{status.error.message}</p>}
+        {data && (
+          <>
+            <p>
+              {running
+                ? "Refreshing the index in the background; results may be incomplete until it ends."
+                : data.freshness.sentence}
+            </p>
+            <p>
+              {data.chats.toLocaleString("en")} chats and {data.entries.toLocaleString("en")} searchable entries
+              indexed.
+            </p>
+            {data.job.error && <p role="alert">The last refresh failed: {data.job.error}</p>}
+            {data.setAside && (
+              <p>The previous index file could not be used ({data.setAside.reason}); it was set aside and rebuilt.</p>
+            )}
+          </>
+        )}
+      </div>
+      {running && data && <Progress label="Chats indexed" done={data.job.done} total={data.job.total || null} />}
+    </section>
+  );
+}

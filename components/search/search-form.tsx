@@ -1,0 +1,137 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { SEARCH_ROLE_LABELS, type SearchParams } from "./search-params";
+
+const input =
+  "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
+
+/** The query box and the filters; submitting hands the new search up. */
+export function SearchForm({
+  initial,
+  folders,
+  error,
+  onSearch,
+}: {
+  initial: SearchParams;
+  folders: string[];
+  /** A refusal of the query or a filter: shown under its field. */
+  error: { field: string; message: string } | null;
+  onSearch: (params: SearchParams) => void;
+}) {
+  const [v, setV] = useState<SearchParams>(initial);
+  const set = (patch: Partial<SearchParams>) => setV((old) => ({ ...old, ...patch }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSearch({ ...v, query: v.query.trim() });
+  };
+  const errorFor = (field: string) => (error?.field === field ? error.message : null);
+  const queryError = errorFor("query");
+  return (
+    <search aria-label="Search every chat">
+      <form onSubmit={submit} className="space-y-4">
+        <div className="space-y-1">
+          <label htmlFor="search-query" className="block text-sm font-medium">
+            Search chats
+          </label>
+          <div className="flex gap-2">
+            <input
+              id="search-query"
+              type="search"
+              value={v.query}
+              onChange={(e) => set({ query: e.target.value })}
+              aria-describedby={`search-help${queryError ? " search-query-error" : ""}`}
+              aria-invalid={queryError ? true : undefined}
+              className={input}
+              autoComplete="off"
+            />
+            <Button type="submit" variant="primary">
+              Search
+            </Button>
+          </div>
+          <p id="search-help" className="text-sm text-zinc-700 dark:text-zinc-300">
+            Words must all appear; use &quot;exact phrases&quot;, prefix* for word beginnings, NOT to exclude and OR for
+            either. Example: <code>budget NOT &quot;staging server&quot;</code>
+          </p>
+          <p id="search-query-error" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+            {queryError}
+          </p>
+        </div>
+        <fieldset className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+          <legend className="mb-1 text-sm font-medium">Filters</legend>
+          <div className="space-y-1">
+            <label htmlFor="search-cwd" className="block text-sm">
+              Working folder
+            </label>
+            <select id="search-cwd" value={v.cwd} onChange={(e) => set({ cwd: e.target.value })} className={input}>
+              <option value="">Any folder</option>
+              {folders.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="search-since" className="block text-sm">
+              From date
+            </label>
+            <input
+              id="search-since"
+              type="date"
+              value={v.since}
+              onChange={(e) => set({ since: e.target.value })}
+              aria-describedby={errorFor("since") ? "search-since-error" : undefined}
+              className={input}
+            />
+            <p id="search-since-error" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+              {errorFor("since")}
+            </p>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="search-until" className="block text-sm">
+              To date
+            </label>
+            <input
+              id="search-until"
+              type="date"
+              value={v.until}
+              onChange={(e) => set({ until: e.target.value })}
+              aria-describedby={errorFor("until") ? "search-until-error" : undefined}
+              className={input}
+            />
+            <p id="search-until-error" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+              {errorFor("until")}
+            </p>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="search-role" className="block text-sm">
+              Role
+            </label>
+            <select id="search-role" value={v.role} onChange={(e) => set({ role: e.target.value })} className={input}>
+              <option value="">Any role</option>
+              {Object.entries(SEARCH_ROLE_LABELS).map(([role, label]) => (
+                <option key={role} value={role}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex items-center gap-2 self-end pb-2">
+            <input
+              id="search-problems"
+              type="checkbox"
+              checked={v.problems}
+              onChange={(e) => set({ problems: e.target.checked })}
+              className="h-4 w-4"
+            />
+            <label htmlFor="search-problems" className="text-sm">
+              Only chats with problems
+            </label>
+          </div>
+        </fieldset>
+      </form>
+    </search>
+  );
+}

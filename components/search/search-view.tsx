@@ -1,0 +1,88 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { indexFoldersAction, searchAction } from "@/app/_actions/search";
+import { ActionError, unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { queryKeys } from "@/lib/query-keys";
+import { IndexStatusPanel } from "./index-status";
+import { SearchForm } from "./search-form";
+import { type SearchParams, searchParamsString } from "./search-params";
+import { SearchResults } from "./search-results";
+
+const PAGE = 20;
+
+/** The search page's interactive part: the index's state, the form, and the results. */
+export function SearchView({ initial }: { initial: SearchParams }) {
+  const router = useRouter();
+  const [params, setParams] = useState<SearchParams>(initial);
+  const [chats, setChats] = useState(PAGE);
+  const folders = useQuery({
+    queryKey: [...queryKeys.search.all, "folders"],
+    queryFn: () => unwrap(indexFoldersAction({})),
+    staleTime: 30_000,
+  });
+  const { query, ...filters } = params;
+  const search = useQuery({
+    queryKey: queryKeys.search.query(query, {
+      ...filters,
+      problems: filters.problems ? "1" : "",
+      chats: String(chats),
+    }),
+    queryFn: () =>
+      unwrap(
+        searchAction({
+          query,
+          cwd: filters.cwd || undefined,
+          role: filters.role || undefined,
+          since: filters.since || undefined,
+          until: filters.until || undefined,
+          problems: filters.problems,
+          chats,
+        }),
+      ),
+    enabled: query.trim().length > 0,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+
+  function onSearch(next: SearchParams) {
+    setParams(next);
+    setChats(PAGE);
+    const qs = searchParamsString(next);
+    router.replace(qs ? `/search?${qs}` : "/search", { scroll: false });
+  }
+
+  const error = search.error instanceof ActionError ? search.error : null;
+  const fieldError = error
+    ? (Object.entries(error.fieldErrors).map(([field, message]) => ({ field, message }))[0] ?? {
+        field: "query",
+        message: error.message,
+      })
+    : null;
+
+  return (
+    <div className="space-y-6">
+      <IndexStatusPanel />
+      <SearchForm initial={initial} folders={folders.data ?? []} error={fieldError} onSearch={onSearch} />
+      <section aria-labelledby="results-heading" aria-busy={search.isFetching} className="space-y-3">
+        <h2 id="results-heading" className="text-lg font-medium">
+          Results
+        </h2>
+        <div aria-live="polite">
+          {!query && <p className="text-zinc-700 dark:text-zinc-300">Type a word or phrase to search every chat.</p>}
+          {query && search.isPending && <p>Searching…</p>}
+          {search.isError && !error && <p role="alert">{search.error.message}</p>}
+        </div>
+        {query && search.data && !search.isError && <SearchResults result={search.data} />}
+        {query && search.data && search.data.totalChats > search.data.groups.length && (
+          <Button onClick={() => setChats((n) => n + PAGE)} disabled={search.isFetching}>
+            Show more chats
+          </Button>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { createChat } from "../lib/sessions";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+/** Two chats written with the project's own writer: the zebra answer is line 6 of "c-zebra". */
+async function writeChats(logs: string) {
+  const zoo = createChat(logs, { id: "c-zebra", cwd: "/home/ana/zoo", created: "2026-11-20T09:00:00.000Z" });
+  await zoo.appendTurn({
+    user: "Tell me about stripes",
+    assistant: "Horses have none.",
+    ts: "2026-11-20T09:01:00.000Z",
+  });
+  await zoo.appendTurn({
+    user: "Which animal has black and white stripes?",
+    assistant: "The zebra does, and each zebra's pattern is unique.",
+    ts: "2026-11-20T09:02:00.000Z",
+  });
+  await zoo.close();
+  const other = createChat(logs, { id: "c budget/1", cwd: "/home/ana/reports", created: "2026-11-25T10:00:00.000Z" });
+  await other.appendTurn({
+    user: "Summarise the quarterly budget",
+    assistant: "The budget grew by 4%.",
+    ts: "2026-11-25T10:01:00.000Z",
+  });
+  await other.close();
+}
+
+test.use({ odaSetup: seed(async ({ logs }) => writeChats(logs)) });
+
+test.describe("search", () => {
+  test("search, click a result, land on the line", async ({ page }) => {
+    await page.goto("/search");
+    await expect(page.getByRole("heading", { level: 1, name: "Search" })).toBeVisible();
+    // The page builds the index in the background and says when it is current.
+    await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel("Search chats").fill("zebra");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/\/search\?q=zebra$/);
+    const results = page.getByRole("list", { name: "Chats that match" });
+    await expect(results.getByRole("heading", { name: "Tell me about stripes" })).toBeVisible();
+    await expect(results.getByText("1 match", { exact: true })).toBeVisible();
+    await expect(results.locator("mark", { hasText: "zebra" }).first()).toBeVisible();
+    await expect(page.getByText("/home/ana/zoo", { exact: false })).toBeVisible();
+    await expectAccessible(page);
+    const hit = results.getByRole("link", { name: "Line 6 of Tell me about stripes, assistant" });
+    await expect(hit).toHaveAttribute("href", "/chats/c-zebra?line=6");
+    await hit.click();
+    await expect(page).toHaveURL(/\/chats\/c-zebra\?line=6/);
+    await expect(page.locator('[role="listitem"][aria-current="true"]')).toContainText("The zebra does");
+  });
+
+  test("filters, a query from the URL, an id that needs encoding, and a query FTS5 cannot read", async ({ page }) => {
+    await page.goto("/search?q=budget");
+    const results = page.getByRole("list", { name: "Chats that match" });
+    await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(results.getByRole("link", { name: "Line 2 of Summarise the quarterly budget, user" })).toHaveAttribute(
+      "href",
+      `/chats/${encodeURIComponent("c budget/1")}?line=2`,
+    );
+    await page.getByLabel("Role").selectOption("assistant");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(results.getByRole("link", { name: /^Line 3 of / })).toBeVisible();
+    await expect(results.getByRole("link", { name: /^Line 2 of / })).toHaveCount(0);
+    await page.getByLabel("From date").fill("2026-11-26");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page.getByText('No chat matches "budget".')).toBeVisible();
+
+    await page.getByLabel("Search chats").fill('"unclosed');
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const query = page.getByLabel("Search chats");
+    await expect(query).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#search-query-error")).toContainText('The search "\\"unclosed" cannot be read');
+    await expect(query).toHaveAccessibleDescription(/cannot be read/);
+  });
+
+  test("a chat written later is found after the index refreshes, with progress shown", async ({ page, oda }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/search");
+    await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
+    const late = createChat(oda.logs, { id: "c-late", cwd: null, created: "2026-11-28T08:00:00.000Z" });
+    await late.appendTurn({
+      user: "Where did the okapi go?",
+      assistant: "To the forest.",
+      ts: "2026-11-28T08:01:00.000Z",
+    });
+    await late.close();
+    await page.getByRole("button", { name: "Refresh index" }).click();
+    await expect(page.getByText("The search index is up to date (3 chats).")).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel("Search chats").fill("okap*");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(
+      page.getByRole("list", { name: "Chats that match" }).getByRole("heading", { name: "Where did the okapi go?" }),
+    ).toBeVisible();
+    await expectAccessible(page);
+  });
+});
