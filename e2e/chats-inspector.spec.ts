@@ -11,7 +11,12 @@ test.describe("the inspector, both formats", () => {
       await w.appendEvents([
         { type: "memory", ts: at(0), mode: "full", text: "## Reply language\nReply in short bullet points." },
       ]);
-      await w.appendTurn({ user: "Summarise the report", assistant: "Here is the summary.", ts: at(1), model: "oda-large-2026-10" });
+      await w.appendTurn({
+        user: "Summarise the report",
+        assistant: "Here is the summary.",
+        ts: at(1),
+        model: "oda-large-2026-10",
+      });
       await w.appendEvents([
         {
           type: "message",
@@ -82,8 +87,16 @@ test.describe("the inspector, both formats", () => {
     expect(Buffer.from(await raw.body()).equals(readFileSync(file))).toBe(true);
     const text = await page.request.get("/chats/c-one/download?form=decompressed");
     expect(text.headers()["content-disposition"]).toBe('attachment; filename="c-one-session.jsonl"');
-    const body = (await text.text()).trim().split("\n").map((l) => JSON.parse(l));
-    expect(body.map((l) => l.text)).toEqual(["Question 1 of c-one", "Answer 1 of c-one", "Question 2 of c-one", "Answer 2 of c-one"]);
+    const body = (await text.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(body.map((l) => l.text)).toEqual([
+      "Question 1 of c-one",
+      "Answer 1 of c-one",
+      "Question 2 of c-one",
+      "Answer 2 of c-one",
+    ]);
   });
 });
 
@@ -104,17 +117,20 @@ test.describe("broken lines and the unfinished tail", () => {
     }),
   });
 
-  test("marks the invalid line and the unfinished tail at their offsets; next error jumps to it", async ({ page, oda }) => {
+  test("marks the invalid line and the unfinished tail at their offsets; next error jumps to it", async ({
+    page,
+    oda,
+  }) => {
     await page.goto("/chats/c-plain?view=raw");
     const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl" });
     await expect(
-      lines.getByText(`Invalid line: Line 5 is not a JSON object. (byte offset ${offsets.invalid.toLocaleString("en")})`),
+      lines.getByText(
+        `Invalid line: Line 5 is not a JSON object. (byte offset ${offsets.invalid.toLocaleString("en")})`,
+      ),
     ).toBeVisible();
     await expect(lines.getByText(`Unfinished tail at byte ${offsets.tail.toLocaleString("en")}`)).toBeVisible();
     const log = join(oda.logs, "_no-cwd", "c-plain", "session.v4.jsonl");
-    await expect(lines).toContainText(
-      `The log ends with an unfinished line at byte ${offsets.tail}`,
-    );
+    await expect(lines).toContainText(`The log ends with an unfinished line at byte ${offsets.tail}`);
     await expect(lines).toContainText(`raw log: ${log}`);
     await page.getByRole("button", { name: "Next error" }).click();
     await expect(page.getByText(`Invalid line 5 at byte ${offsets.invalid.toLocaleString("en")}.`)).toBeVisible();

@@ -38,7 +38,9 @@ test.describe("the chat list", () => {
       'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/somewhere/else" does not match the chat\'s "/srv/a".',
     );
     await expect(row("c-mismatch")).toContainText(`raw log: ${made.mismatch.logPath}`);
-    await expect(row("c-stale")).toContainText(`The session.lock is stale: Process ${made.holder.pid} is no longer running.`);
+    await expect(row("c-stale")).toContainText(
+      `The session.lock is stale: Process ${made.holder.pid} is no longer running.`,
+    );
     await expect(row("c-stale").getByText("stale lock", { exact: true })).toBeVisible();
     await expect(row("c-cut")).toContainText("The log's last zstd frame is cut off at byte");
     await expect(row("c-cut")).toContainText(`raw log: ${made.cut.logPath}`);
@@ -74,7 +76,9 @@ test.describe("the chat list", () => {
 
     await page.getByRole("combobox", { name: "Working folder" }).selectOption("");
     await page.getByLabel("Format").selectOption("none");
-    await expect(page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-form" })).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-form" }),
+    ).toBeVisible();
     await expect(page.getByText("Showing 1 of 9 chats")).toBeVisible();
 
     await page.getByLabel("Format").selectOption("");
@@ -86,7 +90,10 @@ test.describe("the chat list", () => {
   test("the list streams in batches with a progress count", async ({ page }) => {
     const res = await page.request.get("/api/chats");
     expect(res.ok()).toBe(true);
-    const batches = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const batches = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(batches.at(-1)).toMatchObject({ done: 9, total: 9 });
     expect(batches[0].problems.map((p: { kind: string }) => p.kind)).toEqual(["duplicate"]);
   });

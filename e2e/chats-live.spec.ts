@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { type ChatWriter, createChat, type LockHolder, leaveDeadLock } from "../lib/sessions";
+import type { LockHolder } from "../lib/fs/lock";
+import { type ChatWriter, createChat, leaveDeadLock } from "../lib/sessions";
 import { at, closedChat, snapshot } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   appendCutSave,
@@ -26,7 +26,11 @@ export async function closedChat(
 ): Promise<ChatWriter> {
   const w = createChat(logs, { id, cwd, created: at(options.start ?? 0) }, options);
   for (let i = 0; i < turns; i++) {
-    await w.appendTurn({ user: `Question ${i + 1} of ${id}`, assistant: `Answer ${i + 1} of ${id}`, ts: at((options.start ?? 0) + i) });
+    await w.appendTurn({
+      user: `Question ${i + 1} of ${id}`,
+      assistant: `Answer ${i + 1} of ${id}`,
+      ts: at((options.start ?? 0) + i),
+    });
   }
   await w.close();
   return w;
@@ -53,7 +57,11 @@ export async function problemFolder(logs: string) {
   const holder = leaveDeadLock(stale.dir);
   const cut = createChat(logs, { id: "c-cut", cwd: "/srv/a", created: at(43) });
   await cut.appendTurn({ user: "before the crash", assistant: "saved", ts: at(43) });
-  await appendCutSave(cut, [{ type: "message", ts: at(44), role: "user", content: [{ type: "text", text: "lost" }] }], (n) => n - 4);
+  await appendCutSave(
+    cut,
+    [{ type: "message", ts: at(44), role: "user", content: [{ type: "text", text: "lost" }] }],
+    (n) => n - 4,
+  );
   const form = await closedChat(logs, "c-form", "/srv/a", 1, { start: 45 });
 
   // Broken files, written by hand because the tests are about them.
@@ -62,7 +70,10 @@ export async function problemFolder(logs: string) {
   const cp = JSON.parse(readFileSync(join(mismatch.dir, "session.cache.json"), "utf8"));
   cp.identity.cwd = "/somewhere/else";
   writeFileSync(join(mismatch.dir, "session.cache.json"), JSON.stringify(cp));
-  writeFileSync(join(form.dir, "session.v5.jsonl"), `${JSON.stringify({ type: "session", format: 5, id: "c-form" })}\n`);
+  writeFileSync(
+    join(form.dir, "session.v5.jsonl"),
+    `${JSON.stringify({ type: "session", format: 5, id: "c-form" })}\n`,
+  );
   return { cached, behind, rebuilt, badCache, mismatch, stale, holder, cut, form };
 }
 

@@ -80,7 +80,10 @@ function Message({ json }: { json: Json }) {
         ))}
       </p>
       {Array.isArray(content) ? (
-        content.map((part, i) => <Part key={`${i}-${(part as Json)?.type}`} part={part} />)
+        content.map((part, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a saved line's parts never move; the position is their identity
+          <Part key={i} part={part} />
+        ))
       ) : (
         <p className="text-sm break-words whitespace-pre-wrap">{pretty(content ?? "")}</p>
       )}

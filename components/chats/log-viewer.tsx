@@ -1,3 +1,5 @@
+// biome-ignore-all lint/a11y/useSemanticElements: virtualised lines are absolutely positioned divs; role=list/listitem gives them list semantics
+
 "use client";
 
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";

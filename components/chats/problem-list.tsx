@@ -24,8 +24,8 @@ export function ProblemList({ problems, label }: { problems: ChatProblem[]; labe
   if (!problems.length) return null;
   return (
     <ul aria-label={label} className="space-y-1 text-sm text-red-900 dark:text-red-200">
-      {problems.map((p, i) => (
-        <ProblemItem key={`${p.kind}-${i}`} problem={p} />
+      {problems.map((p) => (
+        <ProblemItem key={`${p.kind}:${p.message}`} problem={p} />
       ))}
     </ul>
   );
