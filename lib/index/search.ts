@@ -124,6 +124,27 @@ function isQueryError(error: unknown): boolean {
   );
 }
 
+const recency = new WeakMap<Db, { key: string; order: Map<number, number> }>();
+
+/**
+ * Every chat's place when ordered by last activity, newest first, kept per
+ * connection until the index changes (`total_changes()` for this connection's
+ * writes, `data_version` for other processes'), so ordering thousands of
+ * matching chats costs no query.
+ */
+function recencyOrder(db: Db): Map<number, number> {
+  const key = `${db.prepare("SELECT total_changes()").pluck().get()}|${db.pragma("data_version", { simple: true })}`;
+  const known = recency.get(db);
+  if (known?.key === key) return known.order;
+  const cids = db
+    .prepare("SELECT cid FROM chats ORDER BY last_activity IS NULL, last_activity DESC, cid")
+    .pluck()
+    .all() as number[];
+  const order = new Map(cids.map((cid, i) => [cid, i]));
+  recency.set(db, { key, order });
+  return order;
+}
+
 interface ChatRow {
   cid: number;
   id: string;
@@ -205,14 +226,18 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
     g.count++;
     if (g.first.length < perChat) g.first.push(rid);
   }
-  const chatRows = byChat.size
-    ? (db
-        .prepare(
-          `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
-           WHERE cid IN (SELECT value FROM json_each(?))
-           ORDER BY last_activity IS NULL, last_activity DESC, cid LIMIT ?`,
-        )
-        .all(JSON.stringify([...byChat.keys()]), options.chats ?? 20) as ChatRow[])
+  const order = recencyOrder(db);
+  const matched = [...byChat.keys()]
+    .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
+    .slice(0, options.chats ?? 20);
+  const chatRows = matched.length
+    ? (
+        db
+          .prepare(
+            "SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats WHERE cid IN (SELECT value FROM json_each(?))",
+          )
+          .all(JSON.stringify(matched)) as ChatRow[]
+      ).sort((a, b) => (order.get(a.cid) ?? 0) - (order.get(b.cid) ?? 0))
     : [];
   const shown = chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []);
   const entries = new Map<number, { line: number; role: string; ts: string | null; text: string }>();
