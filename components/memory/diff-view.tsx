@@ -60,7 +60,7 @@ function Cell({ line, side }: { line: DiffLine | null; side: "old" | "new" | "in
   const no = side === "old" || (side === "inline" && line.kind === "removed") ? line.oldNo : line.newNo;
   return (
     <>
-      <td className={`w-10 px-1 text-right align-top text-zinc-600 select-none dark:text-zinc-400 ${ROW[line.kind]}`}>
+      <td className={`px-1 text-right align-top text-zinc-600 select-none dark:text-zinc-400 ${ROW[line.kind]}`}>
         {no}
       </td>
       <td className={`px-2 align-top whitespace-pre-wrap break-words ${ROW[line.kind]}`}>
@@ -132,6 +132,19 @@ export function DiffView({
               ? `Text changes from ${oldLabel} to ${newLabel}, inline`
               : `Text changes side by side: ${oldLabel} on the left, ${newLabel} on the right`}
           </caption>
+          {mode === "inline" ? (
+            <colgroup>
+              <col className="w-12" />
+              <col />
+            </colgroup>
+          ) : (
+            <colgroup>
+              <col className="w-12" />
+              <col />
+              <col className="w-12" />
+              <col />
+            </colgroup>
+          )}
           {mode === "inline" ? (
             <>
               <thead className="sr-only">

@@ -36,7 +36,7 @@ export function HistoryCompare({
   const oldLabel = oldEntry ? entryLabel(oldEntry) : "nothing (no earlier version)";
   const newLabel = entryLabel(newEntry ?? selected);
   return (
-    <section aria-labelledby={`${selectId}-h`} className="space-y-3">
+    <section aria-labelledby={`${selectId}-h`} className="min-w-0 space-y-3 self-start">
       <h2 id={`${selectId}-h`} className="text-lg font-semibold">
         Changes
       </h2>

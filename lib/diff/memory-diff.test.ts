@@ -38,6 +38,16 @@ describe("diffText", () => {
     expect(added?.segments.map((s) => s.text).join("")).toBe("Reply in long bullet points.");
   });
 
+  it("joins changed words separated only by white space into one highlight", () => {
+    const s = pairSegments("Reply in long bullet points.", "Reply in long numbered lists.");
+    expect(s.old).toEqual([
+      { text: "Reply in long ", changed: false },
+      { text: "bullet points", changed: true },
+      { text: ".", changed: false },
+    ]);
+    expect(s.new.filter((x) => x.changed).map((x) => x.text)).toEqual(["numbered lists"]);
+  });
+
   it("does not highlight words of unpaired lines", () => {
     const d = diffText("", "only new");
     expect(kinds(d.inline)).toEqual(["a only new"]);

@@ -69,7 +69,20 @@ export function pairSegments(oldLine: string, newLine: string): { old: Segment[]
     if (!part.added) oldSegs.push({ text: part.value, changed: part.removed });
     if (!part.removed) newSegs.push({ text: part.value, changed: part.added });
   }
-  return { old: oldSegs, new: newSegs };
+  return { old: coalesce(oldSegs), new: coalesce(newSegs) };
+}
+
+/** Joins changed words separated only by white space ("bullet points", not "bullet" and "points"). */
+function coalesce(segs: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i] as Segment;
+    const bridge = !s.changed && /^\s+$/.test(s.text) && out.at(-1)?.changed && segs[i + 1]?.changed;
+    const last = out.at(-1);
+    if (last && (bridge || (s.changed && last.changed))) last.text += s.text;
+    else out.push({ ...s, changed: s.changed });
+  }
+  return out;
 }
 
 /** Line diff of two texts, inline and side by side, with word highlights on paired changed lines. */
