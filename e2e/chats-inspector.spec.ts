@@ -35,7 +35,20 @@ test.describe("the inspector, both formats", () => {
       ]);
       await w.close();
       await closedChat(logs, "c-one", "/home/ana/reports", 2, { format: 1 });
+      await closedChat(logs, "odd/id %41 é", null, 1);
     }),
+  });
+
+  test("an id is data: one with a slash, a percent sign and an accent opens from the list", async ({ page }) => {
+    await page.goto("/chats");
+    await page.getByRole("link", { name: "Question 1 of odd/id %41 é" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat odd/id %41 é");
+    await expect(page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" })).toContainText(
+      "Answer 1 of odd/id %41 é",
+    );
+    await expect(page.getByText(/^4 lines · \d+ B decompressed$/)).toBeVisible(); // the status route found it too
+    const raw = await page.request.get(`/chats/${encodeURIComponent("odd/id %41 é")}/download?form=decompressed`);
+    expect(await raw.text()).toContain("Answer 1 of odd/id %41 é");
   });
 
   test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({ page }) => {

@@ -195,3 +195,13 @@ export function chatIdParam(segment: string): string {
     return segment;
   }
 }
+
+/**
+ * The chat id of a route handler under `/chats/<id>/…`, read from the request's
+ * own path: route handlers receive `[id]` already decoded while pages receive
+ * it encoded, so decoding the raw segment once is the one unambiguous way.
+ */
+export function chatIdFromRequest(request: Request): string {
+  const segment = new URL(request.url).pathname.split("/")[2] ?? "";
+  return chatIdParam(segment);
+}

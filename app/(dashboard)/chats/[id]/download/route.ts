@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { OdaError } from "@/lib/errors";
 import { openLogStream } from "@/lib/sessions";
-import { chatIdParam, errorResponse, outlineFor } from "@/server/chat-inspector";
+import { chatIdFromRequest, errorResponse, outlineFor } from "@/server/chat-inspector";
 import { guardRoute } from "@/server/guard";
 
 export const dynamic = "force-dynamic";
@@ -24,11 +24,10 @@ function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): 
  * Downloads a chat's log, streamed: `?form=decompressed` (the JSONL text) or
  * `?form=raw` (the file as stored). The file is opened read-only.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   const refused = await guardRoute(request);
   if (refused) return refused;
-  const { id: encoded } = await params;
-  const id = chatIdParam(encoded);
+  const id = chatIdFromRequest(request);
   const query = ZQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) {
     return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chatIdParam, errorResponse, linesFor } from "@/server/chat-inspector";
+import { chatIdFromRequest, errorResponse, linesFor } from "@/server/chat-inspector";
 import { guardRoute } from "@/server/guard";
 
 export const dynamic = "force-dynamic";
@@ -15,10 +15,10 @@ const ZQuery = z.object({
  * A route handler rather than a server action: the page asks for several pages
  * at once while it scrolls, and server actions run one after another.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   const refused = await guardRoute(request);
   if (refused) return refused;
-  const { id } = await params;
+  const id = chatIdFromRequest(request);
   const url = new URL(request.url);
   const query = ZQuery.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -26,7 +26,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   }
   try {
     const { from, count, generation } = query.data;
-    return Response.json(await linesFor(chatIdParam(id), from, count, generation), {
+    return Response.json(await linesFor(id, from, count, generation), {
       headers: { "cache-control": "no-store" },
     });
   } catch (error) {
