@@ -49,7 +49,6 @@ export function HistoryView({
 
   const select = (key: string) => {
     setSelected(key);
-    if (key !== "current") setCompareWith((c) => c);
     router.replace(key === "current" ? pathname : `${pathname}?version=${encodeURIComponent(key)}`, { scroll: false });
   };
 
