@@ -1,4 +1,6 @@
 import { statSync } from "node:fs";
+import { join } from "node:path";
+import { readLockStatus } from "../fs";
 import type { ChatSummary, Problem } from "../sessions";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
@@ -105,7 +107,10 @@ export function listChatsFromIndex(handle: IndexHandle): IndexedChatList {
   const sources: Record<string, "checkpoint" | "log"> = {};
   const chats = rows.map((r) => {
     sources[r.id] = r.source;
-    return JSON.parse(r.summary) as ChatSummary;
+    const chat = JSON.parse(r.summary) as ChatSummary;
+    // A lock's holder can die without any file changing: judge it again now.
+    if (chat.lock.state !== "none") chat.lock = readLockStatus(join(handle.logDir, chat.folder, "session.lock"));
+    return chat;
   });
   const problems = JSON.parse(readMeta(handle.db, "folderProblems") ?? "[]") as Problem[];
   return { chats, problems, freshness: checkFreshness(handle), sources };
