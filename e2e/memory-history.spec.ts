@@ -186,7 +186,9 @@ test.describe("a memory's history", () => {
     await page.goto(`${HISTORY}?version=${oldest.name}`);
     await expect(page.getByRole("region", { name: "Changes" })).toBeVisible();
     await unlink(join(oda.home, "memory-history", "global", ID, oldest.name));
-    await expect(page.getByRole("alert").filter({ hasText: "No saved version" })).toHaveText(`No saved version "${oldest.name}" of this memory exists.`);
+    await expect(page.getByRole("alert").filter({ hasText: "No saved version" })).toHaveText(
+      `No saved version "${oldest.name}" of this memory exists.`,
+    );
   });
 
   test("works in a narrow window", async ({ page }) => {
