@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "cli/**/*.test.ts", "components/**/*.test.ts", "server/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "components/**/*.test.ts",
+      "server/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,
