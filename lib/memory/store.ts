@@ -1,7 +1,7 @@
 import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { OdaError } from "../errors";
-import { isInside, isTempFileName, removeLeftoverTemps, resolveInside } from "../fs";
+import { isInside, isTempFileName, realRootOf, removeLeftoverTemps, resolveInside, resolveInsideReal } from "../fs";
 import { countCodePoints, estimateTokens, type MemoryAuthor, type MemoryFields, type VersionSource } from "./format";
 import {
   type CurrentState,
@@ -15,9 +15,9 @@ import {
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { isMemoryId, isWorkspaceKey } from "./names";
-import { decodeUtf8, type MemoryParse, type MemoryProblem, parseMemorySource } from "./parse";
+import { decodeUtf8, type MemoryProblem, type ParsedMemory, parseMemorySource } from "./parse";
 import { historySetSegments, placeMemory, relativeToHome, setSegments } from "./paths";
-import { mapPool, readMemoryFile, sha256Hex } from "./read-file";
+import { cachedMemoryParse, countsOf, mapPool, type ParsedFile, readMemoryFile, sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
 
 /** One memory of a set, as the list shows it. */
@@ -65,13 +65,10 @@ export function comparePayloadOrder(a: { id: string; created?: string }, b: { id
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function summarise(
-  id: string,
-  workspace: string | null,
-  parse: MemoryParse & { ok: true },
-  bytes: number,
-): MemorySummary {
+function summarise(id: string, workspace: string | null, read: ParsedFile & { parse: ParsedMemory }): MemorySummary {
+  const parse = read.parse;
   const f = parse.fields;
+  const counts = countsOf(parse);
   const s: MemorySummary = {
     id,
     workspace,
@@ -79,10 +76,10 @@ function summarise(
     text: parse.text,
     enabled: f.enabled,
     author: f.source,
-    titleChars: countCodePoints(parse.title),
-    textChars: countCodePoints(parse.text),
-    bytes,
-    tokens: estimateTokens(parse.text),
+    titleChars: counts.titleChars,
+    textChars: counts.textChars,
+    bytes: read.size,
+    tokens: counts.tokens,
   };
   if (f.sessionId !== undefined) s.sessionId = f.sessionId;
   if (f.created !== undefined) s.created = f.created;
@@ -90,22 +87,32 @@ function summarise(
   return s;
 }
 
+/** The files of one set folder as read (or as cached); `reads` in no particular order. */
+export interface SetFiles {
+  /** Relative to the home. */
+  segments: string[];
+  reads: { name: string; read: ParsedFile }[];
+  ignored: string[];
+}
+
 /**
- * Lists a set (null = global): its memories, its problem files with the exact
- * messages, and the names that are not memories. The set folder is validated
- * once; files are read in parallel with a bounded pool. Symlinked entries are
- * followed only when they stay inside the home. Leftover temp files are
- * ignored (and those older than a minute removed).
+ * Reads a set folder's memory files: the folder is validated once (against
+ * `realHome` when the caller already resolved it in this operation), cached
+ * parses are taken after one `lstat` each, and only the misses (new or
+ * changed files; symlinks, whose target is checked every time) are opened and
+ * parsed, in parallel with a bounded pool. Leftover temp files are skipped
+ * (those older than a minute removed). A missing folder is an empty set.
  */
-export async function listSet(
+export async function readSetFiles(
   home: string,
   workspace: string | null,
-  options: { limits?: Limits } = {},
-): Promise<MemorySet> {
+  limits: Limits,
+  realHome?: string | Promise<string>,
+): Promise<SetFiles> {
   const segments = setSegments(workspace);
-  const limits = options.limits ?? (await readSettings(home)).limits;
-  const folder = await resolveInside(home, ...segments);
-  const result: MemorySet = { workspace, memories: [], problems: [], ignored: [] };
+  const real = realHome ?? realRootOf(home);
+  const folder = await resolveInsideReal(home, real, ...segments);
+  const result: SetFiles = { segments, reads: [], ignored: [] };
   let entries: import("node:fs").Dirent[];
   try {
     entries = await fsp.readdir(folder, { withFileTypes: true });
@@ -114,31 +121,56 @@ export async function listSet(
     if (code === "ENOENT") return result;
     throw new OdaError("io", `The memory folder ${relativeToHome(...segments)} cannot be read (${code}).`);
   }
-  let realHome: string | null = null;
   let temps = false;
-  const ids: { name: string; link: boolean }[] = [];
+  const misses: { name: string; link: boolean }[] = [];
+  let stats = 0;
   for (const e of entries) {
-    if (isMemoryId(e.name)) ids.push({ name: e.name, link: e.isSymbolicLink() });
-    else if (isTempFileName(e.name)) temps = true;
+    if (isMemoryId(e.name)) {
+      if (++stats % 1024 === 0) await new Promise(setImmediate); // a huge set does not hold the event loop
+      const link = e.isSymbolicLink();
+      const cached = link ? undefined : cachedMemoryParse(join(folder, e.name), limits);
+      if (cached) result.reads.push({ name: e.name, read: cached });
+      else misses.push({ name: e.name, link });
+    } else if (isTempFileName(e.name)) temps = true;
     else result.ignored.push(e.name);
   }
-  const reads = await mapPool(ids, 32, async ({ name, link }) => {
+  const missed = await mapPool(misses, 32, async ({ name, link }) => {
     const path = join(folder, name);
     if (link) {
-      realHome ??= await fsp.realpath(home);
       const target = await fsp.realpath(path).catch(() => null);
-      if (target === null || !isInside(realHome, target)) {
+      if (target === null || !isInside(await real, target)) {
         const parse: MemoryProblem = { ok: false, message: MESSAGES.cannotRead("it links outside the Oda home.") };
-        return { name, read: { parse, size: 0 } };
+        return { name, read: { parse, size: 0, mtimeMs: 0 } };
       }
+      const cached = cachedMemoryParse(path, limits, true);
+      if (cached) return { name, read: cached };
     }
     return { name, read: await readMemoryFile(path, limits, !link) };
   });
-  for (const { name, read } of reads) {
-    if (!read) continue; // removed meanwhile
-    if (read.parse.ok) result.memories.push(summarise(name, workspace, read.parse, read.size));
+  for (const m of missed) if (m.read) result.reads.push({ name: m.name, read: m.read }); // null: removed meanwhile
+  if (temps) void removeLeftoverTemps(folder);
+  return result;
+}
+
+/**
+ * Lists a set (null = global): its memories, its problem files with the exact
+ * messages, and the names that are not memories. Files unchanged since they
+ * were last read come from the parse cache (see {@link readSetFiles}).
+ * Symlinked entries are followed only when they stay inside the home.
+ * Leftover temp files are ignored (and those older than a minute removed).
+ */
+export async function listSet(
+  home: string,
+  workspace: string | null,
+  options: { limits?: Limits } = {},
+): Promise<MemorySet> {
+  const limits = options.limits ?? (await readSettings(home)).limits;
+  const files = await readSetFiles(home, workspace, limits);
+  const result: MemorySet = { workspace, memories: [], problems: [], ignored: files.ignored };
+  for (const { name, read } of files.reads) {
+    if (read.parse.ok) result.memories.push(summarise(name, workspace, read as ParsedFile & { parse: ParsedMemory }));
     else {
-      const p: SetProblem = { id: name, path: relativeToHome(...segments, name), message: read.parse.message };
+      const p: SetProblem = { id: name, path: relativeToHome(...files.segments, name), message: read.parse.message };
       if (read.parse.line !== undefined) p.line = read.parse.line;
       result.problems.push(p);
     }
@@ -146,7 +178,6 @@ export async function listSet(
   result.memories.sort(comparePayloadOrder);
   result.problems.sort((a, b) => (a.id < b.id ? -1 : 1));
   result.ignored.sort();
-  if (temps) void removeLeftoverTemps(folder);
   return result;
 }
 
