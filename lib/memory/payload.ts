@@ -1,10 +1,12 @@
 import { OdaError } from "../errors";
+import { realRootOf } from "../fs";
 import { countCodePoints, describePayloadNote, estimateTokens, type PayloadItem, renderPayload } from "./format";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { assertWorkspace } from "./names";
+import { countsOf, mapPool } from "./read-file";
 import { readSettings } from "./settings";
-import { comparePayloadOrder, listSet, listWorkspaces, type MemorySet, type MemorySummary } from "./store";
+import { listSet, listWorkspaces, type MemorySet, type MemorySummary, readSetFiles } from "./store";
 
 /** A memory left out of a chat's payload, and why. */
 export interface ExcludedMemory {
@@ -100,16 +102,62 @@ function joinedCodePoints(a: number, b: number): number {
   return a && b ? a + 2 + b : a + b;
 }
 
-function setCodePoints(items: readonly { title: string; text: string }[]): number {
-  return countCodePoints(renderPayload(items));
+/**
+ * What one set contributes to a payload, by arithmetic: the code points of its
+ * sendable memories' blocks (`## <title>\n<text>`), which a payload joins with
+ * one empty line (2 code points). Order does not change a length, so nothing
+ * is sorted or rendered.
+ */
+interface SetSize {
+  /** Sum of the blocks' code points. */
+  blocks: number;
+  count: number;
+  /** Each sendable memory's block, by id. */
+  byId: Map<string, number>;
+}
+
+/** Code points of a set's part of the payload. */
+function partCodePoints(s: Pick<SetSize, "blocks" | "count">): number {
+  return s.count ? s.blocks + 2 * (s.count - 1) : 0;
+}
+
+async function setSize(
+  home: string,
+  workspace: string | null,
+  limits: Limits,
+  realHome: string | Promise<string>,
+): Promise<SetSize> {
+  const { reads } = await readSetFiles(home, workspace, limits, realHome);
+  const size: SetSize = { blocks: 0, count: 0, byId: new Map() };
+  for (const { name, read } of reads) {
+    if (!read.parse.ok || !read.parse.fields.enabled) continue;
+    const block = countsOf(read.parse).blockChars;
+    size.blocks += block;
+    size.count++;
+    size.byId.set(name, block);
+  }
+  return size;
+}
+
+/** Every workspace's set size, in key order; sets are read a few at a time (each is stats, mostly). */
+async function workspaceSizes(
+  home: string,
+  limits: Limits,
+  realHome: string | Promise<string>,
+): Promise<{ key: string; size: SetSize }[]> {
+  const keys = await listWorkspaces(home);
+  return mapPool(keys, 8, async (key) => ({ key, size: await setSize(home, key, limits, realHome) }));
 }
 
 /** Every chat's payload size: no workspace first, then each workspace. */
 export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
   const { limits } = await readSettings(home);
-  const keys = await listWorkspaces(home);
-  const global = await listSet(home, null, { limits });
-  const g = setCodePoints(sendable(global));
+  const realHome = realRootOf(home);
+  const [global, workspaces] = await Promise.all([
+    setSize(home, null, limits, realHome),
+    workspaceSizes(home, limits, realHome),
+  ]);
+  const g = partCodePoints(global);
   const budgets: TokenBudget[] = [
     {
       workspace: null,
@@ -119,8 +167,8 @@ export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
       limit: limits.chatMaxTokens,
     },
   ];
-  for (const key of keys) {
-    const w = setCodePoints(sendable(await listSet(home, key, { limits })));
+  for (const { key, size } of workspaces) {
+    const w = partCodePoints(size);
     budgets.push({
       workspace: key,
       globalTokens: Math.ceil(g / 4),
@@ -137,6 +185,11 @@ export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
  * `chatMaxTokens`: `next` replaces memory `id` of the set (null: it is no
  * longer sent). A global memory affects chats with no workspace and every
  * workspace. A chat already over the limit is refused only if it would grow.
+ *
+ * Only sizes are computed: each set's sendable blocks from the parse cache
+ * (one stat per file, a read only for a file changed since it was last read),
+ * then arithmetic. A global change that does not grow the global part cannot
+ * grow any chat, so the workspaces are not even looked at then.
  */
 export async function checkTokenLimit(
   home: string,
@@ -145,34 +198,37 @@ export async function checkTokenLimit(
   next: { title: string; text: string; created?: string } | null,
   limits: Limits,
 ): Promise<void> {
-  const swap = (set: MemorySet) => {
-    const items: { id: string; title: string; text: string; created?: string }[] = sendable(set).filter(
-      (m) => m.id !== id,
-    );
-    if (next) items.push({ id, ...next });
-    return items.sort(comparePayloadOrder);
-  };
   const limit = limits.chatMaxTokens;
   const check = (where: string, before: number, after: number) => {
     const v = Math.ceil(after / 4);
     if (v > limit && after > before) throw new OdaError("refused", MESSAGES.overTokens(where, v, limit));
   };
-  const global = await listSet(home, null, { limits });
-  const gBefore = setCodePoints(sendable(global));
+  const nextBlock = next ? countCodePoints(next.title) + countCodePoints(next.text) + 4 : 0;
+  const swapped = (s: SetSize) => {
+    const old = s.byId.get(id);
+    return partCodePoints({
+      blocks: s.blocks - (old ?? 0) + nextBlock,
+      count: s.count - (old === undefined ? 0 : 1) + (next ? 1 : 0),
+    });
+  };
+  const realHome = realRootOf(home);
   if (workspace !== null) {
-    const ws = await listSet(home, workspace, { limits });
-    const wBefore = setCodePoints(sendable(ws));
-    check(
-      `workspace ${workspace}`,
-      joinedCodePoints(gBefore, wBefore),
-      joinedCodePoints(gBefore, setCodePoints(swap(ws))),
-    );
+    const [global, ws] = await Promise.all([
+      setSize(home, null, limits, realHome),
+      setSize(home, workspace, limits, realHome),
+    ]);
+    const g = partCodePoints(global);
+    check(`workspace ${workspace}`, joinedCodePoints(g, partCodePoints(ws)), joinedCodePoints(g, swapped(ws)));
     return;
   }
-  const gAfter = setCodePoints(swap(global));
+  const global = await setSize(home, null, limits, realHome);
+  const gBefore = partCodePoints(global);
+  const gAfter = swapped(global);
   check("no workspace", gBefore, gAfter);
-  for (const key of await listWorkspaces(home)) {
-    const w = setCodePoints(sendable(await listSet(home, key, { limits })));
+  // joinedCodePoints is increasing in its first part: no chat grows unless the global part does
+  if (gAfter <= gBefore) return;
+  for (const { key, size } of await workspaceSizes(home, limits, realHome)) {
+    const w = partCodePoints(size);
     check(`workspace ${key}`, joinedCodePoints(gBefore, w), joinedCodePoints(gAfter, w));
   }
 }
