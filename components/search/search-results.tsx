@@ -54,10 +54,10 @@ function ChatGroup({ group }: { group: SearchGroup }) {
             <Link
               href={chatLineHref(group.id, hit.line)}
               className="block rounded px-2 py-1 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800"
-              aria-label={`Line ${hit.line} of ${title}, ${hit.role}`}
             >
               <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">line {hit.line}</span>
               <Badge>{hit.role}</Badge> <Snippet parts={hit.snippet} />
+              <span className="sr-only">, in {title}</span>
             </Link>
           </li>
         ))}

@@ -61,9 +61,26 @@ export function checkFreshness(handle: IndexHandle): Freshness {
   return { fresh, built, refreshedAt, changed, added, removed, total: changes.total, sentence };
 }
 
+/** The freshness to show while a refresh runs: not fresh, without scanning the folder. */
+function refreshingFreshness(handle: IndexHandle): Freshness {
+  const refreshedAt = readMeta(handle.db, "refreshedAt");
+  return {
+    fresh: false,
+    built: refreshedAt !== null,
+    refreshedAt,
+    changed: 0,
+    added: 0,
+    removed: 0,
+    total: 0,
+    sentence: "The search index is being refreshed.",
+  };
+}
+
 /** The index's size, counts, freshness and refresh job. */
 export function readIndexStatus(handle: IndexHandle): IndexStatus {
   const count = (sql: string) => (handle.db.prepare(sql).get() as { n: number }).n;
+  // While a refresh runs the folder is not scanned again (the polling would slow the refresh down).
+  const job = jobStatus(handle);
   let bytes = 0;
   for (const suffix of ["", "-wal"]) {
     try {
@@ -77,8 +94,8 @@ export function readIndexStatus(handle: IndexHandle): IndexStatus {
     bytes,
     chats: count("SELECT count(*) AS n FROM chats"),
     entries: count("SELECT count(*) AS n FROM lines"),
-    freshness: checkFreshness(handle),
-    job: jobStatus(handle),
+    freshness: job.running ? refreshingFreshness(handle) : checkFreshness(handle),
+    job,
     setAside: handle.setAside,
   };
 }
