@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appendUnfinishedLine, type ChatWriter, createChat } from "../lib/sessions";
+import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
@@ -36,7 +36,20 @@ test.describe("the inspector, both formats", () => {
       await w.close();
       await closedChat(logs, "c-one", "/home/ana/reports", 2, { format: 1 });
       await closedChat(logs, "odd/id %41 é", null, 1);
+      await closedChat(logs, "c-up", null, 1, { format: 1 });
+      await upgradeToFormat4(logs, "c-up");
     }),
+  });
+
+  test("shows an older generation beside the current one", async ({ page }) => {
+    await page.goto("/chats/c-up");
+    await page.getByRole("link", { name: "View session.jsonl.zstd beside the current one" }).click();
+    const current = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    const older = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
+    await expect(current.getByText("Chat started", { exact: false })).toBeVisible();
+    await expect(older.getByText("Question 1 of c-up")).toBeVisible();
+    await expect(current.getByText("Question 1 of c-up")).toBeVisible();
+    await expectAccessible(page);
   });
 
   test("an id is data: one with a slash, a percent sign and an accent opens from the list", async ({ page }) => {

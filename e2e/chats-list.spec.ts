@@ -88,13 +88,18 @@ test.describe("the chat list", () => {
   });
 
   test("the list streams in batches with a progress count", async ({ page }) => {
-    const res = await page.request.get("/api/chats");
+    const res = await page.request.get("/api/chats?batch=4");
     expect(res.ok()).toBe(true);
     const batches = (await res.text())
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(batches.at(-1)).toMatchObject({ done: 9, total: 9 });
+    expect(batches.map((b) => [b.rows.length, b.done, b.total])).toEqual([
+      [4, 4, 9],
+      [4, 8, 9],
+      [1, 9, 9],
+    ]);
     expect(batches[0].problems.map((p: { kind: string }) => p.kind)).toEqual(["duplicate"]);
+    expect(batches[1].problems).toEqual([]);
   });
 });

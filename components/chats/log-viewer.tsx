@@ -85,6 +85,17 @@ export function LogViewer({
     else if (r.data?.error) pageError = r.data.error;
   }
 
+  /** To the very bottom, again over a few frames while the rows that come into view are measured. */
+  const scrollToEnd = useCallback(() => {
+    let frames = 6;
+    const step = () => {
+      const el = scrollRef.current;
+      if (el) el.scrollTop = el.scrollHeight;
+      if (--frames > 0) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }, []);
+
   // When the log grows (follow mode), the old last page is refetched and the view follows the end.
   const previous = useRef(total);
   useEffect(() => {
@@ -103,9 +114,9 @@ export function LogViewer({
         `${formatCount(total - before)} new line${total - before === 1 ? "" : "s"}; ${formatCount(total)} in all.`,
       );
       setBase(windowBase(total, total));
-      requestAnimationFrame(() => virtualizer.scrollToIndex(total - 1 - windowBase(total, total), { align: "end" }));
+      scrollToEnd();
     }
-  }, [total, follow, qc, id, generation, virtualizer]);
+  }, [total, follow, qc, id, generation, scrollToEnd]);
 
   const writeUrl = useCallback(
     (line: number | null, v: "raw" | "conversation") => {
@@ -117,11 +128,11 @@ export function LogViewer({
 
   const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
   const jumpTo = useCallback(
-    (n: number) => {
+    (n: number, scroll = true) => {
       const line = Math.max(1, count ? Math.min(n, count) : n);
       setSelected(line);
       setBase(windowBase(line, count));
-      setPendingScroll(line);
+      if (scroll) setPendingScroll(line);
       writeUrl(line, view);
     },
     [count, view, writeUrl],
@@ -161,9 +172,8 @@ export function LogViewer({
         canFollow={canFollow}
         onJump={jumpTo}
         onEnd={() => {
-          jumpTo(count);
-          if (marker) setPendingScroll(null);
-          requestAnimationFrame(() => virtualizer.scrollToIndex(shown + (marker ? 0 : -1), { align: "end" }));
+          jumpTo(count, false);
+          scrollToEnd();
         }}
         onMessage={setMessage}
       />

@@ -9,13 +9,15 @@ const UNEXPECTED = "The chat list could not be read; run oda-admin doctor.";
 /**
  * The chat list as NDJSON: one `ChatListBatch` per line as the log folder is
  * read, so the page shows the first chats and a progress bar before the end.
- * A refusal ends the stream with `{"error": "<sentence>"}`.
+ * `?batch=N` (1–1000, default 100) sets the batch size. A refusal ends the
+ * stream with `{"error": "<sentence>"}`.
  */
 export async function GET(request: Request): Promise<Response> {
   const refused = await guardRoute(request);
   if (refused) return refused;
   const encoder = new TextEncoder();
-  const batches = streamChatList(100);
+  const asked = Number(new URL(request.url).searchParams.get("batch"));
+  const batches = streamChatList(Number.isInteger(asked) && asked >= 1 && asked <= 1000 ? asked : 100);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
