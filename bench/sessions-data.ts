@@ -53,10 +53,11 @@ export async function makeChatFolder(root: string, count: number, log: (s: strin
 export async function makeHugeLog(root: string, bytes: number, log: (s: string) => void): Promise<string> {
   const dir = join(root, `huge-${bytes}`);
   const marker = join(dir, ".complete");
-  const w = createChat(dir, { id: "huge", cwd: null, created: "2026-11-29T00:00:00.000Z" });
-  if (existsSync(marker)) return w.logPath;
+  const logPath = join(dir, "_no-cwd", "huge", "session.v4.jsonl.zstd");
+  if (existsSync(marker)) return logPath;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const w = createChat(dir, { id: "huge", cwd: null, created: "2026-11-29T00:00:00.000Z" });
   await w.appendEvents([{ type: "title", ts: "2026-11-29T00:00:00.000Z", title: "A very long chat" }]);
   let written = statSync(w.logPath).size;
   let decompressed = 0;

@@ -15,7 +15,7 @@ import { makeChatFolder, makeHugeLog } from "./sessions-data";
 const { values } = parseArgs({ options: { chats: { type: "string" }, gb: { type: "string" } } });
 const chats = Number(values.chats ?? 10_000);
 const gb = Number(values.gb ?? 1);
-const out = join(process.cwd(), "bench", "out");
+const out = join(process.cwd(), "bench", "out", "sessions");
 const log = (s: string) => console.log(s);
 
 async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
@@ -50,8 +50,12 @@ async function ourList(dir: string): Promise<{ count: number; firstBatchMs: numb
 }
 
 const results: string[] = [];
+const push = (line: string) => {
+  results.push(line);
+  console.log(line);
+};
 const row = (name: string, ours: number, base: number | null, target: string) =>
-  results.push(
+  push(
     `${name.padEnd(40)} ${ours.toFixed(1).padStart(9)} ms  ${base === null ? "".padStart(12) : `${base.toFixed(1).padStart(9)} ms`}  ${base === null ? "" : `${(ours / base).toFixed(2)}x`.padStart(6)}  ${target}`,
   );
 
@@ -76,10 +80,10 @@ if (gb > 0) {
   row("100 lines from the middle (index built)", middle.ms, null, "target < 200 ms");
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  results.push(
+  push(
     `peak RSS while reading the huge log: ${(peak / 2 ** 20).toFixed(0)} MiB (at start ${(baseRss / 2 ** 20).toFixed(0)} MiB; target < 300 MB)`,
   );
-  results.push(
+  push(
     `huge log: ${scan.value.lines} lines, ${(scan.value.decodedBytes / 1e9).toFixed(2)} GB decompressed, ${scan.value.points.length} seek points`,
   );
 }
@@ -91,7 +95,7 @@ await ourList(dir);
 const base = await time(() => plainReadCheckpoints(dir));
 const ours = await time(() => ourList(dir));
 row(`list ${chats} chats with checkpoints`, ours.ms, base.ms, "vs plain fs read of the checkpoints, target ≤ 2x");
-results.push(
+push(
   `first batch of ${ours.value.count ? 200 : 0} chats after ${ours.value.firstBatchMs.toFixed(1)} ms; ${ours.value.cached}/${ours.value.count} served cached`,
 );
 
