@@ -67,7 +67,8 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
     produced += n;
     if (produced > maxOutput) throw new FrameError(`the log decompresses to more than ${maxOutput} bytes`, at, "cap");
   };
-  while (pos < size) {
+  /** Groups the complete frames from `pos` into one batch, up to the budget or a frame that needs other handling. */
+  const plan = (): Batch => {
     const batchStart = pos;
     const frames: FrameInfo[] = [];
     let bound = 0;
@@ -94,16 +95,26 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
       bound += frame.bound;
       pos += frame.length;
     }
-    if (frames.length) {
+    return { batchStart, end: pos, frames, stop, job: frames.length ? decodeBatch(win, frames) : null };
+  };
+  // One batch is decoded ahead on the thread pool while the caller works on the previous one.
+  let next: Batch | null = pos < size ? plan() : null;
+  while (next) {
+    const cur: Batch = next;
+    next = !cur.stop && pos < size ? plan() : null;
+    if (cur.job) {
+      const { chunks, error } = await cur.job;
       let out = 0;
-      for await (const data of decodeBatch(win, frames)) {
+      for (const data of chunks) {
         out += data.chunk.length;
-        count(data.chunk.length, batchStart);
+        count(data.chunk.length, cur.batchStart);
         yield { type: "data", data: data.chunk, frameOffset: data.frameOffset };
       }
-      const ratio = Math.max(out, 1) / Math.max(pos - batchStart, 1);
+      if (error) throw error;
+      const ratio = Math.max(out, 1) / Math.max(cur.end - cur.batchStart, 1);
       budget = Math.round(Math.min(MAX_BATCH, Math.max(FIRST_BATCH, TARGET_OUTPUT / ratio)));
     }
+    const stop = cur.stop;
     if (stop instanceof FrameError) throw stop;
     if (stop?.cut) {
       let decoded = 0;
@@ -123,40 +134,50 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
         first = false;
       }
       pos = stop.offset + stop.length;
+      next = pos < size ? plan() : null;
     }
   }
   yield { type: "end", completeEnd: pos, cut: null };
 }
 
+/** A batch of complete frames and its decode, started when the batch is planned. */
+interface Batch {
+  batchStart: number;
+  end: number;
+  frames: FrameInfo[];
+  stop: FrameInfo | FrameError | null;
+  job: Promise<DecodedBatch> | null;
+}
+
+/** A batch's output; `error` names the damaged frame after the chunks before it. Never rejects. */
+interface DecodedBatch {
+  chunks: { chunk: Buffer; frameOffset: number }[];
+  error: FrameError | null;
+}
+
 /** Decodes complete frames in one native call; on failure, frame by frame to name the damaged one. */
-async function* decodeBatch(
-  win: FileWindow,
-  frames: FrameInfo[],
-): AsyncGenerator<{ chunk: Buffer; frameOffset: number }> {
+async function decodeBatch(win: FileWindow, frames: FrameInfo[]): Promise<DecodedBatch> {
   const first = frames[0] as FrameInfo;
   const last = frames[frames.length - 1] as FrameInfo;
-  let whole: Buffer | null = null;
   try {
-    whole = await decompressNative(win.range(first.offset, last.offset + last.length));
+    const chunk = await decompressNative(win.range(first.offset, last.offset + last.length));
+    return { chunks: [{ chunk, frameOffset: first.offset }], error: null };
   } catch {
-    // Fall through: find the damaged frame and keep everything before it.
+    // Find the damaged frame and keep everything before it.
   }
-  if (whole) {
-    yield { chunk: whole, frameOffset: first.offset };
-    return;
-  }
+  const chunks: DecodedBatch["chunks"] = [];
   for (const frame of frames) {
-    let chunk: Buffer;
     try {
-      chunk = await decompressNative(win.range(frame.offset, frame.offset + frame.length));
+      chunks.push({
+        chunk: await decompressNative(win.range(frame.offset, frame.offset + frame.length)),
+        frameOffset: frame.offset,
+      });
     } catch (error) {
-      throw new FrameError(
-        `the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`,
-        frame.offset,
-      );
+      const message = `the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`;
+      return { chunks, error: new FrameError(message, frame.offset) };
     }
-    yield { chunk, frameOffset: frame.offset };
   }
+  return { chunks, error: null };
 }
 
 /** Streams one frame block by block with fzstd, in pieces of about 1 MiB of output. */
