@@ -80,10 +80,11 @@ export function SearchResults({ result }: { result: SearchResult }) {
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        {result.totalHits.toLocaleString("en")}
-        {result.truncated ? "+" : ""} {result.totalHits === 1 ? "match" : "matches"} in{" "}
-        {result.totalChats.toLocaleString("en")} {result.totalChats === 1 ? "chat" : "chats"} ({result.ms} ms)
-        {result.totalChats > shown ? `; the ${shown} most recently active are shown.` : "."}
+        {result.totalHits.toLocaleString("en")} {result.totalHits === 1 ? "match" : "matches"} in{" "}
+        {result.totalChats === null
+          ? "most chats"
+          : `${result.totalChats.toLocaleString("en")} ${result.totalChats === 1 ? "chat" : "chats"}`}{" "}
+        ({result.ms} ms){result.moreChats ? `; the ${shown} most recently active are shown.` : "."}
       </p>
       <ul className="space-y-3" aria-label="Chats that match">
         {result.groups.map((g) => (

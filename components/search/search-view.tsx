@@ -77,7 +77,7 @@ export function SearchView({ initial }: { initial: SearchParams }) {
           {search.isError && !error && <p role="alert">{search.error.message}</p>}
         </div>
         {query && search.data && !search.isError && <SearchResults result={search.data} />}
-        {query && search.data && search.data.totalChats > search.data.groups.length && (
+        {query && search.data?.moreChats && (
           <Button onClick={() => setChats((n) => n + PAGE)} disabled={search.isFetching}>
             Show more chats
           </Button>

@@ -263,6 +263,29 @@ describe("queries and filters", () => {
   });
 });
 
+describe("a word in most chats", () => {
+  it("probes chats newest first and gives the same groups as collecting every hit", async () => {
+    const { logs, state } = roots();
+    for (let i = 0; i < 30; i++) {
+      const day = `2026-11-${String(1 + i).padStart(2, "0")}`;
+      const turns: [string, string][] = [[`common word ${i}`, i % 3 ? "common again" : "other"]];
+      await writeChat(logs, `m-${String(i).padStart(2, "0")}`, "/a", turns, { day, compress: false });
+    }
+    await refreshIndex(state, logs, { compress: false });
+    const walked = searchChats(state, logs, { query: "common", chats: 10, walkFrom: 5 });
+    const collected = searchChats(state, logs, { query: "common", chats: 10, walkFrom: Number.POSITIVE_INFINITY });
+    expect(walked.groups.map((g) => g.id)).toEqual(Array.from({ length: 10 }, (_, k) => `m-${29 - k}`));
+    expect(walked.groups).toEqual(collected.groups);
+    expect(walked).toMatchObject({ totalHits: 50, totalChats: null, moreChats: true });
+    expect(collected).toMatchObject({ totalHits: 50, totalChats: 30, moreChats: true });
+    expect(walked.groups[0]).toMatchObject({ id: "m-29", count: 2 });
+    expect(walked.groups[0]?.hits.map((h) => h.line)).toEqual([2, 3]);
+    const all = searchChats(state, logs, { query: "common", chats: 100, walkFrom: 5 });
+    expect(all).toMatchObject({ totalChats: 30, moreChats: false });
+    expect(all.groups).toHaveLength(30);
+  });
+});
+
 describe("background refresh", () => {
   it("reports progress and joins a running job", async () => {
     const { logs, state } = roots();

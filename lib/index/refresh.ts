@@ -4,7 +4,7 @@ import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, rebuildIndex, writeMeta } from "./db";
 import { extractText } from "./extract";
-import { type IndexedChat, type SeenChat, scanChanges } from "./scan";
+import { type IndexedChat, readIndexedChat, type SeenChat, scanChanges } from "./scan";
 
 /**
  * The incremental refresh: only chats whose files changed are re-read; a log
@@ -276,7 +276,7 @@ async function refreshOnce(
     if (row) result.changed++;
     else result.added++;
     try {
-      const r = await refreshChat(db, seen, row, compress);
+      const r = await refreshChat(db, seen, row ? readIndexedChat(db, row.cid) : null, compress);
       if (r.mode === "append") result.appended++;
       if (r.mode === "full") result.reindexed++;
       result.linesRead += r.lines;

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { sep } from "node:path";
 import { type ChatLocation, type Problem, walkLogFolder } from "../sessions";
 import type { Db } from "./db";
 
@@ -35,9 +35,9 @@ export interface IndexedChat {
 /** The changes between the folder and the index. */
 export interface FolderChanges {
   /** Chats new or changed since they were indexed (with the index's row when there is one). */
-  changed: { seen: SeenChat; row: IndexedChat | null }[];
+  changed: { seen: SeenChat; row: ScannedRow | null }[];
   /** Index rows of chats that are gone. */
-  gone: IndexedChat[];
+  gone: ScannedRow[];
   /** Chats in the folder. */
   total: number;
   /** Folder-level problems (names that do not decode, chats stored twice). */
@@ -61,11 +61,10 @@ export function fingerprintChat(dir: string, known?: string): string {
   const head = `${dirMtime}|`;
   let names: string[];
   if (known?.startsWith(head)) {
-    names = known
-      .slice(head.length)
-      .split("|")
-      .filter(Boolean)
-      .map((part) => part.slice(0, part.lastIndexOf(":", part.lastIndexOf(":") - 1)));
+    names = [];
+    for (const part of known.slice(head.length).split("|")) {
+      if (part) names.push(part.slice(0, part.lastIndexOf(":", part.lastIndexOf(":") - 1)));
+    }
   } else {
     try {
       names = readdirSync(dir)
@@ -77,21 +76,43 @@ export function fingerprintChat(dir: string, known?: string): string {
   }
   const parts: string[] = [];
   for (const name of names) {
-    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    const st = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
     // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
     if (st) parts.push(`${name}:${st.size}:${st.mtimeMs}`);
   }
   return head + parts.join("|");
 }
 
-/** Every chat the index holds, keyed by id. */
-export function readIndexedChats(db: Db): Map<string, IndexedChat> {
-  const rows = db
-    .prepare(
-      "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha FROM chats",
-    )
-    .all() as IndexedChat[];
-  return new Map(rows.map((r) => [r.id, r]));
+/** What the scan needs of each indexed chat. */
+export interface ScannedRow {
+  cid: number;
+  id: string;
+  folder: string;
+  fingerprint: string;
+}
+
+/** Every chat the index holds, keyed by id (only what the scan compares). */
+export function readIndexedChats(db: Db): Map<string, ScannedRow> {
+  const rows = db.prepare("SELECT cid, id, folder, fingerprint FROM chats").raw().all() as [
+    number,
+    string,
+    string,
+    string,
+  ][];
+  const map = new Map<string, ScannedRow>();
+  for (const [cid, id, folder, fingerprint] of rows) map.set(id, { cid, id, folder, fingerprint });
+  return map;
+}
+
+/** The whole row of an indexed chat, for re-reading it. */
+export function readIndexedChat(db: Db, cid: number): IndexedChat | null {
+  return (
+    (db
+      .prepare(
+        "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha FROM chats WHERE cid = ?",
+      )
+      .get(cid) as IndexedChat | undefined) ?? null
+  );
 }
 
 /** Compares the log folder with the index. */

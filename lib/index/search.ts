@@ -27,6 +27,8 @@ export interface SearchOptions extends SearchFilters {
   query: string;
   /** Chats to return, the most recently active first (default 20). */
   chats?: number;
+  /** Above this many matching entries, chats are probed newest first (default 5,000; tests lower it). */
+  walkFrom?: number;
   /** Hits shown per chat (default 3; `count` still counts them all). */
   perChat?: number;
 }
@@ -62,15 +64,22 @@ export interface SearchGroup {
 export interface SearchResult {
   query: string;
   groups: SearchGroup[];
-  /** Matching entries in all (up to the cap) and chats with one. */
+  /** Matching entries in all. */
   totalHits: number;
-  totalChats: number;
-  /** True when more entries matched than were counted. */
+  /** Chats with a match; `null` when the query matched so widely that only the newest chats were looked at. */
+  totalChats: number | null;
+  /** True when more chats match than `groups` holds. */
+  moreChats: boolean;
+  /** True when more entries matched than were grouped (over 200,000). */
   truncated: boolean;
   ms: number;
 }
 
 const MAX_HITS = 200_000;
+/** Above this many matching entries, chats are probed newest first instead of collecting every hit. */
+const WALK_FROM_HITS = 5_000;
+/** Probes before giving up on the walk (matches spread thin over many chats) and collecting every hit. */
+const MAX_PROBES = 2_000;
 const OPEN = "\u0001";
 const CLOSE = "\u0002";
 
@@ -124,7 +133,13 @@ function isQueryError(error: unknown): boolean {
   );
 }
 
-const recency = new WeakMap<Db, { key: string; order: Map<number, number> }>();
+/** Chats newest first, and each chat's place in that order. */
+interface Recency {
+  cids: number[];
+  rank: Map<number, number>;
+}
+
+const recency = new WeakMap<Db, { key: string; order: Recency }>();
 
 /**
  * Every chat's place when ordered by last activity, newest first, kept per
@@ -132,7 +147,7 @@ const recency = new WeakMap<Db, { key: string; order: Map<number, number> }>();
  * writes, `data_version` for other processes'), so ordering thousands of
  * matching chats costs no query.
  */
-function recencyOrder(db: Db): Map<number, number> {
+function recencyOrder(db: Db): Recency {
   const key = `${db.prepare("SELECT total_changes()").pluck().get()}|${db.pragma("data_version", { simple: true })}`;
   const known = recency.get(db);
   if (known?.key === key) return known.order;
@@ -140,7 +155,7 @@ function recencyOrder(db: Db): Map<number, number> {
     .prepare("SELECT cid FROM chats ORDER BY last_activity IS NULL, last_activity DESC, cid")
     .pluck()
     .all() as number[];
-  const order = new Map(cids.map((cid, i) => [cid, i]));
+  const order = { cids, rank: new Map(cids.map((cid, i) => [cid, i])) };
   recency.set(db, { key, order });
   return order;
 }
@@ -189,47 +204,96 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   }
   if (options.problems) onChat.push("problems > 0");
   if (onChat.length) where.push(`(f.rowid >> 24) IN (SELECT cid FROM chats WHERE ${onChat.join(" AND ")})`);
-  const sql = `SELECT f.rowid FROM lines_fts f ${onLine.length ? "JOIN lines l ON l.id = f.rowid" : ""}
-    WHERE ${[...where, ...onLine].join(" AND ")} LIMIT ${MAX_HITS + 1}`;
-  const statement = db.prepare(sql).pluck();
+  const from = `FROM lines_fts f ${onLine.length ? "JOIN lines l ON l.id = f.rowid" : ""} WHERE ${[...where, ...onLine].join(" AND ")}`;
   let used = query;
-  let rowids: number[];
-  try {
-    rowids = statement.all({ ...params, q: query }) as number[];
-  } catch (error) {
-    if (!isQueryError(error)) throw error;
-    // A plain query with punctuation (`foo-bar`, `c:1`) is searched word by word as typed.
-    const quoted = query.includes('"') ? null : quoteWords(query);
+  /** Runs a statement of this search; a query FTS5 cannot read is retried word by word, then refused. */
+  const run = <T>(body: (q: string) => T): T => {
     try {
-      if (!quoted) throw error;
-      rowids = statement.all({ ...params, q: quoted }) as number[];
-      used = quoted;
-    } catch {
-      throw new OdaError(
-        "bad_input",
-        `The search ${JSON.stringify(query)} cannot be read (${(error as Error).message.replace(/^fts5: /, "")}). Use words, "exact phrases", prefix* and NOT, for example: deploy NOT "staging server".`,
-        { field: "query" },
-      );
+      return body(used);
+    } catch (error) {
+      if (!isQueryError(error) || used !== query) throw error;
+      // A plain query with punctuation (`foo-bar`, `c:1`) is searched word by word as typed.
+      const quoted = query.includes('"') ? null : quoteWords(query);
+      try {
+        if (!quoted) throw error;
+        const result = body(quoted);
+        used = quoted;
+        return result;
+      } catch {
+        throw new OdaError(
+          "bad_input",
+          `The search ${JSON.stringify(query)} cannot be read (${(error as Error).message.replace(/^fts5: /, "")}). Use words, "exact phrases", prefix* and NOT, for example: deploy NOT "staging server".`,
+          { field: "query" },
+        );
+      }
     }
-  }
-  const truncated = rowids.length > MAX_HITS;
-  if (truncated) rowids.length = MAX_HITS;
+  };
   const perChat = options.perChat ?? 3;
-  const byChat = new Map<number, { count: number; first: number[] }>();
-  for (const rid of rowids) {
-    const cid = Math.floor(rid / ENTRY_SPAN);
-    let g = byChat.get(cid);
-    if (!g) {
-      g = { count: 0, first: [] };
-      byChat.set(cid, g);
-    }
-    g.count++;
-    if (g.first.length < perChat) g.first.push(rid);
-  }
+  const want = options.chats ?? 20;
   const order = recencyOrder(db);
-  const matched = [...byChat.keys()]
-    .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
-    .slice(0, options.chats ?? 20);
+  const totalHits = run(
+    (q) =>
+      db
+        .prepare(`SELECT count(*) ${from}`)
+        .pluck()
+        .get({ ...params, q }) as number,
+  );
+  const byChat = new Map<number, { count: number; first: number[] }>();
+  let totalChats: number | null = null;
+  let truncated = false;
+  let matched: number[] = [];
+  if (totalHits > (options.walkFrom ?? WALK_FROM_HITS)) {
+    // A query that matches in most chats: probe chats newest first, each by its rowid range, until enough are found.
+    const probe = db
+      .prepare(`SELECT f.rowid ${from} AND f.rowid >= @lo AND f.rowid < @hi ORDER BY f.rowid LIMIT @k`)
+      .pluck();
+    const count = db.prepare(`SELECT count(*) ${from} AND f.rowid >= @lo AND f.rowid < @hi`).pluck();
+    let probes = 0;
+    let exhausted = true;
+    for (const cid of order.cids) {
+      if (matched.length > want || probes++ > MAX_PROBES) {
+        exhausted = false;
+        break;
+      }
+      const lo = cid * ENTRY_SPAN;
+      const first = probe.all({ ...params, q: used, lo, hi: lo + ENTRY_SPAN, k: perChat }) as number[];
+      if (!first.length) continue;
+      matched.push(cid);
+      if (matched.length <= want) {
+        byChat.set(cid, { count: count.get({ ...params, q: used, lo, hi: lo + ENTRY_SPAN }) as number, first });
+      }
+    }
+    if (exhausted) totalChats = matched.length;
+    else if (matched.length <= want) {
+      matched = [];
+      byChat.clear();
+    }
+  }
+  if (!matched.length) {
+    const rowids = run(
+      (q) =>
+        db
+          .prepare(`SELECT f.rowid ${from} LIMIT ${MAX_HITS + 1}`)
+          .pluck()
+          .all({ ...params, q }) as number[],
+    );
+    truncated = rowids.length > MAX_HITS;
+    if (truncated) rowids.length = MAX_HITS;
+    for (const rid of rowids) {
+      const cid = Math.floor(rid / ENTRY_SPAN);
+      let g = byChat.get(cid);
+      if (!g) {
+        g = { count: 0, first: [] };
+        byChat.set(cid, g);
+      }
+      g.count++;
+      if (g.first.length < perChat) g.first.push(rid);
+    }
+    totalChats = byChat.size;
+    matched = [...byChat.keys()].sort((a, b) => (order.rank.get(a) ?? 0) - (order.rank.get(b) ?? 0));
+  }
+  const moreChats = matched.length > want;
+  matched = matched.slice(0, want);
   const chatRows = matched.length
     ? (
         db
@@ -237,7 +301,7 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
             "SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats WHERE cid IN (SELECT value FROM json_each(?))",
           )
           .all(JSON.stringify(matched)) as ChatRow[]
-      ).sort((a, b) => (order.get(a.cid) ?? 0) - (order.get(b.cid) ?? 0))
+      ).sort((a, b) => (order.rank.get(a.cid) ?? 0) - (order.rank.get(b.cid) ?? 0))
     : [];
   const shown = chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []);
   const entries = new Map<number, { line: number; role: string; ts: string | null; text: string }>();
@@ -275,8 +339,9 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   return {
     query,
     groups,
-    totalHits: rowids.length,
-    totalChats: byChat.size,
+    totalHits,
+    totalChats,
+    moreChats,
     truncated,
     ms: Math.round((performance.now() - started) * 100) / 100,
   };
