@@ -1,4 +1,4 @@
-import { lstat, rename, stat, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rename, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chatPayload, listSet, readMemory, writeSettings } from ".";
@@ -80,12 +80,25 @@ describe("the parse cache", () => {
     expect((await chatPayload(home, null)).text).toBe("## A\nother");
   });
 
-  it("sees a file turned into a symlink, a folder, or removed", async () => {
+  it("sees files added or removed outside (the folder listing is cached by the folder's stat)", async () => {
+    await putFile(home, "memory/workspaces/w/0000000a", memoryText("A", "first"));
+    expect(await texts("w")).toEqual(["first"]);
+    await sleep(20);
+    await putFile(home, "memory/workspaces/w/0000000b", memoryText("B", "second"));
+    expect(await texts("w")).toEqual(["first", "second"]);
+    expect((await chatPayload(home, "w")).text).toBe("## A\nfirst\n\n## B\nsecond");
+  });
+
+  it("sees a file removed or turned into a folder", async () => {
     const path = await putFile(home, "memory/global/0000000a", memoryText("A", "first"));
     await putFile(home, "memory/global/0000000b", memoryText("B", "second"));
     expect(await texts()).toEqual(["first", "second"]);
     await rename(path, join(home, "moved"));
     expect(await texts()).toEqual(["second"]);
+    await mkdir(path);
+    expect((await listSet(home, null)).problems.map((p) => p.message)).toEqual([
+      "The file cannot be read: it is a folder.",
+    ]);
   });
 
   it("keys a parse by the limits it was checked against", async () => {

@@ -77,12 +77,32 @@ export class LruCache<V> {
   }
 }
 
+interface Stamp {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+const stampOf = (st: BigIntStats): Stamp => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: st.size,
+  mtimeNs: st.mtimeNs,
+  ctimeNs: st.ctimeNs,
+});
+
+/** Field by field: the same as comparing {@link statKey}s, without turning five bigints into a string per file. */
+const sameStamp = (a: Stamp, st: BigIntStats): boolean =>
+  a.ino === st.ino && a.mtimeNs === st.mtimeNs && a.ctimeNs === st.ctimeNs && a.size === st.size && a.dev === st.dev;
+
 /**
  * A stat-validated cache: `value` is what was derived from `path` while its
- * stat key was `key`. Entries for one path replace each other.
+ * stat key was the one given. Entries for one path replace each other.
  */
 export class StatCache<V> {
-  private readonly lru: LruCache<{ key: string; value: V }>;
+  private readonly lru: LruCache<{ stamp: Stamp; value: V }>;
   constructor(maxEntries: number) {
     this.lru = new LruCache(maxEntries);
   }
@@ -91,14 +111,14 @@ export class StatCache<V> {
   get(path: string, st: BigIntStats): V | undefined {
     const hit = this.lru.get(path);
     if (!hit) return undefined;
-    if (hit.key === statKey(st)) return hit.value;
+    if (sameStamp(hit.stamp, st)) return hit.value;
     this.lru.delete(path);
     return undefined;
   }
 
   /** Caches `value` for `path` at stat `st`, only if the file had settled before `startedAtMs`. */
   set(path: string, st: BigIntStats, startedAtMs: number, value: V): void {
-    if (isSettled(st, startedAtMs)) this.lru.set(path, { key: statKey(st), value });
+    if (isSettled(st, startedAtMs)) this.lru.set(path, { stamp: stampOf(st), value });
     else this.lru.delete(path);
   }
 

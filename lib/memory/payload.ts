@@ -6,7 +6,7 @@ import { MESSAGES } from "./messages";
 import { assertWorkspace } from "./names";
 import { countsOf, mapPool } from "./read-file";
 import { readSettings } from "./settings";
-import { listSet, listWorkspaces, type MemorySet, type MemorySummary, readSetFiles } from "./store";
+import { listSet, type MemorySet, type MemorySummary, readSetFiles, workspaceFolders } from "./store";
 
 /** A memory left out of a chat's payload, and why. */
 export interface ExcludedMemory {
@@ -126,8 +126,9 @@ async function setSize(
   workspace: string | null,
   limits: Limits,
   realHome: string | Promise<string>,
+  folderInside = false,
 ): Promise<SetSize> {
-  const { reads } = await readSetFiles(home, workspace, limits, realHome);
+  const { reads } = await readSetFiles(home, workspace, limits, realHome, folderInside);
   const size: SetSize = { blocks: 0, count: 0, byId: new Map() };
   for (const { name, read } of reads) {
     if (!read.parse.ok || !read.parse.fields.enabled) continue;
@@ -139,14 +140,20 @@ async function setSize(
   return size;
 }
 
-/** Every workspace's set size, in key order; sets are read a few at a time (each is stats, mostly). */
+/**
+ * Every workspace's set size, in key order. Mostly synchronous stats (see
+ * readSetFiles); the pool only overlaps the reads of changed files.
+ */
 async function workspaceSizes(
   home: string,
   limits: Limits,
   realHome: string | Promise<string>,
 ): Promise<{ key: string; size: SetSize }[]> {
-  const keys = await listWorkspaces(home);
-  return mapPool(keys, 8, async (key) => ({ key, size: await setSize(home, key, limits, realHome) }));
+  const folders = await workspaceFolders(home, realHome);
+  return mapPool(folders, 4, async ({ key, inside }) => ({
+    key,
+    size: await setSize(home, key, limits, realHome, inside),
+  }));
 }
 
 /** Every chat's payload size: no workspace first, then each workspace. */
