@@ -12,7 +12,12 @@ export interface AtomicFs {
   unlink: typeof fsp.unlink;
 }
 
-const realFs: AtomicFs = { open: fsp.open, rename: fsp.rename, unlink: fsp.unlink };
+// looked up on each call, so a test's spy on `fs.promises` sees every call
+const realFs: AtomicFs = {
+  open: ((...args: Parameters<typeof fsp.open>) => fsp.open(...args)) as typeof fsp.open,
+  rename: (...args) => fsp.rename(...args),
+  unlink: (...args) => fsp.unlink(...args),
+};
 
 /** `.<name>.tmp-<hex>`: the temporary file of a save in progress (or of one interrupted). */
 const TEMP_NAME = /^\..+\.tmp-[0-9a-f]{12}$/;
@@ -41,19 +46,31 @@ export async function fsyncFolder(folder: string, fs: AtomicFs = realFs): Promis
 }
 
 /**
- * Replaces `path` with `data` so that a reader, or the disk after a crash, sees
- * either the old bytes or the new ones, never a mix: a temporary file in the
- * same folder, fsync, rename over the target, fsync of the folder. When this
- * resolves, the new bytes are durable.
+ * A write prepared under a temporary name in the target's folder: the bytes
+ * are written and fsynced, invisible to readers, so that several writes can be
+ * prepared at once and put in place in the order their durability requires.
  */
-export async function writeFileAtomic(
+export interface StagedWrite {
+  path: string;
+  temp: string;
+  /** Renames the temporary file over `path`. Durable once the folder is fsynced ({@link fsyncFolder}). */
+  commit(): Promise<void>;
+  /** Removes the temporary file (after a failure; never throws). */
+  discard(): Promise<void>;
+}
+
+/** Writes `data` to a temporary file beside `path` and fsyncs it; see {@link StagedWrite}. */
+export async function stageFile(
   path: string,
   data: string | Uint8Array,
   options: { mode?: number; fs?: AtomicFs } = {},
-): Promise<void> {
+): Promise<StagedWrite> {
   const fs = options.fs ?? realFs;
   const temp = makeTempPath(path);
-  let renamed = false;
+  let done = false;
+  const discard = async () => {
+    if (!done) await fs.unlink(temp).catch(() => undefined);
+  };
   try {
     const handle = await fs.open(
       temp,
@@ -66,13 +83,59 @@ export async function writeFileAtomic(
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, path);
-    renamed = true;
-    await fsyncFolder(dirname(path), fs);
   } catch (error) {
-    if (!renamed) await fs.unlink(temp).catch(() => undefined);
+    await discard();
     throw error;
   }
+  return {
+    path,
+    temp,
+    async commit() {
+      try {
+        await fs.rename(temp, path);
+        done = true;
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+    discard,
+  };
+}
+
+/**
+ * Replaces `path` with `data` so that a reader, or the disk after a crash, sees
+ * either the old bytes or the new ones, never a mix: a temporary file in the
+ * same folder, fsync, rename over the target, fsync of the folder. When this
+ * resolves, the new bytes are durable.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number; fs?: AtomicFs } = {},
+): Promise<void> {
+  const staged = await stageFile(path, data, options);
+  await staged.commit();
+  await fsyncFolder(dirname(path), options.fs ?? realFs);
+}
+
+/**
+ * Settles prepared steps together: when any fails, the writes that were
+ * staged are discarded (their temporary files removed) and the first error is
+ * thrown, so a failed save leaves nothing half-prepared behind.
+ */
+export async function settleStaged<T extends readonly unknown[]>(steps: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(steps);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (!failed) return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+  await Promise.all(
+    results.map((r) => (r.status === "fulfilled" && isStaged(r.value) ? r.value.discard() : Promise.resolve())),
+  );
+  throw failed.reason;
+}
+
+function isStaged(value: unknown): value is StagedWrite {
+  return typeof value === "object" && value !== null && typeof (value as StagedWrite).discard === "function";
 }
 
 /**

@@ -1,6 +1,7 @@
-import { promises as fsp } from "node:fs";
+import { type BigIntStats, promises as fsp, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { isTempFileName, writeFileAtomic } from "../fs";
+import { fsyncFolder, isTempFileName, type StagedWrite, settleStaged, stageFile, writeFileAtomic } from "../fs";
+import { StatCache, settleClock } from "./file-cache";
 import { VERSION_SOURCES, type VersionSource } from "./format";
 import { decodeUtf8, type MemoryParse, parseMemorySource } from "./parse";
 
@@ -118,10 +119,81 @@ export function contentKey(raw: string | null, parse?: MemoryParse): string {
 }
 
 /**
- * Keeps `bytes` (a past state of the memory file) as a version named from the
- * state's moment and source, durably, before the caller replaces the file.
- * Then removes older versions with the same content and all but the newest
- * `versionsKept`. Returns the new version's name.
+ * Content keys of version files, by stat (see `file-cache.ts`): a version is
+ * written once and never changed by the app, so keeping a new version
+ * compares it with the older ones from one `lstat` each instead of reading
+ * and parsing each of them on every save.
+ */
+const versionKeys = new StatCache<string>(50_000);
+
+async function versionKeyOf(path: string): Promise<string> {
+  const startedAt = settleClock.now();
+  let st: BigIntStats | undefined;
+  try {
+    st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  const hit = st?.isFile() ? versionKeys.get(path, st) : undefined;
+  if (hit !== undefined) return hit;
+  const bytes = await fsp.readFile(path).catch(() => new Uint8Array());
+  const key = contentKey(decodeUtf8(bytes));
+  if (st?.isFile() && bytes.length === Number(st.size)) versionKeys.set(path, st, startedAt, key);
+  return key;
+}
+
+/** A version prepared by {@link prepareVersion}: written and fsynced under a temporary name. */
+export interface PreparedVersion extends StagedWrite {
+  name: string;
+  /** Older versions to remove once the new one is durable: same content, or past `versionsKept`. */
+  drop: string[];
+}
+
+/**
+ * Prepares keeping `bytes` (a past state of the memory file) as a version
+ * named from the state's moment and source: written and fsynced under a
+ * temporary name, while the older versions' contents are compared with it.
+ * The caller renames it into place (`commit`) and fsyncs the history folder
+ * before it replaces the file the version preserves, and only then removes
+ * `drop`. `existing` is the folder's listing when the caller already has it
+ * (one listing per save).
+ */
+export async function prepareVersion(
+  history: string,
+  bytes: Uint8Array,
+  state: CurrentState,
+  versionsKept: number,
+  existing?: VersionName[],
+  parse?: MemoryParse,
+): Promise<PreparedVersion> {
+  const names = existing ?? (await listVersionNames(history));
+  const moment = compactMoment(state.savedAt);
+  const sameMoment = names.filter((v) => compactMoment(v.moment) === moment);
+  const seq = sameMoment.length ? Math.max(...sameMoment.map((v) => v.seq)) + 1 : 1;
+  const name = `${moment}-${state.source}${seq > 1 ? `-${seq}` : ""}`;
+  // the older versions' contents are compared while the new one is written
+  const [staged, keys] = await settleStaged<[StagedWrite, string[]]>([
+    stageFile(join(history, name), bytes),
+    Promise.all(names.map((v) => versionKeyOf(join(history, v.name)))),
+  ]);
+  const key = contentKey(decodeUtf8(bytes), parse?.ok ? parse : undefined);
+  const drop = new Set(names.filter((_, i) => keys[i] === key).map((v) => v.name));
+  const kept = [parseVersionName(name) as VersionName, ...names.filter((v) => !drop.has(v.name))].sort(
+    compareNewestFirst,
+  );
+  for (const v of kept.slice(versionsKept)) drop.add(v.name);
+  return { ...staged, name, drop: [...drop] };
+}
+
+/** Removes versions (no error for one already gone). */
+export async function removeVersions(history: string, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((n) => fsp.unlink(join(history, n)).catch(() => undefined)));
+}
+
+/**
+ * Keeps `bytes` as a version, durably (renamed into place and the folder
+ * fsynced), then removes older versions with the same content and all but
+ * the newest `versionsKept`. Returns the new version's name.
  */
 export async function keepVersion(
   history: string,
@@ -129,29 +201,22 @@ export async function keepVersion(
   state: CurrentState,
   versionsKept: number,
 ): Promise<string> {
-  const existing = await listVersionNames(history);
-  const moment = compactMoment(state.savedAt);
-  const sameMoment = existing.filter((v) => compactMoment(v.moment) === moment);
-  const seq = sameMoment.length ? Math.max(...sameMoment.map((v) => v.seq)) + 1 : 1;
-  const name = `${moment}-${state.source}${seq > 1 ? `-${seq}` : ""}`;
-  // the older versions' contents are read while the new one is written
-  const [keys] = await Promise.all([
-    Promise.all(
-      existing.map(async (v) =>
-        contentKey(decodeUtf8(await fsp.readFile(join(history, v.name)).catch(() => new Uint8Array()))),
-      ),
-    ),
-    writeFileAtomic(join(history, name), bytes),
-  ]);
-  const key = contentKey(decodeUtf8(bytes));
-  const drop = new Set(existing.filter((_, i) => keys[i] === key).map((v) => v.name));
-  const kept = [parseVersionName(name) as VersionName, ...existing.filter((v) => !drop.has(v.name))].sort(
-    compareNewestFirst,
-  );
-  for (const v of kept.slice(versionsKept)) drop.add(v.name);
+  const version = await prepareVersion(history, bytes, state, versionsKept);
+  await version.commit();
+  await fsyncFolder(history);
   // only after the new version is durable may older ones go
-  await Promise.all([...drop].map((n) => fsp.unlink(join(history, n)).catch(() => undefined)));
-  return name;
+  await removeVersions(history, version.drop);
+  return version.name;
+}
+
+/** `state.json` for the bytes about to be written, staged (see {@link stageFile}). */
+export function stageSavedState(history: string, state: SavedState): Promise<StagedWrite> {
+  return stageFile(join(history, "state.json"), `${JSON.stringify(state)}\n`);
+}
+
+/** `deleted.json`, staged (see {@link stageFile}). */
+export function stageDeletedMark(history: string, mark: DeletedMark): Promise<StagedWrite> {
+  return stageFile(join(history, "deleted.json"), `${JSON.stringify(mark)}\n`);
 }
 
 /** Writes `state.json` for the bytes just written. */

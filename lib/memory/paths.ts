@@ -1,5 +1,5 @@
 import { promises as fsp } from "node:fs";
-import { ensureFolderInside, resolveInside } from "../fs";
+import { ensureFolderInside, realRootOf, resolveInsideReal } from "../fs";
 import { assertMemoryId, assertWorkspace } from "./names";
 
 /** `memory/global` or `memory/workspaces/<key>`, as path segments. */
@@ -50,9 +50,16 @@ export async function placeMemory(
 ): Promise<MemoryPlace> {
   const set = setSegments(workspace);
   const hist = historySegments(workspace, id);
-  const resolve = create ? ensureFolderInside : resolveInside;
-  if (create) await fsp.mkdir(home, { recursive: true });
-  const [folder, history] = await Promise.all([resolve(home, ...set), resolve(home, ...hist)]);
-  const file = await resolveInside(home, ...set, id);
+  if (create) {
+    await fsp.mkdir(home, { recursive: true });
+    await Promise.all([ensureFolderInside(home, ...set), ensureFolderInside(home, ...hist)]);
+  }
+  // the home's real path once for the three checks, which then run at once
+  const realHome = realRootOf(home);
+  const [folder, history, file] = await Promise.all([
+    resolveInsideReal(home, realHome, ...set),
+    resolveInsideReal(home, realHome, ...hist),
+    resolveInsideReal(home, realHome, ...set, id),
+  ]);
   return { home, workspace, id, folder, file, history, relativePath: relativeToHome(...set, id) };
 }
