@@ -6,9 +6,9 @@
  * project's own writer into bench/out/, then times: the first full build, a
  * refresh after 1% of the chats got a new turn, and queries against the grep
  * baseline. Prints the ratios; the targets are a search ≥100× faster than grep
- * and a 1% refresh ≥20× faster than the full build. The search verdict uses the
- * median over the queries (a word in 1%, 10%, and nearly 100% of the chats, a
- * phrase OR a word); the slowest one is printed beside it. With --keep an existing
+ * and a 1% refresh ≥20× faster than the full build. The search verdict holds
+ * for every query: a word in 1%, 10% and nearly 100% of the chats, a phrase OR
+ * a word. With --keep an existing
  * generated folder of the same size is reused.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     worst = Math.min(worst, grep.ms / m);
     ratios.push(grep.ms / m);
     rows.push(
-      `  ${JSON.stringify(q).padEnd(28)} index ${m.toFixed(2).padStart(8)} ms (${result.totalHits} entries in ${result.totalChats} chats)   zstd -dc | grep ${grep.ms.toFixed(0).padStart(6)} ms (${grep.count} lines)   ${(grep.ms / m).toFixed(0)}× faster`,
+      `  ${JSON.stringify(q).padEnd(28)} index ${m.toFixed(2).padStart(8)} ms (${result.totalHits} entries in ${result.totalChats ?? "most"} chats)   zstd -dc | grep ${grep.ms.toFixed(0).padStart(6)} ms (${grep.count} lines)   ${(grep.ms / m).toFixed(0)}× faster`,
     );
   }
   closeAllIndexes();
@@ -171,9 +171,9 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(r);
   const typical = median(ratios);
   console.log(
-    `  search vs grep: median ${typical.toFixed(0)}×, slowest ${worst.toFixed(0)}× (the word in nearly every chat) — target ≥100×`,
+    `  search vs grep: median ${typical.toFixed(0)}×, slowest ${worst.toFixed(0)}× — target ≥100× for every query`,
   );
-  const ok = refreshRatio >= 20 && typical >= 100;
+  const ok = refreshRatio >= 20 && worst >= 100;
   console.log(ok ? "  targets met" : "  TARGETS MISSED");
   process.exitCode = ok ? 0 : 1;
 }

@@ -244,10 +244,15 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   let matched: number[] = [];
   if (totalHits > (options.walkFrom ?? WALK_FROM_HITS)) {
     // A query that matches in most chats: probe chats newest first, each by its rowid range, until enough are found.
+    // The bounds are cast: better-sqlite3 binds numbers as REAL, and FTS5 seeks by a rowid bound only when it is an INTEGER.
     const probe = db
-      .prepare(`SELECT f.rowid ${from} AND f.rowid >= @lo AND f.rowid < @hi ORDER BY f.rowid LIMIT @k`)
+      .prepare(
+        `SELECT f.rowid ${from} AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER) ORDER BY f.rowid LIMIT @k`,
+      )
       .pluck();
-    const count = db.prepare(`SELECT count(*) ${from} AND f.rowid >= @lo AND f.rowid < @hi`).pluck();
+    const count = db
+      .prepare(`SELECT count(*) ${from} AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER)`)
+      .pluck();
     let probes = 0;
     let exhausted = true;
     for (const cid of order.cids) {
@@ -306,19 +311,16 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const shown = chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []);
   const entries = new Map<number, { line: number; role: string; ts: string | null; text: string }>();
   if (shown.length) {
-    const rows = db
-      .prepare(
-        `SELECT rowid AS rid, line, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', 24) AS text
-         FROM lines_fts WHERE lines_fts MATCH @q AND rowid IN (SELECT value FROM json_each(@ids))`,
-      )
-      .all({ q: used, ids: JSON.stringify(shown) }) as {
-      rid: number;
-      line: number;
-      role: string;
-      ts: string | null;
-      text: string;
-    }[];
-    for (const r of rows) entries.set(r.rid, r);
+    const one = db.prepare(
+      `SELECT rowid AS rid, line, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', 24) AS text
+       FROM lines_fts WHERE lines_fts MATCH @q AND rowid = CAST(@rid AS INTEGER)`,
+    );
+    for (const rid of shown) {
+      const r = one.get({ q: used, rid }) as
+        | { rid: number; line: number; role: string; ts: string | null; text: string }
+        | undefined;
+      if (r) entries.set(rid, r);
+    }
   }
   const groups: SearchGroup[] = chatRows.map((chat) => {
     const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
