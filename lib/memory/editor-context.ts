@@ -1,4 +1,3 @@
-import { renderPayload } from "./format";
 import type { Limits } from "./limits";
 import { assertMemoryId, assertWorkspace } from "./names";
 import { readSettings } from "./settings";
