@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../cli/main";
+import { createChat, openChat } from "../sessions";
+import { closeAllIndexes } from ".";
+
+// The CLI's search commands over real files: `oda-admin search`, `index refresh`, `index status`.
+
+const made: string[] = [];
+afterEach(() => {
+  closeAllIndexes();
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t: string) => out.push(t), err: (t: string) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("oda-admin search", () => {
+  it("refreshes first, prints JSON with the inspector's urls, and refuses an unreadable query", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "oda-index-cli-"));
+    made.push(dir);
+    const logs = join(dir, "logs");
+    const state = join(dir, "state");
+    mkdirSync(logs);
+    const w = createChat(logs, { id: "c/1 x", cwd: "/srv/app", created: "2026-11-20T09:00:00.000Z" });
+    await w.appendTurn({ user: "the deploy failed", assistant: "check the pipeline", ts: "2026-11-20T09:01:00.000Z" });
+    await w.close();
+    const roots = ["--logs", logs, "--state", state];
+
+    const first = await run(["search", "pipeline", ...roots, "--json"]);
+    expect(first.code).toBe(0);
+    const doc = JSON.parse(first.out);
+    expect(doc).toMatchObject({ ok: true, totalHits: 1, refresh: { added: 1 } });
+    expect(doc.groups[0].hits[0]).toMatchObject({
+      line: 3,
+      role: "assistant",
+      text: "check the «pipeline»",
+      url: `/chats/${encodeURIComponent("c/1 x")}?line=3`,
+    });
+    expect(first.err).toMatch(/indexing \[#+\] 100% {2}1 \/ 1 chats/);
+
+    const reopened = await openChat(logs, "c/1 x");
+    await reopened.appendTurn({ user: "pipeline again", assistant: "ok", ts: "2026-11-21T09:00:00.000Z" });
+    await reopened.close();
+    const stale = await run(["search", "pipeline", ...roots, "--json", "--no-refresh"]);
+    expect(JSON.parse(stale.out).totalHits).toBe(1);
+    const refreshed = await run(["index", "refresh", ...roots]);
+    expect(refreshed.out).toMatch(/1 chats, 0 added, 1 changed \(1 only grew\), 0 removed, 3 lines read/);
+    const human = await run(["search", "pipeline", "--role", "user", ...roots, "--no-refresh"]);
+    expect(human.out).toContain("line     5  user      «pipeline» again");
+
+    const bad = await run(["search", '"unclosed', ...roots, "--no-refresh"]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^The search "\\"unclosed" cannot be read/);
+    const status = await run(["index", "status", ...roots]);
+    expect(status.out).toContain("The search index is up to date (1 chat).");
+  });
+});
