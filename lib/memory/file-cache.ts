@@ -64,6 +64,10 @@ export class LruCache<V> {
     }
   }
 
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
   delete(key: string): void {
     this.map.delete(key);
   }
@@ -114,6 +118,11 @@ export class StatCache<V> {
     if (sameStamp(hit.stamp, st)) return hit.value;
     this.lru.delete(path);
     return undefined;
+  }
+
+  /** True when something is cached for `path` (at whatever stat): without it, a stat to check is wasted. */
+  has(path: string): boolean {
+    return this.lru.has(path);
   }
 
   /** Caches `value` for `path` at stat `st`, only if the file had settled before `startedAtMs`. */

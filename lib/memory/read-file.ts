@@ -70,6 +70,8 @@ function tooLarge(st: { size: number; mtimeMs: number }, limits: Limits): Parsed
  * the syscall, and this is one syscall on a path the caller has just listed.
  */
 export function cachedMemoryParse(path: string, limits: Limits, follow = false): ParsedFile | undefined {
+  const key = cacheKey(path, limits);
+  if (!parses.has(key)) return undefined; // never read (a cold cache): the read's own fstat is enough
   let st: BigIntStats | undefined;
   try {
     st = (follow ? statSync : lstatSync)(path, { bigint: true, throwIfNoEntry: false });
@@ -77,7 +79,7 @@ export function cachedMemoryParse(path: string, limits: Limits, follow = false):
     return undefined;
   }
   if (!st?.isFile()) return undefined;
-  const hit = parses.get(cacheKey(path, limits), st);
+  const hit = parses.get(key, st);
   if (hit) parseCacheStats.hits++;
   return hit;
 }
