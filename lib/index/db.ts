@@ -11,7 +11,7 @@ import { OdaError } from "../errors";
  */
 
 /** Bumped whenever the tables change: an index of another version is set aside and rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries
@@ -56,6 +56,7 @@ CREATE TABLE chats (
   seek_comp INTEGER,
   seek_sha TEXT,
   text_error TEXT,
+  bad_lines INTEGER NOT NULL DEFAULT 0,
   summary TEXT NOT NULL,
   indexed_at TEXT NOT NULL
 );

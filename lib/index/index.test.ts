@@ -260,6 +260,13 @@ describe("queries and filters", () => {
       [2, "user"],
       [5, "unparsed"],
     ]);
+    // Appending to the log reads only the new lines and keeps the bad line counted.
+    const more = await openChat(logs, "bad", { compress: false });
+    await more.appendTurn({ user: "shared later", assistant: "fine", ts: "2026-11-22T09:00:00.000Z" });
+    await more.close();
+    expect(await refreshIndex(state, logs, { compress: false })).toMatchObject({ appended: 1, linesRead: 3 });
+    const after = searchChats(state, logs, { query: "shared", problems: true });
+    expect(after.groups.map((g) => [g.id, g.count])).toEqual([["bad", 3]]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { isOdaError } from "../errors";
 import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat } from "../sessions";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter, parseObject } from "../sessions/lines";
@@ -83,15 +84,15 @@ async function refreshChat(
   };
   const upsert = db.prepare(`
     INSERT INTO chats (id, folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint,
-      log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, summary, indexed_at)
+      log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at)
     VALUES (@id, @folder, @cwd, @title, @first_activity, @last_activity, @messages, @problems, @source, @fingerprint,
-      @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @summary, @indexed_at)
+      @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @bad_lines, @summary, @indexed_at)
     ON CONFLICT(id) DO UPDATE SET folder = excluded.folder, cwd = excluded.cwd, title = excluded.title,
       first_activity = excluded.first_activity, last_activity = excluded.last_activity, messages = excluded.messages,
       problems = excluded.problems, source = excluded.source, fingerprint = excluded.fingerprint,
       log_name = excluded.log_name, log_size = excluded.log_size, log_mtime = excluded.log_mtime, log_ino = excluded.log_ino,
       text_lines = excluded.text_lines, seek_line = excluded.seek_line, seek_dec = excluded.seek_dec,
-      seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error,
+      seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error, bad_lines = excluded.bad_lines,
       summary = excluded.summary, indexed_at = excluded.indexed_at
     RETURNING cid`);
   const deleteLines = db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?");
@@ -108,14 +109,20 @@ async function refreshChat(
     row.log_size === st.size &&
     row.log_mtime === st.mtimeMs;
   if (sameLog && row) {
-    const textError = (
-      db.prepare("SELECT text_error FROM chats WHERE cid = ?").get(row.cid) as { text_error: string | null }
-    ).text_error;
+    const stored = db.prepare("SELECT text_error, bad_lines FROM chats WHERE cid = ?").get(row.cid) as {
+      text_error: string | null;
+      bad_lines: number;
+    };
     db.prepare(
       `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
         messages = @messages, source = @source, summary = @summary, indexed_at = @indexed_at, fingerprint = @fingerprint,
         problems = @problems WHERE cid = @cid`,
-    ).run({ ...base, fingerprint: seen.fingerprint, problems: problemCount(summary, textError, 0), cid: row.cid });
+    ).run({
+      ...base,
+      fingerprint: seen.fingerprint,
+      problems: problemCount(summary, stored.text_error, stored.bad_lines),
+      cid: row.cid,
+    });
     return { mode: "summary", lines: 0 };
   }
 
@@ -139,13 +146,18 @@ async function refreshChat(
   let first = true;
   let point: SeekPoint | null = from ?? null;
   let indexedTo = skipTo;
-  let badLines = 0;
+  let badLines = from && row ? row.bad_lines : 0;
   let textError: string | null = null;
   let linesRead = 0;
   const pending: Pending[] = [];
 
   const flush = (final: boolean) => {
     db.transaction(() => {
+      if (first && from && row) {
+        // Another process (the CLI beside the server) may have indexed this chat since it was read: leave it to it.
+        const now = db.prepare("SELECT indexed_at FROM chats WHERE cid = ?").pluck().get(row.cid);
+        if (now !== row.indexed_at) throw new ChatMovedOn();
+      }
       const textState = {
         log_name: current?.name ?? null,
         log_ino: st?.ino ?? null,
@@ -158,6 +170,7 @@ async function refreshChat(
         seek_comp: point?.comp ?? null,
         seek_sha: current && point ? hashLogTail(current.path, point.comp) : null,
         text_error: textError,
+        bad_lines: badLines,
       };
       const result = upsert.get({
         ...base,
@@ -210,12 +223,17 @@ async function refreshChat(
         if (pending.length >= FLUSH_ROWS && point && point.line <= indexedTo) flush(false);
       }
     } catch (error) {
-      textError = (error as Error).message;
+      // A log that cannot be decoded past some point keeps what was read; anything else (the index) is not ours to hide.
+      if (!isOdaError(error)) throw error;
+      textError = error.message;
     }
   }
   flush(true);
   return { mode: from ? "append" : "full", lines: linesRead };
 }
+
+/** Thrown inside a chat's first write when another process indexed the chat meanwhile. */
+class ChatMovedOn extends Error {}
 
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
@@ -282,6 +300,11 @@ async function refreshOnce(
       result.linesRead += r.lines;
     } catch (error) {
       if (isCorruption(error)) throw error;
+      if (error instanceof ChatMovedOn) {
+        done++;
+        options.onProgress?.(done, total);
+        continue;
+      }
       // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }

@@ -30,6 +30,8 @@ export interface IndexedChat {
   seek_dec: number | null;
   seek_comp: number | null;
   seek_sha: string | null;
+  bad_lines: number;
+  indexed_at: string;
 }
 
 /** The changes between the folder and the index. */
@@ -109,7 +111,7 @@ export function readIndexedChat(db: Db, cid: number): IndexedChat | null {
   return (
     (db
       .prepare(
-        "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha FROM chats WHERE cid = ?",
+        "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, bad_lines, indexed_at FROM chats WHERE cid = ?",
       )
       .get(cid) as IndexedChat | undefined) ?? null
   );
