@@ -56,10 +56,10 @@ export async function searchAction(input: unknown) {
 export async function indexStatusAction(input: unknown) {
   return runAction(ZStatus, input, async ({ refresh }) => {
     const { logs, state, compress } = indexRoots();
-    const status = indexStatus(state, logs);
+    const status = await indexStatus(state, logs);
     const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
     if (refresh === "now" || (refresh === "when-stale" && stale)) {
-      return startIndexRefresh(state, logs, { compress }).status;
+      return (await startIndexRefresh(state, logs, { compress })).status;
     }
     return status;
   });

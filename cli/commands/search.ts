@@ -71,7 +71,7 @@ const refresh: Command = async (ctx) => {
 /** `oda-admin index status`: where the index is, what it holds, whether it is current. */
 const status: Command = async (ctx) => {
   const logs = logsOf(ctx);
-  const s = indexStatus(ctx.roots.state, logs);
+  const s = await indexStatus(ctx.roots.state, logs);
   if (ctx.json) {
     ctx.out(JSON.stringify({ ok: true, status: s }, null, 2));
     return 0;

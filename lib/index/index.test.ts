@@ -105,7 +105,7 @@ describe("incremental refresh", () => {
     expect(hitLines(found, "grow")).toEqual([5, 6]);
     // The old lines are still there exactly once.
     expect(searchChats(state, logs, { query: "first" }).groups[0]?.count).toBe(2);
-    expect(listChatsFromIndex(state, logs).chats.find((c) => c.id === "grow")?.messages).toBe(4);
+    expect((await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "grow")?.messages).toBe(4);
   });
 
   it("re-reads a log that was replaced rather than grown", async () => {
@@ -129,14 +129,19 @@ describe("incremental refresh", () => {
     await refreshIndex(state, logs);
     rmSync(gone.dir, { recursive: true });
     await writeChat(logs, "new", "/b", [["fresh words", "ok"]]);
-    expect(listChatsFromIndex(state, logs).freshness).toMatchObject({ fresh: false, added: 1, removed: 1, changed: 0 });
+    expect((await listChatsFromIndex(state, logs)).freshness).toMatchObject({
+      fresh: false,
+      added: 1,
+      removed: 1,
+      changed: 0,
+    });
     const result = await refreshIndex(state, logs);
     expect(result).toMatchObject({ chats: 2, added: 1, removed: 1, changed: 0, reindexed: 1 });
     expect(searchChats(state, logs, { query: "vanishing" }).groups).toEqual([]);
     expect(searchChats(state, logs, { query: "fresh" }).groups.map((g) => g.id)).toEqual(["new"]);
     const again = await refreshIndex(state, logs);
     expect(again).toMatchObject({ added: 0, changed: 0, removed: 0, linesRead: 0 });
-    const listed = listChatsFromIndex(state, logs);
+    const listed = await listChatsFromIndex(state, logs);
     expect(listed.freshness.fresh).toBe(true);
     expect(listed.chats.map((c) => c.id).sort()).toEqual(["keep", "new"]);
   });
@@ -145,7 +150,7 @@ describe("incremental refresh", () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "cp", "/a", [["checkpoint words", "ok"]]);
     await refreshIndex(state, logs);
-    expect(listChatsFromIndex(state, logs).sources.cp).toBe("checkpoint");
+    expect((await listChatsFromIndex(state, logs)).sources.cp).toBe("checkpoint");
     const cachePath = join(w.dir, "session.cache.json");
     const checkpoint = JSON.parse((await import("node:fs")).readFileSync(cachePath, "utf8"));
     checkpoint.details.title = "Renamed by the checkpoint";
@@ -153,14 +158,14 @@ describe("incremental refresh", () => {
     utimesSync(cachePath, new Date(), new Date(Date.now() + 5000));
     const result = await refreshIndex(state, logs);
     expect(result).toMatchObject({ changed: 1, reindexed: 0, appended: 0, linesRead: 0 });
-    const chat = listChatsFromIndex(state, logs).chats[0];
+    const chat = (await listChatsFromIndex(state, logs)).chats[0];
     expect(chat).toMatchObject({ title: "Renamed by the checkpoint", cached: true });
     // A checkpoint that no longer fits is discarded: the details come from the log.
     checkpoint.log.tailSha256 = "0".repeat(64);
     writeFileSync(cachePath, JSON.stringify(checkpoint));
     utimesSync(cachePath, new Date(), new Date(Date.now() + 10000));
     await refreshIndex(state, logs);
-    const rebuilt = listChatsFromIndex(state, logs);
+    const rebuilt = await listChatsFromIndex(state, logs);
     expect(rebuilt.sources.cp).toBe("log");
     expect(rebuilt.chats[0]).toMatchObject({ title: "checkpoint words", cached: false, cacheState: "discarded" });
   });
@@ -297,13 +302,13 @@ describe("background refresh", () => {
   it("reports progress and joins a running job", async () => {
     const { logs, state } = roots();
     for (let i = 0; i < 5; i++) await writeChat(logs, `bg-${i}`, "/a", [[`background ${i}`, "ok"]]);
-    const first = startIndexRefresh(state, logs);
+    const first = await startIndexRefresh(state, logs);
     expect(first.status.job.running).toBe(true);
-    const second = startIndexRefresh(state, logs);
+    const second = await startIndexRefresh(state, logs);
     expect(second.wait).toBe(first.wait);
     const result = await first.wait;
     expect(result.added).toBe(5);
-    const status = indexStatus(state, logs);
+    const status = await indexStatus(state, logs);
     expect(status.job).toMatchObject({ running: false, done: 5, total: 5 });
     expect(status).toMatchObject({ chats: 5, freshness: { fresh: true, built: true } });
     expect(existsSync(status.path)).toBe(true);

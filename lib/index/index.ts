@@ -38,18 +38,18 @@ export async function refreshIndex(
 }
 
 /** Starts a background refresh (or joins the running one); returns its state at once. */
-export function startIndexRefresh(
+export async function startIndexRefresh(
   state: string | null,
   logDir: string,
   options: { compress?: boolean } = {},
-): { status: IndexStatus; wait: Promise<RefreshResult> } {
+): Promise<{ status: IndexStatus; wait: Promise<RefreshResult> }> {
   const handle = openIndex(state, logDir);
   const { wait } = startRefresh(handle, options);
-  return { status: readIndexStatus(handle), wait };
+  return { status: await readIndexStatus(handle), wait };
 }
 
 /** The index's size, counts, freshness and refresh progress. */
-export function indexStatus(state: string | null, logDir: string): IndexStatus {
+export function indexStatus(state: string | null, logDir: string): Promise<IndexStatus> {
   return readIndexStatus(openIndex(state, logDir));
 }
 
@@ -68,7 +68,7 @@ export function indexedFolders(state: string | null, logDir: string): string[] {
  * lists, with `freshness` saying whether the folder changed since the last
  * refresh (then show `freshness.sentence` and start a refresh).
  */
-export function listChatsFromIndex(state: string | null, logDir: string): IndexedChatList {
+export function listChatsFromIndex(state: string | null, logDir: string): Promise<IndexedChatList> {
   return listFrom(openIndex(state, logDir));
 }
 

@@ -278,7 +278,7 @@ async function refreshOnce(
   result: RefreshResult,
 ): Promise<void> {
   const db = handle.db;
-  const changes = scanChanges(db, handle.logDir);
+  const changes = await scanChanges(db, handle.logDir);
   result.chats = changes.total;
   const dropChat = db.transaction((cid: number) => {
     db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?").run(cid * ENTRY_SPAN, (cid + 1) * ENTRY_SPAN);

@@ -117,15 +117,23 @@ export function readIndexedChat(db: Db, cid: number): IndexedChat | null {
   );
 }
 
-/** Compares the log folder with the index. */
-export function scanChanges(db: Db, logDir: string): FolderChanges {
+const tick = () => new Promise<void>((done) => setImmediate(done));
+
+/**
+ * Compares the log folder with the index. The stats are done in slices,
+ * yielding to the event loop between them, so a server keeps answering while
+ * a large folder is compared.
+ */
+export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<FolderChanges> {
   const walk = walkLogFolder(logDir);
   const indexed = readIndexedChats(db);
   const changed: FolderChanges["changed"] = [];
+  let n = 0;
   for (const loc of walk.chats) {
+    if (++n % slice === 0) await tick();
     const row = indexed.get(loc.id) ?? null;
-    const fingerprint = fingerprintChat(loc.dir, row?.fingerprint);
     indexed.delete(loc.id);
+    const fingerprint = fingerprintChat(loc.dir, row?.fingerprint);
     if (!row || row.fingerprint !== fingerprint || row.folder !== loc.folder)
       changed.push({ seen: { loc, fingerprint }, row });
   }

@@ -38,10 +38,23 @@ function plural(n: number, word: string): string {
   return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** Compares the index with the folder (names, sizes and mtimes only). */
-export function checkFreshness(handle: IndexHandle): Freshness {
+const recent = new WeakMap<IndexHandle, { at: number; refreshedAt: string | null; freshness: Freshness }>();
+/** How long a freshness check is reused (several pages polling share one folder scan) while no refresh ends. */
+const FRESHNESS_REUSE_MS = 3000;
+
+/** Compares the index with the folder (names, sizes and mtimes only); reused for a few seconds. */
+export async function checkFreshness(handle: IndexHandle): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
-  const changes = scanChanges(handle.db, handle.logDir);
+  const known = recent.get(handle);
+  if (known && known.refreshedAt === refreshedAt && Date.now() - known.at < FRESHNESS_REUSE_MS) return known.freshness;
+  const freshness = await scanFreshness(handle);
+  recent.set(handle, { at: Date.now(), refreshedAt, freshness });
+  return freshness;
+}
+
+async function scanFreshness(handle: IndexHandle): Promise<Freshness> {
+  const refreshedAt = readMeta(handle.db, "refreshedAt");
+  const changes = await scanChanges(handle.db, handle.logDir);
   const added = changes.changed.filter((c) => !c.row).length;
   const changed = changes.changed.length - added;
   const removed = changes.gone.length;
@@ -77,7 +90,7 @@ function refreshingFreshness(handle: IndexHandle): Freshness {
 }
 
 /** The index's size, counts, freshness and refresh job. */
-export function readIndexStatus(handle: IndexHandle): IndexStatus {
+export async function readIndexStatus(handle: IndexHandle): Promise<IndexStatus> {
   const count = (sql: string) => (handle.db.prepare(sql).get() as { n: number }).n;
   // While a refresh runs the folder is not scanned again (the polling would slow the refresh down).
   const job = jobStatus(handle);
@@ -94,7 +107,7 @@ export function readIndexStatus(handle: IndexHandle): IndexStatus {
     bytes,
     chats: count("SELECT count(*) AS n FROM chats"),
     entries: count("SELECT count(*) AS n FROM lines"),
-    freshness: job.running ? refreshingFreshness(handle) : checkFreshness(handle),
+    freshness: job.running ? refreshingFreshness(handle) : await checkFreshness(handle),
     job,
     setAside: handle.setAside,
   };
@@ -115,7 +128,7 @@ export interface IndexedChatList {
  * freshness: when it is not fresh, the caller says so and may start a refresh.
  * Chats are ordered by last activity, newest first.
  */
-export function listChatsFromIndex(handle: IndexHandle): IndexedChatList {
+export async function listChatsFromIndex(handle: IndexHandle): Promise<IndexedChatList> {
   const rows = handle.db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
     id: string;
     source: "checkpoint" | "log";
@@ -130,5 +143,5 @@ export function listChatsFromIndex(handle: IndexHandle): IndexedChatList {
     return chat;
   });
   const problems = JSON.parse(readMeta(handle.db, "folderProblems") ?? "[]") as Problem[];
-  return { chats, problems, freshness: checkFreshness(handle), sources };
+  return { chats, problems, freshness: await checkFreshness(handle), sources };
 }
