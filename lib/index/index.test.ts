@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -184,6 +194,20 @@ describe("a damaged or foreign index", () => {
     expect(searchChats(state, logs, { query: "rebuilt" }).groups.map((g) => g.id)).toEqual(["c"]);
   });
 
+  it("sets aside a database file cut short (a damaged disk image) and rebuilds", async () => {
+    const { logs, state } = roots();
+    for (let i = 0; i < 40; i++) await writeChat(logs, `cut-${i}`, "/a", [[`damaged words ${i} `.repeat(50), "ok"]]);
+    await refreshIndex(state, logs);
+    closeAllIndexes();
+    const file = join(state, "index.sqlite");
+    const { size } = statSync(file);
+    truncateSync(file, Math.floor(size / 2));
+    const result = await refreshIndex(state, logs);
+    expect(result.setAside?.path).toMatch(/index\.sqlite\.corrupt-/);
+    expect(result.added).toBe(40);
+    expect(searchChats(state, logs, { query: "damaged" }).totalChats).toBe(40);
+  });
+
   it("sets aside an index built for another log folder", async () => {
     const { logs, state } = roots();
     const other = join(logs, "..", "other-logs");
@@ -299,6 +323,22 @@ describe("a word in most chats", () => {
 });
 
 describe("background refresh", () => {
+  it("leaves the event loop free while it runs", async () => {
+    const { logs, state } = roots();
+    for (let i = 0; i < 20; i++) await writeChat(logs, `loop-${i}`, "/a", [[`loop ${i}`, "ok"]]);
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await refreshIndex(state, logs);
+    running = false;
+    // Other work got turns between the chats (a blocking refresh would allow at most one).
+    expect(turns).toBeGreaterThanOrEqual(20);
+  });
+
   it("reports progress and joins a running job", async () => {
     const { logs, state } = roots();
     for (let i = 0; i < 5; i++) await writeChat(logs, `bg-${i}`, "/a", [[`background ${i}`, "ok"]]);
