@@ -1,10 +1,10 @@
 import { closeSync, openSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { sep } from "node:path";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
 import type { ChatLocation, Problem } from "./folder";
-import { readLogHead } from "./head";
+import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import type { TailReport } from "./line-index";
 import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
@@ -61,22 +61,32 @@ export interface SummarizeOptions {
   verify?: boolean;
 }
 
-/** Lists a chat folder's log generations, judging each against the folder's form. */
-export function listGenerations(dir: string, names: string[], compress: boolean): Generation[] {
+/** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
+function nameGenerations(dir: string, names: string[], compress: boolean): Generation[] {
   const gens: Generation[] = [];
+  let newest = 0;
+  const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   for (const name of names) {
     const parsed = parseLogName(name);
     if (!parsed) continue;
-    const path = join(dir, name);
+    // Names from readdir hold no separator: joined by hand (path.join's normalising shows in a 10,000-chat listing).
+    const path = `${prefix}${name}`;
     const refused = parsed.compressed === compress ? null : formSentence(path, parsed.compressed, compress);
-    gens.push({ ...parsed, path, bytes: statSync(path).size, current: false, refused });
+    gens.push({ name, format: parsed.format, compressed: parsed.compressed, path, bytes: 0, current: false, refused });
+    if (parsed.format > newest) newest = parsed.format;
   }
-  gens.sort((a, b) => a.format - b.format || Number(a.compressed) - Number(b.compressed));
+  if (gens.length > 1) gens.sort((a, b) => a.format - b.format || Number(a.compressed) - Number(b.compressed));
   // The newest format is the current state; if that one is of the wrong form, the chat is refused rather
   // than served from an older generation (Oda never falls back to an older state).
-  const newest = Math.max(0, ...gens.map((g) => g.format));
   const current = gens.find((g) => g.format === newest && !g.refused);
   if (current) current.current = true;
+  return gens;
+}
+
+/** Lists a chat folder's log generations, judging each against the folder's form. */
+export function listGenerations(dir: string, names: string[], compress: boolean): Generation[] {
+  const gens = nameGenerations(dir, names, compress);
+  for (const g of gens) g.bytes = statSync(g.path).size;
   return gens;
 }
 
@@ -105,12 +115,21 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
 /** Reads one chat folder: its generations, lock, checkpoint and details. */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
   const names = readdirSync(loc.dir);
-  const generations = listGenerations(loc.dir, names, options.compress);
+  const generations = nameGenerations(loc.dir, names, options.compress);
+  // The current log is opened once for its size, first frame and (small logs) tail; the others are only sized.
+  let headBytes: HeadBytes | null = null;
+  for (const g of generations) {
+    if (g.current) {
+      headBytes = readHeadBytes(g.path);
+      g.bytes = headBytes.size;
+    } else g.bytes = statSync(g.path).size;
+  }
   const problems: Problem[] = generations
     .filter((g) => g.refused)
     .map((g) => ({ kind: "form" as const, path: g.path, message: g.refused as string }));
+  const lockPath = `${loc.dir}${sep}${LOCK_FILE}`;
   const lock: LockStatus = names.includes(LOCK_FILE)
-    ? readLockStatus(join(loc.dir, LOCK_FILE))
+    ? readLockStatus(lockPath)
     : { state: "none", reason: "No lock file." };
   const summary: ChatSummary = {
     id: loc.id,
@@ -137,12 +156,12 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     problems,
   };
   const current = generations.find((g) => g.current);
-  if (!current) {
+  if (!current || !headBytes) {
     if (!generations.length) problems.push({ kind: "no-log", path: loc.dir, message: "The chat folder holds no log." });
     return summary;
   }
   summary.format = current.format;
-  const head = await readLogHead(current.path, current.compressed);
+  const head = await decodeLogHead(current.path, current.compressed, headBytes);
   const first = head.first;
   const header = asHeader(first);
   let identity: ChatIdentity = header
@@ -161,8 +180,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   identity = { ...identity, id: loc.id, cwd: loc.cwd };
   Object.assign(summary, { created: identity.created, continues: identity.continues });
   let checkpoint: Checkpoint | null = null;
+  const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
   if (names.includes(CACHE_FILE)) {
-    const cachePath = join(loc.dir, CACHE_FILE);
     const read = readCheckpoint(cachePath);
     if (read && "error" in read) {
       summary.cacheState = "unreadable";

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ChatIdentity } from "./details";
+import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
 
 /** `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint). */
@@ -40,6 +40,44 @@ export interface CacheVerdict {
   behindBytes: number;
 }
 
+/** A nullable string field (`z.string().nullable()`). */
+const isTextOrNull = (v: unknown): v is string | null => v === null || typeof v === "string";
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isAmount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The checkpoint as `ZCheckpoint` would parse it (unknown keys dropped), or
+ * `null` when it does not plainly fit. The chat list reads thousands of
+ * checkpoints and this check costs a fraction of the schema's; anything it
+ * does not accept goes through `ZCheckpoint`, which decides and names the problem.
+ */
+function acceptCheckpoint(value: unknown): Checkpoint | null {
+  if (!isRecord(value) || value.cacheFormat !== 1 || typeof value.checkpointAt !== "string") return null;
+  const { identity: i, log: l, details: d } = value;
+  if (!isRecord(i) || typeof i.id !== "string" || !isTextOrNull(i.created)) return null;
+  if (!isTextOrNull(i.cwd) || !isTextOrNull(i.continues)) return null;
+  if (!isRecord(l) || typeof l.name !== "string" || !isCount(l.bytes)) return null;
+  if (typeof l.tailSha256 !== "string" || !SHA256_HEX.test(l.tailSha256)) return null;
+  if (!isRecord(d) || !isTextOrNull(d.title) || !isCount(d.messages) || !isTextOrNull(d.lastActivity)) return null;
+  if (!isTextOrNull(d.model) || !isAmount(d.inputTokens) || !isAmount(d.outputTokens)) return null;
+  return {
+    cacheFormat: 1,
+    identity: { id: i.id, created: i.created, cwd: i.cwd, continues: i.continues },
+    log: { name: l.name, bytes: l.bytes, tailSha256: l.tailSha256 },
+    checkpointAt: value.checkpointAt,
+    details: {
+      title: d.title,
+      messages: d.messages,
+      lastActivity: d.lastActivity,
+      model: d.model,
+      inputTokens: d.inputTokens,
+      outputTokens: d.outputTokens,
+    },
+  };
+}
+
 /** Reads a checkpoint file: `null` when absent, `{error}` when it cannot be read or does not fit the schema. */
 export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
   let text: string;
@@ -49,12 +87,19 @@ export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { err
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     return { error: (error as Error).message };
   }
+  return parseCheckpoint(text);
+}
+
+/** Parses a checkpoint file's text (see `readCheckpoint`). */
+export function parseCheckpoint(text: string): { checkpoint: Checkpoint } | { error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { error: `not JSON (${(error as Error).message})` };
   }
+  const fast = acceptCheckpoint(value);
+  if (fast) return { checkpoint: fast };
   const parsed = ZCheckpoint.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -67,12 +112,14 @@ export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { err
 export function hashLogTail(path: string, bytes: number): string {
   const fd = openSync(path, "r");
   try {
-    return createHash("sha256")
-      .update(readRange(fd, Math.max(0, bytes - 4096), bytes))
-      .digest("hex");
+    return sha256Hex(readRange(fd, Math.max(0, bytes - 4096), bytes));
   } finally {
     closeSync(fd);
   }
+}
+
+function discard(reason: string): CacheVerdict {
+  return { state: "discarded", reason, behindBytes: 0 };
 }
 
 /**
@@ -85,7 +132,6 @@ export function judgeCheckpoint(
   identity: ChatIdentity,
   log: { name: string; path: string; size: number; hashTail?: (bytes: number) => string },
 ): CacheVerdict {
-  const discard = (reason: string): CacheVerdict => ({ state: "discarded", reason, behindBytes: 0 });
   const want = checkpoint.identity;
   for (const key of ["id", "created", "cwd", "continues"] as const) {
     if (want[key] !== identity[key]) {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { decodeName, parseGroupName } from "./names";
 
@@ -69,7 +69,7 @@ export function walkLogFolder(logDir: string): FolderWalk {
       continue;
     }
     for (const name of subfolders(groupDir)) {
-      const dir = join(groupDir, name);
+      const dir = `${groupDir}${sep}${name}`;
       const id = decodeName(name);
       if (id === null) {
         problems.push({ kind: "name", path: dir, message: `The folder name "${name}" does not decode to a chat id.` });

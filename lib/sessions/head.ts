@@ -1,20 +1,27 @@
-import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { decompress as decompressNative } from "@mongodb-js/zstd";
 import { readFirstLine } from "./details";
+import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
 import { readRange } from "./zstd/file-window";
-import { type FrameInfo, walkFrame } from "./zstd/frames";
+import { type ByteSource, type FrameInfo, walkFrame } from "./zstd/frames";
 
 /**
- * The chat list's fast path: one read of a log's first 64 KiB gives its first
+ * The chat list's fast path: one read of a log's first 16 KiB gives its first
  * line (decoding only the first frame; the native decoder is far faster than
  * fzstd here, whose one-shot call allocates a window-sized buffer) and, for
- * small logs, the bytes the checkpoint's tail hash covers. Anything unusual falls back to the streaming reader.
+ * small logs, the bytes the checkpoint's tail hash covers. Anything unusual
+ * falls back to the streaming reader.
  */
 
 const HEAD_BYTES = 16 * 1024;
 const SMALL_FRAME = 4 * 1024 * 1024;
+
+/** A log's first bytes and its size, read with one open. */
+export interface HeadBytes {
+  head: Buffer;
+  size: number;
+}
 
 /** A log's first line and a tail hasher that reuses the bytes already read. */
 export interface LogHead {
@@ -32,18 +39,50 @@ export interface LogHead {
 const firstLines = new Map<string, Record<string, unknown> | null>();
 const MEMO_LIMIT = 200_000;
 
+/** Scratch space for the head read; copied out, so listing 10,000 chats does not allocate 10,000 × 16 KiB. */
+const scratch = Buffer.allocUnsafe(HEAD_BYTES);
+
+/**
+ * Reads a log's first bytes and its size: open, one read, close; `fstat` only
+ * when the log fills the read. A short read of a regular file ends at its end,
+ * so it gives the size. (Were a file system ever to return a short read before
+ * the end, the size would be too small: a checkpoint is then judged ahead of
+ * the log and the details rebuilt from it, never served wrongly.)
+ */
+export function readHeadBytes(path: string): HeadBytes {
+  const fd = openSync(path, "r");
+  try {
+    const n = readSync(fd, scratch, 0, HEAD_BYTES, 0);
+    const size = n < HEAD_BYTES ? n : fstatSync(fd).size;
+    return { head: Buffer.from(scratch.subarray(0, n)), size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The head bytes as the frame walker reads them. */
+class HeadSource implements ByteSource {
+  readonly size: number;
+  constructor(private readonly head: Buffer) {
+    this.size = head.length;
+  }
+  bytes(pos: number, n: number): Buffer {
+    return this.head.subarray(pos, pos + n);
+  }
+}
+
+/** The first line from the head bytes; `undefined` when the fast path cannot tell (read the log instead). */
 async function firstLineFromHead(
   head: Buffer,
   size: number,
   compressed: boolean,
 ): Promise<Record<string, unknown> | null | undefined> {
-  if (firstLines.size > MEMO_LIMIT) firstLines.clear();
-  const memo = firstLines;
   if (!compressed) {
     const nl = head.indexOf(10);
-    return nl < 0 ? undefined : parseObject(head.subarray(0, nl).toString("utf8"));
+    return nl < 0 ? undefined : parseObject(head.toString("utf8", 0, nl));
   }
-  const src = { size: head.length, bytes: (p: number, n: number) => head.subarray(p, p + n) };
+  if (firstLines.size > MEMO_LIMIT) firstLines.clear();
+  const src = new HeadSource(head);
   let pos = 0;
   while (pos < head.length) {
     let frame: FrameInfo;
@@ -55,8 +94,8 @@ async function firstLineFromHead(
     if (frame.cut || frame.bound > SMALL_FRAME) return undefined;
     if (frame.kind === "data") {
       const bytes = head.subarray(pos, pos + frame.length);
-      const key = createHash("sha1").update(bytes).digest("base64");
-      const known = memo?.get(key);
+      const key = hashBytes("sha1", bytes, "base64");
+      const known = firstLines.get(key);
       if (known !== undefined) return known;
       let out: Uint8Array;
       try {
@@ -67,7 +106,7 @@ async function firstLineFromHead(
       const nl = out.indexOf(10);
       if (nl < 0) return undefined;
       const first = parseObject(Buffer.from(out.buffer, out.byteOffset, nl).toString("utf8"));
-      memo?.set(key, first);
+      firstLines.set(key, first);
       return first;
     }
     pos += frame.length;
@@ -75,32 +114,24 @@ async function firstLineFromHead(
   return size === 0 ? null : undefined;
 }
 
-/** Reads a log's head (read-only). */
-export async function readLogHead(path: string, compressed: boolean): Promise<LogHead> {
-  const fd = openSync(path, "r");
-  let head: Buffer;
-  let size: number;
-  try {
-    size = fstatSync(fd).size;
-    head = readRange(fd, 0, Math.min(size, HEAD_BYTES));
-  } finally {
-    closeSync(fd);
-  }
+/** The first line and tail hasher of a log whose head was read with `readHeadBytes`. */
+export async function decodeLogHead(path: string, compressed: boolean, bytes: HeadBytes): Promise<LogHead> {
+  const { head, size } = bytes;
   const fast = await firstLineFromHead(head, size, compressed);
   const first = fast === undefined ? await readFirstLine(path, compressed) : fast;
-  const hashTail = (bytes: number) => {
-    if (bytes <= head.length)
-      return createHash("sha256")
-        .update(head.subarray(Math.max(0, bytes - 4096), bytes))
-        .digest("hex");
-    const fd2 = openSync(path, "r");
+  const hashTail = (end: number) => {
+    if (end <= head.length) return sha256Hex(head.subarray(Math.max(0, end - 4096), end));
+    const fd = openSync(path, "r");
     try {
-      return createHash("sha256")
-        .update(readRange(fd2, Math.max(0, bytes - 4096), bytes))
-        .digest("hex");
+      return sha256Hex(readRange(fd, Math.max(0, end - 4096), end));
     } finally {
-      closeSync(fd2);
+      closeSync(fd);
     }
   };
   return { first, size, hashTail };
+}
+
+/** Reads a log's head (read-only). */
+export async function readLogHead(path: string, compressed: boolean): Promise<LogHead> {
+  return decodeLogHead(path, compressed, readHeadBytes(path));
 }
