@@ -14,6 +14,7 @@ import {
   renderPayload,
   serialiseMemoryFile,
 } from "@/lib/memory/format";
+import { MESSAGES } from "@/lib/memory/messages";
 import { memoryHref, setHref, setLabel } from "./hrefs";
 import { LimitCounter, limitLevel } from "./limit-counter";
 import { OutsideChangeNotice } from "./outside-change-notice";
@@ -194,8 +195,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
       </div>
       {bytesOver && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          The file would be larger than {limits.fileMaxBytes.toLocaleString("en")} bytes, and a file over its size limit
-          is never sent; shorten the memory before saving.
+          {MESSAGES.couldNotChange(MESSAGES.fileTooLarge(limits.fileMaxBytes))}
         </p>
       )}
       {ed.errors.form && (

@@ -79,6 +79,22 @@ describe("creating", () => {
   });
 });
 
+describe("the file size limit", () => {
+  it("refuses a save that would write a file over fileMaxBytes, writing nothing", async () => {
+    await writeSettings(home, { fileMaxBytes: 1024, textMaxChars: 5000 });
+    const sentence = "The memory could not be changed: The file is larger than 1024 bytes.";
+    await expect(createMemory(home, null, { title: "Big", text: "é".repeat(600) })).rejects.toThrow(sentence);
+    await expect(readdir(join(home, "memory", "global")).catch(() => [])).resolves.toEqual([]);
+    const id = await create("Small", "short");
+    const before = await readFile(file(null, id), "utf8");
+    await expect(changeMemory(home, null, id, { text: "é".repeat(600) })).rejects.toMatchObject({
+      message: sentence,
+      field: "text",
+    });
+    expect(await readFile(file(null, id), "utf8")).toBe(before);
+  });
+});
+
 describe("changing", () => {
   it("refuses a change with neither title nor text", async () => {
     const id = await create();

@@ -195,6 +195,12 @@ async function commit(
   versions?: VersionName[],
 ): Promise<ChangeResult> {
   const { place, current, limits, now, home } = ctx;
+  // A save must never write a file that Oda would then refuse as too large.
+  if (next !== null && Buffer.byteLength(next, "utf8") > limits.fileMaxBytes) {
+    throw new OdaError("refused", MESSAGES.couldNotChange(MESSAGES.fileTooLarge(limits.fileMaxBytes)), {
+      field: "text",
+    });
+  }
   await Promise.all([
     ensureFolder(home, place.folder, setSegments(place.workspace)),
     ensureFolder(home, place.history, historySegments(place.workspace, place.id)),
