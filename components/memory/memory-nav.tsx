@@ -1,7 +1,4 @@
-"use client";
-
-import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { NavList } from "@/components/ui/nav-list";
 
 const LINKS = [
   { href: "/memory", label: "Overview", exact: true },
@@ -13,29 +10,5 @@ const LINKS = [
 
 /** The sub-navigation of Settings > Memory. */
 export function MemoryNav() {
-  const pathname = usePathname();
-  return (
-    <nav aria-label="Memory">
-      <ul className="flex flex-wrap gap-1 border-b border-zinc-200 pb-2 text-sm dark:border-zinc-800">
-        {LINKS.map((link) => {
-          const current = link.exact ? pathname === link.href : pathname.startsWith(link.href);
-          return (
-            <li key={link.href}>
-              <Link
-                href={link.href}
-                aria-current={current ? "page" : undefined}
-                className={`rounded px-3 py-1.5 ${
-                  current
-                    ? "bg-blue-100 font-medium text-blue-900 dark:bg-blue-950 dark:text-blue-100"
-                    : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
-                }`}
-              >
-                {link.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
+  return <NavList label="Memory" items={LINKS} tone="secondary" />;
 }
