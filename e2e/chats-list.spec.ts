@@ -37,10 +37,11 @@ test.describe("the chat list", () => {
     await expect(row("c-mismatch")).toContainText(
       'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/somewhere/else" does not match the chat\'s "/srv/a".',
     );
-    await expect(row("c-mismatch")).toContainText(`raw log: ${made.mismatch.logPath}`);
+    await expect(row("c-mismatch")).toContainText(`raw log: ${join(made.mismatch.dir, "session.cache.json")}`);
     await expect(row("c-stale")).toContainText(
-      `The session.lock is stale: Process ${made.holder.pid} is no longer running.`,
+      `The session.lock is stale (held by process ${made.holder.pid} on ${made.holder.host}, started ${made.holder.startedAt}): Process ${made.holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
     );
+    await expect(row("c-stale")).toContainText(`raw log: ${join(made.stale.dir, "session.lock")}`);
     await expect(row("c-stale").getByText("stale lock", { exact: true })).toBeVisible();
     await expect(row("c-cut")).toContainText("The log's last zstd frame is cut off at byte");
     await expect(row("c-cut")).toContainText(`raw log: ${made.cut.logPath}`);

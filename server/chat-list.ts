@@ -11,7 +11,7 @@ import { serverRoots } from "@/server/roots";
 
 /** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
 export interface ChatProblem {
-  kind: Problem["kind"] | "stale-lock";
+  kind: Problem["kind"];
   message: string;
   /** The log files (or folders) the problem is about, shown as `raw log: <path>` when the sentence has none. */
   paths: string[];
@@ -82,25 +82,10 @@ function toProblem(logDir: string, p: Problem): ChatProblem {
   return { kind: p.kind, message: p.message, paths: [p.path] };
 }
 
-/** A chat summary as a list row; a stale lock becomes a problem of its own. */
+/** A chat summary as a list row; its problems are the lib's (a discarded checkpoint and a stale lock included). */
 export function toRow(logDir: string, chat: ChatSummary): ChatRow {
   const current = chat.generations.find((g) => g.current);
   const problems = chat.problems.map((p) => toProblem(logDir, p));
-  if (chat.cacheState === "discarded") {
-    problems.push({
-      kind: "cache",
-      message: `The checkpoint does not match the log and was discarded: ${chat.cacheReason} The details were rebuilt from the log.`,
-      paths: [current?.path ?? join(logDir, chat.folder)],
-    });
-  }
-  if (chat.lock.state === "stale") {
-    const lockPath = join(logDir, chat.folder, "session.lock");
-    problems.push({
-      kind: "stale-lock",
-      message: `The session.lock is stale: ${chat.lock.reason} Oda cannot write this chat until it is freed.`,
-      paths: [current?.path ?? lockPath],
-    });
-  }
   return {
     id: chat.id,
     title: chat.title,

@@ -90,6 +90,25 @@ export function listGenerations(dir: string, names: string[], compress: boolean)
   return gens;
 }
 
+/** The problem a stale `session.lock` is, with the holder it names and why it is stale; `null` otherwise. */
+export function lockProblem(path: string, lock: LockStatus): Problem | null {
+  if (lock.state !== "stale") return null;
+  return {
+    kind: "lock",
+    path,
+    message: `The session.lock is stale (held by process ${lock.pid} on ${lock.host}, started ${lock.startedAt}): ${lock.reason} Oda cannot write this chat until the lock file is removed.`,
+  };
+}
+
+/** The problem a checkpoint that no longer fits its log is (discarded), with the reason. */
+function discardedProblem(path: string, reason: string): Problem {
+  return {
+    kind: "cache",
+    path,
+    message: `The checkpoint does not match the log and was discarded: ${reason} The details were rebuilt from the log.`,
+  };
+}
+
 /**
  * True when the part of a log after a completed save (`from`, a frame boundary)
  * ends in an unfinished piece: found from frame headers only, or the last byte.
@@ -131,6 +150,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   const lock: LockStatus = names.includes(LOCK_FILE)
     ? readLockStatus(lockPath)
     : { state: "none", reason: "No lock file." };
+  const stale = lockProblem(lockPath, lock);
+  if (stale) problems.push(stale);
   const summary: ChatSummary = {
     id: loc.id,
     folder: loc.folder,
@@ -204,6 +225,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     summary.cacheState = verdict.state;
     summary.cacheReason = verdict.reason;
     summary.behindBytes = verdict.behindBytes;
+    if (verdict.state === "discarded") problems.push(discardedProblem(cachePath, verdict.reason));
     if (verdict.state === "cached" || verdict.state === "behind") {
       const d = checkpoint.details;
       Object.assign(summary, {

@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { createChat } from ".";
+import { createChat, leaveDeadLock } from ".";
 import { tempDir } from "./test-helpers";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -88,5 +88,35 @@ describe("oda-admin sessions list / session show / doctor", () => {
         message: expect.stringMatching(/^The log's last zstd frame is cut off/),
       },
     ]);
+  });
+
+  it("doctor lists a discarded checkpoint with its reason and a stale lock with its holder", async () => {
+    const dir = tempDir("logs");
+    const chat = join(dir, "--%2Fhome%2Fana%2Freports--", "c-2026-11-29-a1");
+    const cachePath = join(chat, "session.cache.json");
+    const cache = JSON.parse(readFileSync(cachePath, "utf8"));
+    cache.log.bytes += 10;
+    writeFileSync(cachePath, JSON.stringify(cache));
+    const holder = leaveDeadLock(join(dir, "_no-cwd", "c-old%2F1"));
+    const { code, out } = await run("doctor", "--logs", dir, "--json");
+    expect(code).toBe(1);
+    const section = JSON.parse(out).sections.find((s: { name: string }) => s.name === "chat logs");
+    expect(section.problems).toEqual(
+      expect.arrayContaining([
+        {
+          path: "--%2Fhome%2Fana%2Freports--/c-2026-11-29-a1/session.cache.json",
+          message: `The checkpoint does not match the log and was discarded: The checkpoint is ahead of the log: it counts ${cache.log.bytes} bytes, the log has ${cache.log.bytes - 10}. The details were rebuilt from the log.`,
+        },
+        {
+          path: "_no-cwd/c-old%2F1/session.lock",
+          message: `The session.lock is stale (held by process ${holder.pid} on ${holder.host}, started ${holder.startedAt}): Process ${holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
+        },
+      ]),
+    );
+    expect(section.problems).toHaveLength(3);
+    const text = await run("doctor", "--logs", dir);
+    expect(text.out).toContain(
+      `_no-cwd/c-old%2F1/session.lock: The session.lock is stale (held by process ${holder.pid}`,
+    );
   });
 });

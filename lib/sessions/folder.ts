@@ -27,9 +27,11 @@ export interface Problem {
    * - `line`: a complete line that is not a JSON object;
    * - `tail`: an unfinished piece at the end (cut frame, unfinished line);
    * - `unreadable`: a log that cannot be decoded;
-   * - `cache`: a checkpoint that cannot be read.
+   * - `cache`: a checkpoint that cannot be read, or that no longer fits its
+   *   log and was discarded (the sentence gives the reason);
+   * - `lock`: a stale `session.lock` (the sentence names its holder and why it is stale).
    */
-  kind: "name" | "duplicate" | "form" | "no-log" | "identity" | "line" | "tail" | "unreadable" | "cache";
+  kind: "name" | "duplicate" | "form" | "no-log" | "identity" | "line" | "tail" | "unreadable" | "cache" | "lock";
   path: string;
   message: string;
 }

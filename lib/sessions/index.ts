@@ -32,6 +32,7 @@ export {
   formSentence,
   type Generation,
   listGenerations,
+  lockProblem,
   type SummarizeOptions,
   summarizeChat,
 } from "./chat";

@@ -234,6 +234,12 @@ describe("checkpoints", () => {
     });
     expect(chat).toMatchObject({ cached: false, cacheState: "discarded", title: "Greeting" });
     expect(chat?.cacheReason).toMatch(/ahead of the log/);
+    expect(chat?.problems.map((p) => [p.kind, p.message])).toEqual([
+      [
+        "cache",
+        `The checkpoint does not match the log and was discarded: ${chat?.cacheReason} The details were rebuilt from the log.`,
+      ],
+    ]);
   });
 
   it("discards a checkpoint whose tail hash, log name or identity no longer fits", async () => {
@@ -259,7 +265,13 @@ describe("checkpoints", () => {
     renameSync(w.dir, join(dir, "--%2Fsomewhere--", "c1"));
     const [chat] = (await listAllChats(dir)).chats;
     expect(chat?.cacheState).toBe("discarded");
-    expect(chat?.problems.map((p) => p.kind)).toEqual(["identity"]);
+    expect(chat?.problems.map((p) => p.kind)).toEqual(["identity", "cache"]);
+    expect(chat?.problems[1]).toEqual({
+      kind: "cache",
+      path: join(dir, "--%2Fsomewhere--", "c1", "session.cache.json"),
+      message:
+        'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/home/ana" does not match the chat\'s "/somewhere". The details were rebuilt from the log.',
+    });
   });
 
   it("reports an unreadable checkpoint and rebuilds from the log", async () => {
@@ -380,7 +392,7 @@ describe("one writer at a time", () => {
     await expect(openChat(dir, "busy")).rejects.toThrow('session "busy" is already owned by an active write handle');
     expect(() => createChat(dir, { id: "busy", cwd: "/w" })).toThrow();
     expect((await readLines(dir, "busy", { from: 1, count: 10 })).lines).toHaveLength(4);
-    expect((await listAllChats(dir)).chats[0]?.lock.state).toBe("live");
+    expect((await listAllChats(dir)).chats[0]).toMatchObject({ lock: { state: "live" }, problems: [] });
     await w.close();
     expect((await listAllChats(dir)).chats[0]?.lock.state).toBe("none");
     const again = await openChat(dir, "busy");
@@ -393,6 +405,13 @@ describe("one writer at a time", () => {
     const holder = leaveDeadLock(w.dir);
     const [chat] = (await listAllChats(dir)).chats;
     expect(chat?.lock).toMatchObject({ state: "stale", pid: holder.pid });
+    expect(chat?.problems).toEqual([
+      {
+        kind: "lock",
+        path: join(w.dir, "session.lock"),
+        message: `The session.lock is stale (held by process ${holder.pid} on ${holder.host}, started ${holder.startedAt}): Process ${holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
+      },
+    ]);
     expect(() => freeStaleLock(dir, "c1", { expectPid: holder.pid + 1 })).toThrow("no longer names process");
     expect(freeStaleLock(dir, "c1", { expectPid: holder.pid }).state).toBe("stale");
     expect(existsSync(join(w.dir, "session.lock"))).toBe(false);
