@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllIndexes, refreshIndex, searchChats } from "../lib/index";
-import { createChat, openChat } from "../lib/sessions";
+import { ChatWriter, createChat } from "../lib/sessions";
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +48,14 @@ const RARE = "zanzibar";
 const MEDIUM = "kilimanjaro";
 const CWDS = Array.from({ length: 50 }, (_, i) => `/home/user${i % 7}/project-${i}`);
 
+const dayOf = (i: number) => `2026-${String(1 + (i % 11)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
+const identityOf = (i: number) => ({
+  id: `chat-${i}`,
+  cwd: CWDS[i % CWDS.length] ?? null,
+  created: `${dayOf(i)}T08:00:00.000Z`,
+  continues: null,
+});
+
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const fmt = (n: number) => `${n.toLocaleString("en")} ms`;
 
@@ -60,12 +68,8 @@ async function generate(): Promise<void> {
   mkdirSync(logs, { recursive: true });
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    const day = `2026-${String(1 + (i % 11)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
-    const w = createChat(logs, {
-      id: `chat-${i}`,
-      cwd: CWDS[i % CWDS.length] ?? null,
-      created: `${day}T08:00:00.000Z`,
-    });
+    const w = createChat(logs, identityOf(i));
+    const day = dayOf(i);
     for (let t = 0; t < TURNS; t++) {
       const rare = i % 100 === 7 && t === 1 ? ` ${RARE}` : "";
       const medium = i % 10 === 3 && t === 2 ? ` ${MEDIUM}` : "";
@@ -117,10 +121,27 @@ async function main(): Promise<void> {
 
   // 1% of the chats get one more turn.
   const changed = Math.max(1, Math.round(N / 100));
+  // (Written as one more save through the writer, without a new checkpoint: the checkpoint is then behind the
+  // log, as after a failed checkpoint write. `openChat` would walk the whole folder to find each chat.)
   for (let k = 0; k < changed; k++) {
-    const w = await openChat(logs, `chat-${Math.floor((k * N) / changed) + 3}`);
-    await w.appendTurn({ user: `${sentence(10)} appended`, assistant: sentence(30), ts: "2026-12-01T09:00:00.000Z" });
-    await w.close();
+    const w = new ChatWriter(logs, identityOf(Math.floor((k * N) / changed) + 3), {});
+    const lines = [
+      {
+        type: "message",
+        ts: "2026-12-01T09:00:00.000Z",
+        role: "user",
+        content: [{ type: "text", text: `${sentence(10)} appended` }],
+      },
+      {
+        type: "message",
+        ts: "2026-12-01T09:00:01.000Z",
+        role: "assistant",
+        content: [{ type: "text", text: sentence(30) }],
+      },
+      { type: "turn_end", ts: "2026-12-01T09:00:02.000Z" },
+    ].map((e) => JSON.stringify(e));
+    await w.writeSave(await w.encodeSave(lines), null);
+    w.releaseLock();
   }
   t0 = performance.now();
   const partial = await refreshIndex(state, logs, { onProgress: progress });
