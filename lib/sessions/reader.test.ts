@@ -353,7 +353,7 @@ describe("lines and tails", () => {
         type: "message",
         ts: `${T}00:00.000Z`,
         role: "user",
-        content: `${i}-${j} ${randomBytes(700).toString("base64")}`,
+        content: `${i}-${j} ${randomBytes(2400).toString("base64")}`,
       }));
       await w.appendEvents(events);
     }

@@ -24,8 +24,14 @@ const BATCH_BOUND = 64 * 1024 * 1024;
 /** Compressed bytes of the first batch: small, so the first lines of a huge log come back fast. */
 const FIRST_BATCH = 64 * 1024;
 const MAX_BATCH = 8 * 1024 * 1024;
-/** Later batches aim at about this much output, so seek points (batch starts) stay close together. */
-const TARGET_OUTPUT = 4 * 1024 * 1024;
+/**
+ * Later batches aim at about this much output: seek points (batch starts) stay close enough that 100 lines
+ * anywhere decode in milliseconds, and each native call carries enough work. On a 1 GB log with zod
+ * loaded (a heap like a server's), 6 and 8 MiB both decode about 15% faster than 4 MiB (fewer calls and
+ * fewer collections triggered by the decoded buffers' memory) and 16 MiB is slower again; peak RSS grows
+ * with the batch (+80 MiB at 4, +125 at 6, +140 at 8), so 6.
+ */
+const TARGET_OUTPUT = 6 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
 
 /** What `decodeZstd` yields: decompressed bytes, then one `end` item. */
