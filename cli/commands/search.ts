@@ -89,7 +89,7 @@ function printResult(ctx: CommandContext, result: SearchResult): void {
     return;
   }
   ctx.out(
-    `${result.totalHits.toLocaleString("en")} matches in ${result.totalChats === null ? "many" : result.totalChats.toLocaleString("en")} chats (${result.ms} ms)${result.moreChats ? `; the ${result.groups.length} most recently active shown` : ""}:`,
+    `${result.totalHits.toLocaleString("en")} matches in ${result.totalChats === null ? `more than ${result.groups.length}` : result.totalChats.toLocaleString("en")} chats (${result.ms} ms)${result.moreChats ? `; the ${result.groups.length} most recently active shown` : ""}:`,
   );
   for (const g of result.groups) {
     ctx.out(`\n${g.id}  ${g.title ?? "(untitled)"}  [${g.cwd ?? "no working folder"}]  ${g.count} matches`);

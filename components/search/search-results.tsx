@@ -82,7 +82,7 @@ export function SearchResults({ result }: { result: SearchResult }) {
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {result.totalHits.toLocaleString("en")} {result.totalHits === 1 ? "match" : "matches"} in{" "}
         {result.totalChats === null
-          ? "most chats"
+          ? `more than ${shown.toLocaleString("en")} chats`
           : `${result.totalChats.toLocaleString("en")} ${result.totalChats === 1 ? "chat" : "chats"}`}{" "}
         ({result.ms} ms){result.moreChats ? `; the ${shown} most recently active are shown.` : "."}
       </p>
