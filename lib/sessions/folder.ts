@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
-import { decodeName, parseGroupName } from "./names";
+import { decodeName, encodeName, parseGroupName } from "./names";
 
 /** Where a chat's folder is. */
 export interface ChatLocation {
@@ -94,14 +94,30 @@ export function walkLogFolder(logDir: string): FolderWalk {
   return { chats, problems };
 }
 
-/** Finds one chat by id; refuses an unknown id and one stored in two places. */
+/**
+ * Finds one chat by id; refuses an unknown id and one stored in two places.
+ * It looks for the id's one folder name in every group rather than walking
+ * every chat, so opening a chat costs the number of groups, not of chats.
+ */
 export function locateChat(logDir: string, id: string): ChatLocation {
-  const walk = walkLogFolder(logDir);
-  const found = walk.chats.find((c) => c.id === id);
-  if (found) return found;
-  const dup = walk.problems.find(
-    (p) => p.kind === "duplicate" && p.message.startsWith(`Chat "${id}" is stored in two places: `),
-  );
-  if (dup) throw new OdaError("refused", dup.message);
+  if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
+  const name = encodeName(id);
+  const found: ChatLocation[] = [];
+  for (const group of subfolders(logDir)) {
+    const parsed = parseGroupName(group);
+    if (!parsed) continue;
+    const dir = `${join(logDir, group)}${sep}${name}`;
+    let isDir = false;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (isDir) found.push({ id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir });
+  }
+  const [first, second] = found;
+  if (first && second)
+    throw new OdaError("refused", `Chat "${id}" is stored in two places: ${first.dir} and ${second.dir}.`);
+  if (first) return first;
   throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
 }
