@@ -10,8 +10,8 @@
  *   one job per index, with `indexStatus` reporting its progress.
  * - `searchChats(state, logDir, {query, cwd, since, until, role, problems})`:
  *   FTS5 search grouped by chat, with marked snippets and line numbers.
- * - `listChatsFromIndex(state, logDir)`: the chat list from the index, with
- *   its freshness.
+ * - `listChatsFromIndex(state, logDir, {compress})`: the chat list from the
+ *   index, with its freshness and each lock judged again now.
  */
 
 import type { IndexHandle } from "./db";
@@ -19,14 +19,20 @@ import { openIndex } from "./db";
 import { startRefresh } from "./jobs";
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
-import { type IndexedChatList, type IndexStatus, listChatsFromIndex as listFrom, readIndexStatus } from "./status";
+import {
+  type IndexedChatList,
+  type IndexStatus,
+  type ListFromIndexOptions,
+  listChatsFromIndex as listFrom,
+  readIndexStatus,
+} from "./status";
 
 export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SCHEMA_VERSION } from "./db";
 export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./extract";
 export type { RefreshJob } from "./jobs";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
-export type { Freshness, IndexedChatList, IndexStatus } from "./status";
+export type { Freshness, IndexedChatList, IndexStatus, ListFromIndexOptions } from "./status";
 
 /** Brings the index of `logDir` in the state folder up to date. */
 export async function refreshIndex(
@@ -65,11 +71,16 @@ export function indexedFolders(state: string | null, logDir: string): string[] {
 
 /**
  * The chat list from the index, in the `ChatSummary` shape `lib/sessions`
- * lists, with `freshness` saying whether the folder changed since the last
- * refresh (then show `freshness.sentence` and start a refresh).
+ * lists, with `freshness` saying whether the folder (or, given `compress`, its
+ * form) changed since the last refresh (then show `freshness.sentence` and
+ * start a refresh). Locks and their stale-lock problems are judged now.
  */
-export function listChatsFromIndex(state: string | null, logDir: string): Promise<IndexedChatList> {
-  return listFrom(openIndex(state, logDir));
+export function listChatsFromIndex(
+  state: string | null,
+  logDir: string,
+  options: ListFromIndexOptions = {},
+): Promise<IndexedChatList> {
+  return listFrom(openIndex(state, logDir), options);
 }
 
 /** For callers that keep a handle (tests, the bench). */

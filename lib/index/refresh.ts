@@ -3,7 +3,7 @@ import { isOdaError } from "../errors";
 import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat } from "../sessions";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter, parseObject } from "../sessions/lines";
-import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, rebuildIndex, writeMeta } from "./db";
+import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
 import { extractText } from "./extract";
 import { type IndexedChat, readIndexedChat, type SeenChat, scanChanges } from "./scan";
 
@@ -278,6 +278,9 @@ async function refreshOnce(
   result: RefreshResult,
 ): Promise<void> {
   const db = handle.db;
+  // Every chat was judged against the folder's form (a log of the other form is refused): a change of
+  // form makes every summary out of date though no file changed, so every chat is summarised again.
+  if (readMeta(db, "compress") !== String(compress)) db.prepare("UPDATE chats SET fingerprint = ''").run();
   const changes = await scanChanges(db, handle.logDir);
   result.chats = changes.total;
   const dropChat = db.transaction((cid: number) => {
@@ -313,5 +316,6 @@ async function refreshOnce(
     await tick();
   }
   writeMeta(db, "folderProblems", JSON.stringify(changes.problems));
+  writeMeta(db, "compress", String(compress));
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 }

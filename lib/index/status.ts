@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readLockStatus } from "../fs";
-import type { ChatSummary, Problem } from "../sessions";
+import { type ChatSummary, lockProblem, type Problem } from "../sessions";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
 import { scanChanges } from "./scan";
@@ -42,24 +42,38 @@ const recent = new WeakMap<IndexHandle, { at: number; refreshedAt: string | null
 /** How long a freshness check is reused (several pages polling share one folder scan) while no refresh ends. */
 const FRESHNESS_REUSE_MS = 3000;
 
-/** Compares the index with the folder (names, sizes and mtimes only); reused for a few seconds. */
-export async function checkFreshness(handle: IndexHandle): Promise<Freshness> {
+/**
+ * Compares the index with the folder (names, sizes and mtimes only). By default
+ * a check is reused for a few seconds (the search page's polling); `reuse:
+ * false` always scans, for callers that serve the index's details as current.
+ */
+export async function checkFreshness(handle: IndexHandle, options: { reuse?: boolean } = {}): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
   const known = recent.get(handle);
-  if (known && known.refreshedAt === refreshedAt && Date.now() - known.at < FRESHNESS_REUSE_MS) return known.freshness;
+  if (
+    options.reuse !== false &&
+    known &&
+    known.refreshedAt === refreshedAt &&
+    Date.now() - known.at < FRESHNESS_REUSE_MS
+  )
+    return known.freshness;
   const freshness = await scanFreshness(handle);
   recent.set(handle, { at: Date.now(), refreshedAt, freshness });
   return freshness;
 }
 
+/** Scans the folder; what it compares with (meta and every chat's fingerprint) is read before its first await. */
 async function scanFreshness(handle: IndexHandle): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
+  const knownProblems = readMeta(handle.db, "folderProblems") ?? "[]";
   const changes = await scanChanges(handle.db, handle.logDir);
   const added = changes.changed.filter((c) => !c.row).length;
   const changed = changes.changed.length - added;
   const removed = changes.gone.length;
+  // A folder name that stopped (or started) decoding changes no chat, but the list's folder problems.
+  const folderProblems = JSON.stringify(changes.problems) !== knownProblems;
   const built = refreshedAt !== null;
-  const fresh = built && !added && !changed && !removed;
+  const fresh = built && !added && !changed && !removed && !folderProblems;
   let sentence: string;
   if (!built) sentence = "The search index has not been built yet.";
   else if (fresh) sentence = `The search index is up to date (${plural(changes.total, "chat")}).`;
@@ -68,6 +82,7 @@ async function scanFreshness(handle: IndexHandle): Promise<Freshness> {
       changed && `${plural(changed, "chat")} changed`,
       added && `${plural(added, "chat")} new`,
       removed && `${plural(removed, "chat")} removed`,
+      folderProblems && "the folder's own problems changed",
     ].filter(Boolean);
     sentence = `The search index is behind the log folder: ${parts.join(", ")} since it was refreshed at ${refreshedAt}.`;
   }
@@ -124,24 +139,69 @@ export interface IndexedChatList {
 }
 
 /**
+ * A chat's problems with its lock judged now: the stale-lock problem stored at
+ * index time is dropped and the current one (if any) takes its place, where
+ * `summarizeChat` puts it (after the form problems).
+ */
+function withCurrentLock(problems: Problem[], current: Problem | null): Problem[] {
+  const rest = problems.filter((p) => p.kind !== "lock");
+  if (!current) return rest;
+  let at = 0;
+  while (at < rest.length && rest[at]?.kind === "form") at++;
+  return [...rest.slice(0, at), current, ...rest.slice(at)];
+}
+
+/** Options for `listChatsFromIndex`. */
+export interface ListFromIndexOptions {
+  /**
+   * The folder's form now (`sessions.compress`): an index refreshed under the
+   * other form judged the logs against it, so it is not fresh.
+   */
+  compress?: boolean;
+}
+
+/**
  * The chat list served from the index (no log is opened), with its
  * freshness: when it is not fresh, the caller says so and may start a refresh.
- * Chats are ordered by last activity, newest first.
+ * Each lock is judged again now (a holder may have died since indexing, which
+ * changes no file). Chats are ordered by last activity, newest first.
  */
-export async function listChatsFromIndex(handle: IndexHandle): Promise<IndexedChatList> {
-  const rows = handle.db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
+export async function listChatsFromIndex(
+  handle: IndexHandle,
+  options: ListFromIndexOptions = {},
+): Promise<IndexedChatList> {
+  const db = handle.db;
+  // The rows, the folder problems, the form and (inside the scan, before its first await) the fingerprints
+  // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
+  // older rows look current. The check is never reused: a change a second ago must not be served as fresh.
+  const rows = db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
     id: string;
     source: "checkpoint" | "log";
     summary: string;
   }[];
+  const problems = JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[];
+  const form = readMeta(db, "compress");
+  const scanned = checkFreshness(handle, { reuse: false });
   const sources: Record<string, "checkpoint" | "log"> = {};
   const chats = rows.map((r) => {
     sources[r.id] = r.source;
     const chat = JSON.parse(r.summary) as ChatSummary;
-    // A lock's holder can die without any file changing: judge it again now.
-    if (chat.lock.state !== "none") chat.lock = readLockStatus(join(handle.logDir, chat.folder, "session.lock"));
+    // A lock's holder can die without any file changing: judge it again now, and its problem with it.
+    if (chat.lock.state !== "none") {
+      const path = join(handle.logDir, chat.folder, "session.lock");
+      chat.lock = readLockStatus(path);
+      chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
+    }
     return chat;
   });
-  const problems = JSON.parse(readMeta(handle.db, "folderProblems") ?? "[]") as Problem[];
-  return { chats, problems, freshness: await checkFreshness(handle), sources };
+  let freshness = await scanned;
+  if (freshness.fresh && options.compress !== undefined && form !== String(options.compress)) {
+    const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
+    freshness = {
+      ...freshness,
+      fresh: false,
+      sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(options.compress)} logs.`,
+    };
+  }
+  return { chats, problems, freshness, sources };
 }

@@ -1,0 +1,161 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readProcessStartTime } from "../fs";
+import { createChat, listAllChats, openChat } from "../sessions";
+import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from ".";
+
+const made: string[] = [];
+afterEach(() => {
+  closeAllIndexes();
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function roots() {
+  const dir = mkdtempSync(join(tmpdir(), "oda-index-list-"));
+  made.push(dir);
+  const logs = join(dir, "logs");
+  mkdirSync(logs);
+  return { logs, state: join(dir, "state") };
+}
+
+async function writeChat(logs: string, id: string, options: { compress?: boolean } = {}) {
+  const w = createChat(logs, { id, cwd: "/srv/a", created: "2026-11-20T09:00:00.000Z" }, options);
+  await w.appendTurn({ user: `Question of ${id}`, assistant: "Answer", ts: "2026-11-20T09:01:00.000Z" });
+  await w.close();
+  return w;
+}
+
+describe("the chat list from the index", () => {
+  it("judges a lock again: a holder that died after indexing is a stale-lock problem, as the folder listing says", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "c-held");
+    // A live process holds the chat (as a copy of Oda would), then dies without its lock file changing.
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      const pid = child.pid as number;
+      const started = readProcessStartTime(pid) ?? new Date();
+      writeFileSync(
+        join(w.dir, "session.lock"),
+        `${JSON.stringify({ pid, host: hostname(), startedAt: started.toISOString() })}\n`,
+      );
+      await refreshIndex(state, logs);
+      const before = await listChatsFromIndex(state, logs);
+      expect(before.freshness.fresh).toBe(true);
+      expect(before.chats[0]?.lock.state).toBe("live");
+      expect(before.chats[0]?.problems).toEqual([]);
+    } finally {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+    const after = await listChatsFromIndex(state, logs);
+    // No file changed: the index is still fresh, but the lock is judged now.
+    expect(after.freshness.fresh).toBe(true);
+    const chat = after.chats[0];
+    expect(chat?.lock.state).toBe("stale");
+    const direct = (await listAllChats(logs)).chats[0];
+    expect(direct?.problems.map((p) => p.kind)).toEqual(["lock"]);
+    expect(chat?.problems).toEqual(direct?.problems);
+    expect(chat?.problems[0]?.message).toMatch(
+      /^The session\.lock is stale \(held by process \d+ on .*\): Process \d+/,
+    );
+  });
+
+  it("drops a stale-lock problem stored at index time once the lock's holder is judged alive again", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "c-lock");
+    // A lock naming this very process: alive now. Stored as stale (as if judged when it was), then re-judged.
+    const self = {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: (readProcessStartTime(process.pid) as Date).toISOString(),
+    };
+    writeFileSync(join(w.dir, "session.lock"), `${JSON.stringify(self)}\n`);
+    await refreshIndex(state, logs);
+    const db = handleOf(state, logs).db;
+    const row = db.prepare("SELECT summary FROM chats WHERE id = 'c-lock'").pluck().get() as string;
+    const summary = JSON.parse(row);
+    summary.lock = { state: "stale", reason: "Old judgement." };
+    summary.problems = [{ kind: "lock", path: join(w.dir, "session.lock"), message: "Old stale-lock sentence." }];
+    db.prepare("UPDATE chats SET summary = ? WHERE id = 'c-lock'").run(JSON.stringify(summary));
+    const listed = (await listChatsFromIndex(state, logs)).chats[0];
+    expect(listed?.lock.state).toBe("live");
+    expect(listed?.problems).toEqual([]);
+  });
+});
+
+describe("freshness", () => {
+  it("is lost when a log grows, a checkpoint changes, a lock appears or a folder name stops decoding", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "c-one");
+    await writeChat(logs, "c-two");
+    const fresh = async () => (await listChatsFromIndex(state, logs)).freshness;
+    await refreshIndex(state, logs);
+    expect(await fresh()).toMatchObject({ fresh: true, sentence: "The search index is up to date (2 chats)." });
+
+    // A save appended to the log (the checkpoint left behind).
+    const more = await openChat(logs, "c-one");
+    await more.appendEvents([{ type: "title", ts: "2026-11-20T09:05:00.000Z", title: "Later title" }]);
+    more.releaseLock();
+    expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    await refreshIndex(state, logs);
+    expect((await fresh()).fresh).toBe(true);
+
+    // The checkpoint rewritten (here by hand: a new title of another length).
+    const cachePath = join(w.dir, "session.cache.json");
+    const checkpoint = JSON.parse(readFileSync(cachePath, "utf8"));
+    checkpoint.details.title = "A checkpoint title edited elsewhere";
+    writeFileSync(cachePath, JSON.stringify(checkpoint));
+    expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    await refreshIndex(state, logs);
+    expect((await fresh()).fresh).toBe(true);
+
+    // A lock file created.
+    writeFileSync(join(w.dir, "session.lock"), `${JSON.stringify({ pid: 1, host: "elsewhere", startedAt: "x" })}\n`);
+    expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    await refreshIndex(state, logs);
+    expect((await fresh()).fresh).toBe(true);
+
+    // A folder whose name does not decode: no chat changed, but the list's folder problems did.
+    mkdirSync(join(logs, "not-a-group"));
+    const stale = await fresh();
+    expect(stale).toMatchObject({ fresh: false, changed: 0, added: 0, removed: 0 });
+    expect(stale.sentence).toMatch(/the folder's own problems changed/);
+    await refreshIndex(state, logs);
+    const listed = await listChatsFromIndex(state, logs);
+    expect(listed.freshness.fresh).toBe(true);
+    expect(listed.problems.map((p) => p.kind)).toEqual(["name"]);
+  });
+
+  it("is lost when the folder's form changes, and the next refresh judges every log against the new form", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c-zstd");
+    await refreshIndex(state, logs, { compress: true });
+    expect((await listChatsFromIndex(state, logs, { compress: true })).freshness.fresh).toBe(true);
+    const other = await listChatsFromIndex(state, logs, { compress: false });
+    expect(other.freshness).toMatchObject({ fresh: false });
+    expect(other.freshness.sentence).toBe(
+      "The search index is behind the log folder: it was refreshed for zstd-compressed logs, and the folder now keeps plain logs.",
+    );
+    await refreshIndex(state, logs, { compress: false });
+    const listed = await listChatsFromIndex(state, logs, { compress: false });
+    expect(listed.freshness.fresh).toBe(true);
+    const direct = (await listAllChats(logs, { compress: false })).chats[0];
+    expect(listed.chats[0]?.problems).toEqual(direct?.problems);
+    expect(listed.chats[0]?.problems.map((p) => p.kind)).toEqual(["form"]);
+  });
+
+  it("an unfinished line appended is a change too", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "c-plain", { compress: false });
+    await refreshIndex(state, logs, { compress: false });
+    appendFileSync(w.logPath, '{"type":"message"');
+    expect((await listChatsFromIndex(state, logs, { compress: false })).freshness).toMatchObject({
+      fresh: false,
+      changed: 1,
+    });
+  });
+});
