@@ -1,5 +1,5 @@
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { createMemory, parseMemorySource, serialiseMemoryFile, writeSettings } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
@@ -119,7 +119,6 @@ test.describe("file bytes and the tokens a chat receives", () => {
     await expect(tokens).toHaveAttribute("data-level", "warning");
     await page.getByText("Every chat this memory reaches (2)").click();
     await expect(page.getByText("A chat in no workspace: 481 / 500 tokens — near the limit")).toBeVisible();
-    await page.screenshot({ path: resolve(import.meta.dirname, "../docs/editor.png"), fullPage: true });
 
     await text(page).fill("x".repeat(200));
     await expect(tokens).toHaveAttribute("data-level", "error");

@@ -107,8 +107,6 @@ test.describe("a memory's history", () => {
     await expect(first.locator("del[data-word]")).toHaveText("removed words: bullet points");
     await expect(first.locator("ins[data-word]")).toHaveText("added words: numbered lists");
     await expectAccessible(page);
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await changes.screenshot({ path: join(import.meta.dirname, "..", "docs", "history-diff.png") });
   });
 
   test("restores a version, and that restore can itself be restored away", async ({ page, oda }) => {
