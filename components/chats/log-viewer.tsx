@@ -69,6 +69,10 @@ export function LogViewer({
     estimateSize: () => (view === "raw" ? 44 : 72),
     overscan: 8,
     getItemKey: (i) => (i < shown ? base + i + 1 : "end"),
+    // At the bottom, rows that grow (measured, or their line loaded after "Loading line…") keep the view at
+    // the bottom instead of pushing the last lines out of it: End and follow stay at the end however late
+    // the last page arrives.
+    anchorTo: "end",
   });
   const items = virtualizer.getVirtualItems();
   const pages = useMemo(() => {
@@ -85,16 +89,8 @@ export function LogViewer({
     else if (r.data?.error) pageError = r.data.error;
   }
 
-  /** To the very bottom, again over a few frames while the rows that come into view are measured. */
-  const scrollToEnd = useCallback(() => {
-    let frames = 6;
-    const step = () => {
-      const el = scrollRef.current;
-      if (el) el.scrollTop = el.scrollHeight;
-      if (--frames > 0) requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  }, []);
+  /** To the very bottom; the virtualiser retargets while rows are measured, and `anchorTo` keeps it there. */
+  const scrollToEnd = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
 
   // When the log grows (follow mode), the old last page is refetched and the view follows the end.
   const previous = useRef(total);
