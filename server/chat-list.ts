@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { type IndexedChatList, listChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { type ChatSummary, listChats, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
 import { serverRoots } from "@/server/roots";
 
 /**
- * The chat list's one data source. Today it walks the log folder through
- * `lib/sessions`; the search index (issue 7) may serve it later: only this
- * file needs to change, the route and the client read `ChatListBatch`.
+ * The chat list's one data source: the search index when it is fresh (no log
+ * opened), else the log folder walked through `lib/sessions` while the index
+ * refreshes in the background. The route and the client read `ChatListBatch`.
  */
 
 /** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
@@ -39,6 +40,14 @@ export interface ChatRow {
   problems: ChatProblem[];
 }
 
+/** Where the list comes from (first batch only): the index when it is fresh, else the folder. */
+export interface ChatListSource {
+  /** True when the rows come from the index, which is up to date. */
+  fresh: boolean;
+  /** The index's own freshness sentence. */
+  sentence: string;
+}
+
 /** One batch of the streamed list (NDJSON line). */
 export interface ChatListBatch {
   rows: ChatRow[];
@@ -46,6 +55,8 @@ export interface ChatListBatch {
   problems: ChatProblem[];
   done: number;
   total: number;
+  /** Set on the first batch when there is an index (an admin state folder). */
+  index?: ChatListSource;
 }
 
 /** The log folder and its form, or `null` when no log folder is set. */
@@ -114,19 +125,70 @@ export function toRow(logDir: string, chat: ChatSummary): ChatRow {
   };
 }
 
-/** Streams the chat list in batches, the first ones before the listing ends. */
+/** The sentence when the index cannot be opened or read (the reason goes to the server's log). */
+const INDEX_UNUSABLE = "The search index cannot be used.";
+
+/**
+ * The chat list from the index, or its freshness and a background refresh
+ * started when it is not fresh; `null` without a state folder.
+ */
+async function readIndex(
+  state: string | null,
+  logDir: string,
+  compress: boolean,
+): Promise<{ list: IndexedChatList | null; source: ChatListSource } | null> {
+  if (!state) return null;
+  try {
+    const list = await listChatsFromIndex(state, logDir, { compress });
+    if (list.freshness.fresh) return { list, source: { fresh: true, sentence: list.freshness.sentence } };
+    // Not awaited: the folder is listed meanwhile; a failed refresh is reported through the index's job.
+    void startIndexRefresh(state, logDir, { compress }).catch((error: unknown) =>
+      console.error("oda-admin: the index refresh could not start:", error),
+    );
+    return { list: null, source: { fresh: false, sentence: list.freshness.sentence } };
+  } catch (error) {
+    console.error("oda-admin: the chat list could not read the search index:", error);
+    return { list: null, source: { fresh: false, sentence: INDEX_UNUSABLE } };
+  }
+}
+
+/**
+ * Streams the chat list in batches, the first ones before the listing ends:
+ * from the index when it is fresh, else from the log folder.
+ */
 export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListBatch> {
   const folder = logFolder();
   if (!folder) {
     yield { rows: [], problems: [], done: 0, total: 0 };
     return;
   }
+  const index = await readIndex(serverRoots().state, folder.logDir, folder.compress);
+  if (index?.list) {
+    const { chats, problems } = index.list;
+    const total = chats.length;
+    let first = true;
+    for (let i = 0; i === 0 || i < total; i += batchSize) {
+      const batch = chats.slice(i, i + batchSize);
+      yield {
+        rows: batch.map((c) => toRow(folder.logDir, c)),
+        problems: first ? problems.map((p) => toProblem(folder.logDir, p)) : [],
+        done: i + batch.length,
+        total,
+        ...(first ? { index: index.source } : {}),
+      };
+      first = false;
+    }
+    return;
+  }
+  let first = true;
   for await (const batch of listChats(folder.logDir, { compress: folder.compress, batchSize })) {
     yield {
       rows: batch.chats.map((c) => toRow(folder.logDir, c)),
       problems: batch.problems.map((p) => toProblem(folder.logDir, p)),
       done: batch.done,
       total: batch.total,
+      ...(first && index ? { index: index.source } : {}),
     };
+    first = false;
   }
 }

@@ -32,6 +32,13 @@ export function ChatList() {
   return (
     <div className="space-y-4">
       {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
+      {state.index && (
+        <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {state.index.fresh
+            ? `Chats are listed from the search index. ${state.index.sentence}`
+            : `${state.index.sentence} Chats are listed from the log folder directly.`}
+        </p>
+      )}
       {state.error && (
         <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
           {state.error}

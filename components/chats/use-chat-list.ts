@@ -2,18 +2,20 @@
 
 import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "@/lib/query-keys";
-import type { ChatListBatch, ChatProblem, ChatRow } from "@/server/chat-list";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/server/chat-list";
 
-/** The chat list as it streams in: rows so far, folder problems, progress, and a refusal if any. */
+/** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
 export interface ChatListState {
   rows: ChatRow[];
   problems: ChatProblem[];
   done: number;
   total: number | null;
+  /** The search index's verdict (first batch), `null` without an index. */
+  index: ChatListSource | null;
   error: string | null;
 }
 
-const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, error: null };
+const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, index: null, error: null };
 
 type Chunk = ChatListBatch | { error: string };
 
@@ -47,6 +49,7 @@ function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
     problems: chunk.problems.length ? acc.problems.concat(chunk.problems) : acc.problems,
     done: chunk.done,
     total: chunk.total,
+    index: chunk.index ?? acc.index,
     error: null,
   };
 }
