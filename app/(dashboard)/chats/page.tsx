@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChatList } from "@/components/chats/chat-list";
+import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
 import { logFolder } from "@/server/chat-list";
 
@@ -22,7 +23,14 @@ export default function ChatsPage() {
           )
         }
       />
-      {folder && <ChatList />}
+      {folder && (
+        <div className="space-y-6">
+          <div className="max-w-xl">
+            <SearchBox id="chats-search" />
+          </div>
+          <ChatList />
+        </div>
+      )}
     </>
   );
 }
