@@ -1,0 +1,131 @@
+import { closeAllIndexes, refreshIndex } from "../lib/index";
+import { leaveDeadLock, listAllChats, openChat } from "../lib/sessions";
+import { at, closedChat, problemFolder } from "./chats-setup";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+/** Three chats, one left locked by a dead process, and the search index built over them with the lib's refresh. */
+test.use({
+  odaSetup: seed(async ({ logs, state }) => {
+    await closedChat(logs, "c-okapi", "/home/ana/zoo", 2, { start: 10 });
+    await closedChat(logs, "c-report", "/home/ana/reports", 1, { start: 20 });
+    const stale = await closedChat(logs, "c-stale", "/srv/a", 1, { start: 30 });
+    leaveDeadLock(stale.dir);
+    await refreshIndex(state, logs, { compress: true });
+    closeAllIndexes();
+  }),
+});
+
+const FROM_INDEX = "Chats are listed from the search index. The search index is up to date (3 chats).";
+
+test.describe("the chat list and the search index", () => {
+  test("a fresh index serves the list, problems included, and says so", async ({ page }) => {
+    await page.goto("/chats");
+    await expect(page.getByRole("status").filter({ hasText: "search index" })).toHaveText(FROM_INDEX);
+    await expect(page.getByText("Showing 3 of 3 chats; 1 with problems.")).toBeVisible();
+    const table = page.getByRole("table", { name: "Chats" });
+    const row = (id: string) => table.getByRole("row").filter({ hasText: id });
+    await expect(row("c-okapi").getByRole("link", { name: "Question 1 of c-okapi" })).toBeVisible();
+    await expect(row("c-okapi").getByRole("cell").nth(3)).toHaveText("4");
+    await expect(row("c-okapi").getByText("cached", { exact: true })).toBeVisible();
+    await expect(row("c-stale")).toContainText(/The session\.lock is stale \(held by process \d+ on /);
+    await expect(row("c-stale").getByText("stale lock", { exact: true })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("after a turn is appended the list says the index is behind and shows the new count from the folder", async ({
+    page,
+    oda,
+  }) => {
+    await page.goto("/chats");
+    const source = page.getByRole("status").filter({ hasText: "search index" });
+    await expect(source).toHaveText(FROM_INDEX);
+    const messages = page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-okapi" });
+    await expect(messages.getByRole("cell").nth(3)).toHaveText("4");
+
+    const w = await openChat(oda.logs, "c-okapi");
+    await w.appendTurn({ user: "Where did the okapi go?", assistant: "To the forest.", ts: at(40) });
+    await w.close();
+
+    await page.getByRole("button", { name: "Refresh", exact: true }).click();
+    await expect(source).toHaveText(
+      /^The search index is behind the log folder: 1 chat changed since it was refreshed at \S+\. Chats are listed from the log folder directly\.$/,
+    );
+    await expect(messages.getByRole("cell").nth(3)).toHaveText("6");
+    await expect(page.getByText("Showing 3 of 3 chats; 1 with problems.")).toBeVisible();
+
+    // The list started a refresh in the background; once the index has caught up, it serves the list again.
+    await page.goto("/search");
+    await expect(page.getByText("The search index is up to date (3 chats).")).toBeVisible({ timeout: 20_000 });
+    await page.goto("/chats");
+    await expect(source).toHaveText(FROM_INDEX);
+    await expect(messages.getByRole("cell").nth(3)).toHaveText("6");
+  });
+
+  test("searching from the chat list's box lands on the search page with results, in a narrow window", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/chats");
+    const box = page.getByRole("search", { name: "Search every chat" });
+    await box.getByLabel("Search in all chats").fill("okapi");
+    await box.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/search\?q=okapi$/);
+    const results = page.getByRole("list", { name: "Chats that match" });
+    await expect(results.getByRole("heading", { name: "Question 1 of c-okapi" })).toBeVisible();
+    await expect(results.getByText("4 matches", { exact: true })).toBeVisible();
+    await expectAccessible(page);
+  });
+});
+
+test.describe("a fresh index over a folder with every problem kind", () => {
+  test.use({
+    odaSetup: seed(async ({ logs, state }) => {
+      await problemFolder(logs);
+      await refreshIndex(state, logs, { compress: true });
+      closeAllIndexes();
+    }),
+  });
+
+  test("serves the same rows and problems as the folder listing", async ({ page, oda }) => {
+    const res = await page.request.get("/api/chats?batch=4");
+    const batches = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(batches.map((b) => [b.rows.length, b.done, b.total])).toEqual([
+      [4, 4, 9],
+      [4, 8, 9],
+      [1, 9, 9],
+    ]);
+    expect(batches[0].index).toEqual({ fresh: true, sentence: "The search index is up to date (9 chats)." });
+    expect(batches[1].index).toBeUndefined();
+    expect(batches[0].problems.map((p: { kind: string }) => p.kind)).toEqual(["duplicate"]);
+    type Row = { id: string; title: string; messages: number; cached: boolean; problems: { message: string }[] };
+    const served = batches
+      .flatMap((b) => b.rows as Row[])
+      .map((r) => ({
+        id: r.id,
+        title: r.title,
+        messages: r.messages,
+        cached: r.cached,
+        problems: r.problems.map((p) => p.message),
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    const listed = (await listAllChats(oda.logs)).chats
+      .map((c) => ({
+        id: c.id,
+        title: c.title,
+        messages: c.messages,
+        cached: c.cached,
+        problems: c.problems.map((p) => p.message),
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    expect(served).toEqual(listed);
+
+    await page.goto("/chats");
+    await expect(page.getByRole("status").filter({ hasText: "search index" })).toHaveText(
+      "Chats are listed from the search index. The search index is up to date (9 chats).",
+    );
+    await expect(page.getByText("Showing 9 of 9 chats; 5 with problems.")).toBeVisible();
+  });
+});
