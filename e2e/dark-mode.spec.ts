@@ -1,0 +1,168 @@
+import type { Page } from "@playwright/test";
+import { listSet } from "../lib/memory";
+import { listAllChats } from "../lib/sessions";
+import { makeDemoInto } from "../scripts/demo";
+import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
+
+/** Every page of the dashboard over demo data, in the system's dark scheme, with an axe check each. */
+
+interface Visit {
+  name: string;
+  path: (oda: Oda) => Promise<string>;
+  /** Something the finished page shows, beyond its heading. */
+  ready?: (page: Page) => Promise<void>;
+  /** A later state of the page to check again (after background work ends). */
+  later?: (page: Page) => Promise<void>;
+}
+
+const at = (path: string) => async () => path;
+
+async function memoryPath(oda: Oda, workspace: string | null, title: string, rest = ""): Promise<string> {
+  const memory = (await listSet(oda.home, workspace)).memories.find((m) => m.title === title);
+  if (!memory) throw new Error(`the demo has no memory "${title}"`);
+  return `/memory/${workspace ? `workspaces/${workspace}` : "global"}/${memory.id}${rest}`;
+}
+
+async function aChat(oda: Oda): Promise<string> {
+  const { chats } = await listAllChats(oda.logs);
+  const chat = chats.find((c) => c.problems.length === 0 && c.title);
+  if (!chat) throw new Error("the demo has no chat without problems");
+  return `/chats/${encodeURIComponent(chat.id)}`;
+}
+
+const PAGES: Visit[] = [
+  { name: "home", path: at("/"), ready: (p) => expect(p.getByRole("region", { name: "Memory" })).toBeVisible() },
+  { name: "memory overview", path: at("/memory"), ready: (p) => expect(p.getByRole("table")).toBeVisible() },
+  { name: "global set", path: at("/memory/global") },
+  { name: "workspace set", path: at("/memory/workspaces/reports") },
+  {
+    name: "editor",
+    path: (oda) => memoryPath(oda, null, "Units and measures"),
+    // The reached chats opened, and the delete dialog over the page.
+    later: async (p) => {
+      await p.getByText(/^Every chat this memory reaches/).click();
+      await p.getByRole("button", { name: "Delete", exact: true }).click();
+      await expect(p.getByRole("dialog", { name: "Delete this memory?" })).toBeVisible();
+    },
+  },
+  {
+    name: "history",
+    path: (oda) => memoryPath(oda, "reports", "Quarterly report layout", "/history"),
+    ready: (p) => expect(p.getByRole("list", { name: "Versions, newest first" })).toBeVisible(),
+    later: async (p) => {
+      await p.getByRole("button", { name: "Side by side" }).click();
+      await expect(p.getByRole("table", { name: /side by side/ })).toBeVisible();
+    },
+  },
+  { name: "deleted", path: at("/memory/deleted") },
+  {
+    name: "payload",
+    path: at("/memory/payload"),
+    ready: (p) => expect(p.getByRole("region", { name: "Payload text" })).toBeVisible(),
+  },
+  { name: "problems", path: at("/memory/problems") },
+  { name: "settings", path: at("/memory/settings") },
+  {
+    name: "chat list",
+    path: at("/chats"),
+    ready: (p) => expect(p.getByText(/^Showing \d+ of \d+ chats/)).toBeVisible(),
+  },
+  {
+    name: "inspector, conversation",
+    path: aChat,
+    ready: (p) => expect(p.getByRole("region", { name: /^Lines of / })).toBeVisible(),
+    later: async (p) => {
+      await p
+        .getByText(/^Memory sent/)
+        .first()
+        .click();
+      await expect(p.getByText("## Reply language").first()).toBeVisible();
+    },
+  },
+  {
+    name: "inspector, raw lines",
+    path: async (oda) => `${await aChat(oda)}?view=raw`,
+    ready: (p) => expect(p.getByRole("region", { name: /^Lines of / })).toBeVisible(),
+  },
+  {
+    name: "search",
+    path: at("/search?q=revenue"),
+    ready: (p) => expect(p.getByRole("list", { name: "Chats that match" })).toBeVisible({ timeout: 30_000 }),
+    // First checked while the index is being built (its progress bar), then once it is current.
+    later: (p) => expect(p.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 }),
+  },
+];
+
+/**
+ * Pages no other spec runs axe on in the light scheme (`grep expectAccessible e2e`): the others are
+ * checked where their features are tested.
+ */
+const LIGHT_ONLY_HERE = ["global set"];
+
+/** Relative luminance (WCAG) of a CSS colour as the browser paints it, whatever its notation (oklch…). */
+async function luminance(page: Page, selector: string, property: "backgroundColor" | "color"): Promise<number> {
+  return page.evaluate(
+    ([sel, prop]) => {
+      const element = document.querySelector(sel as string);
+      if (!element) throw new Error(`no ${sel}`);
+      const css = getComputedStyle(element)[prop as "color"];
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext("2d") as CanvasRenderingContext2D;
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = Array.from(ctx.getImageData(0, 0, 1, 1).data).map((c) => {
+        const s = c / 255;
+        return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    },
+    [selector, property],
+  );
+}
+
+async function visit(page: Page, oda: Oda, v: Visit): Promise<void> {
+  await page.goto(await v.path(oda));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await v.ready?.(page);
+  // Client-side data is in: no "Reading …" / "Loading …" placeholders left.
+  await expect(page.getByRole("status").filter({ hasText: /^(Reading|Loading)\b/ })).toHaveCount(0, {
+    timeout: 20_000,
+  });
+}
+
+test.use({ odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 2, chats: 15 }))) });
+
+test.describe("in the system's dark scheme", () => {
+  test.use({ colorScheme: "dark" });
+
+  for (const v of PAGES) {
+    test(`${v.name} renders dark and passes axe`, async ({ page, oda }) => {
+      await visit(page, oda, v);
+      expect(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(true);
+      expect(await luminance(page, "body", "backgroundColor"), "body background").toBeLessThan(0.05);
+      expect(await luminance(page, "main", "color"), "main text").toBeGreaterThan(0.6);
+      await expectAccessible(page);
+      if (v.later) {
+        await v.later(page);
+        await expectAccessible(page);
+      }
+    });
+  }
+});
+
+test.describe("in the light scheme", () => {
+  test.use({ colorScheme: "light" });
+
+  for (const v of PAGES.filter((p) => LIGHT_ONLY_HERE.includes(p.name))) {
+    test(`${v.name} renders light and passes axe`, async ({ page, oda }) => {
+      await visit(page, oda, v);
+      expect(await luminance(page, "body", "backgroundColor"), "body background").toBeGreaterThan(0.9);
+      await expectAccessible(page);
+      if (v.later) {
+        await v.later(page);
+        await expectAccessible(page);
+      }
+    });
+  }
+});
