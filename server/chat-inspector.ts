@@ -1,6 +1,16 @@
 import { isOdaError, OdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
-import { indexChat, outlineChat, readChat, readChatLock, readLines, type TailReport } from "@/lib/sessions";
+import {
+  cachedIndex,
+  indexChat,
+  locateChat,
+  outlineChat,
+  readChat,
+  readChatLock,
+  readLines,
+  summarizeChat,
+  type TailReport,
+} from "@/lib/sessions";
 import { type ChatProblem, logFolder, toRow } from "@/server/chat-list";
 
 /**
@@ -63,7 +73,15 @@ export function outlineFor(id: string): OutlineView {
   };
 }
 
-/** The chat's details, read whole (so they can take a while on a huge log). */
+/**
+ * Logs up to this size (as stored) are read whole for the inspector's details,
+ * so every line is checked; a larger one is served from its checkpoint (when it
+ * fits the log) so that the first screen of a huge log is not held up by a full
+ * decode. Its lines are still checked as the viewer pages through them.
+ */
+const READ_WHOLE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The chat's details: read whole for an ordinary log, from the checkpoint for a huge one. */
 export interface DetailsView {
   title: string | null;
   created: string | null;
@@ -77,15 +95,23 @@ export interface DetailsView {
   cacheState: string;
   cacheReason: string;
   behindBytes: number;
+  /** Known once the log has been read whole (here or by the viewer's line index). */
   lines: number | null;
   decompressedBytes: number | null;
   tail: TailReport | null;
   problems: ChatProblem[];
+  /** True when the whole log was read for these details. */
+  readWhole: boolean;
 }
 
-export async function detailsFor(id: string): Promise<DetailsView> {
+export async function detailsFor(id: string, options: { readWholeMaxBytes?: number } = {}): Promise<DetailsView> {
   const { logDir, compress } = requireLogFolder();
-  const chat = await readChat(logDir, id, { compress });
+  const summary = await summarizeChat(locateChat(logDir, id), { compress });
+  const current = summary.generations.find((g) => g.current);
+  const readWhole = !current || current.bytes <= (options.readWholeMaxBytes ?? READ_WHOLE_MAX_BYTES);
+  const whole = readWhole ? await readChat(logDir, id, { compress }) : null;
+  const chat = whole ?? summary;
+  const index = !whole && current ? cachedIndex(current.path) : undefined;
   return {
     title: chat.title,
     created: chat.created,
@@ -99,10 +125,11 @@ export async function detailsFor(id: string): Promise<DetailsView> {
     cacheState: chat.cacheState,
     cacheReason: chat.cacheReason,
     behindBytes: chat.behindBytes,
-    lines: chat.lines,
-    decompressedBytes: chat.decompressedBytes,
+    lines: whole ? whole.lines : (index?.lines ?? null),
+    decompressedBytes: whole ? whole.decompressedBytes : (index?.decodedBytes ?? null),
     tail: chat.tail,
     problems: toRow(logDir, chat).problems,
+    readWhole,
   };
 }
 

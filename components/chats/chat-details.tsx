@@ -53,12 +53,18 @@ export async function ChatDetails({ id }: { id: string }) {
           {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out
         </Row>
         <Row term="Models">{d.models.join(", ") || "–"}</Row>
-        <Row term="Lines">{formatCount(d.lines)}</Row>
+        <Row term="Lines">{d.lines === null ? "counted with the log below" : formatCount(d.lines)}</Row>
         <Row term="Size decompressed">
-          <span title={`${d.decompressedBytes ?? "?"} bytes`}>{formatBytes(d.decompressedBytes)}</span>
+          {d.decompressedBytes === null ? (
+            "counted with the log below"
+          ) : (
+            <span title={`${d.decompressedBytes} bytes`}>{formatBytes(d.decompressedBytes)}</span>
+          )}
         </Row>
         <Row term="Checkpoint">
           <span className="font-semibold">{CACHE_LABEL[d.cacheState] ?? d.cacheState}</span> — {d.cacheReason}
+          {!d.readWhole &&
+            " This log is large: these details come from its checkpoint, and its lines are checked as you page through them."}
         </Row>
       </dl>
       {d.problems.length > 0 && (

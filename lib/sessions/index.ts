@@ -40,7 +40,7 @@ export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
 export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
-export { indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
+export { cachedIndex, indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
 export { type SeekPoint, streamLog, withRawLog } from "./log-stream";

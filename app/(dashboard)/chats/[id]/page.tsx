@@ -93,7 +93,7 @@ export default async function ChatPage({
         <h2 id="details-heading" className="text-lg font-semibold">
           Details
         </h2>
-        <Suspense fallback={<p role="status">Reading the whole log for its details…</p>}>
+        <Suspense fallback={<p role="status">Reading the chat&apos;s details…</p>}>
           <ChatDetails id={id} />
         </Suspense>
       </section>
