@@ -2,7 +2,7 @@ import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { isOdaError, OdaError } from "../errors";
 import { fsyncFolder, resolveInside, type StagedWrite, settleStaged, stageFile } from "../fs";
-import { checkTitleAndText, countCodePoints, estimateTokens, type VersionSource } from "./format";
+import { checkTitleAndText, type VersionSource } from "./format";
 import {
   type CurrentState,
   currentStateOf,
@@ -22,7 +22,7 @@ import { decodeUtf8, type MemoryParse, type ParsedMemory, parseMemoryFile } from
 import { historySegments, type MemoryPlace, placeMemory, setSegments } from "./paths";
 import { readMemoryFile, sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
-import type { MemoryDetail } from "./store";
+import { describeMemory, type MemoryDetail } from "./store";
 /**
  * The machinery under every memory change: one change at a time per memory,
  * the current state read once, the optimistic-concurrency check, and the
@@ -260,7 +260,6 @@ function detailOf(
   state: CurrentState,
   limits: Limits,
 ): MemoryDetail {
-  const p = parseMemoryFile(bytes, limits);
   const base = {
     id: place.id,
     workspace: place.workspace,
@@ -270,16 +269,5 @@ function detailOf(
     bytes: bytes.length,
     state,
   };
-  if (!p.ok) return { ...base, ok: false, problem: { message: p.message } };
-  return {
-    ...base,
-    ok: true,
-    fields: p.fields,
-    title: p.title,
-    text: p.text,
-    enabled: p.fields.enabled,
-    titleChars: countCodePoints(p.title),
-    textChars: countCodePoints(p.text),
-    tokens: estimateTokens(p.text),
-  };
+  return describeMemory(base, parseMemoryFile(bytes, limits));
 }

@@ -16,7 +16,7 @@ import {
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { isMemoryId, isWorkspaceKey } from "./names";
-import { decodeUtf8, type MemoryProblem, type ParsedMemory, parseMemorySource } from "./parse";
+import { decodeUtf8, type MemoryParse, type MemoryProblem, type ParsedMemory, parseMemorySource } from "./parse";
 import { historySetSegments, placeMemory, relativeToHome, setSegments } from "./paths";
 import { cachedMemoryParse, countsOf, mapPool, type ParsedFile, readMemoryFile, sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
@@ -245,7 +245,8 @@ export async function listWorkspaces(home: string): Promise<string[]> {
 }
 
 /** One memory read in full. A file with a problem has `ok: false` and its problem. */
-export type MemoryDetail = {
+/** What every memory detail holds, whether the file reads or not. */
+export interface MemoryDetailBase {
   id: string;
   workspace: string | null;
   /** Relative to the home. */
@@ -256,19 +257,22 @@ export type MemoryDetail = {
   sha256: string;
   bytes: number;
   state: CurrentState;
-} & (
-  | {
-      ok: true;
-      fields: MemoryFields;
-      title: string;
-      text: string;
-      enabled: boolean;
-      titleChars: number;
-      textChars: number;
-      tokens: number;
-    }
-  | { ok: false; problem: { message: string; line?: number } }
-);
+}
+
+export type MemoryDetail = MemoryDetailBase &
+  (
+    | {
+        ok: true;
+        fields: MemoryFields;
+        title: string;
+        text: string;
+        enabled: boolean;
+        titleChars: number;
+        textChars: number;
+        tokens: number;
+      }
+    | { ok: false; problem: { message: string; line?: number } }
+  );
 
 /** Reads one memory; null when its file does not exist. Names are checked before any file call. */
 export async function findMemory(
@@ -292,7 +296,11 @@ export async function findMemory(
     bytes: read.size,
     state: currentStateOf(saved, sha256, read.mtimeMs),
   };
-  const p = read.parse;
+  return describeMemory(base, read.parse);
+}
+
+/** What the file holds, described: its fields and counts, or its one problem. */
+export function describeMemory(base: MemoryDetailBase, p: MemoryParse): MemoryDetail {
   if (!p.ok)
     return {
       ...base,
