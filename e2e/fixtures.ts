@@ -69,6 +69,9 @@ export { expect };
 
 /** Runs axe on the page and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // Next streams a dynamic page's metadata: after a client-side navigation the <title> arrives a moment later.
+  // Every page must have one, so wait for it rather than let axe race it.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
