@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { isOdaError, OdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
 import {
@@ -12,6 +13,7 @@ import {
   type TailReport,
 } from "@/lib/sessions";
 import { type ChatProblem, logFolder, toRow } from "@/server/chat-list";
+import { guardRoute } from "@/server/guard";
 
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
@@ -231,4 +233,27 @@ export function chatIdParam(segment: string): string {
 export function chatIdFromRequest(request: Request): string {
   const segment = new URL(request.url).pathname.split("/")[2] ?? "";
   return chatIdParam(segment);
+}
+
+/**
+ * The body of every chat route handler, as `runAction` is for server actions:
+ * the access guard, the chat id from the path, zod `safeParse` of the query,
+ * then `body`, with failures mapped by `errorResponse`.
+ */
+export async function runChatRoute<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  body: (id: string, query: z.infer<S>) => Promise<Response>,
+): Promise<Response> {
+  const refused = await guardRoute(request);
+  if (refused) return refused;
+  const query = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) {
+    return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });
+  }
+  try {
+    return await body(chatIdFromRequest(request), query.data);
+  } catch (error) {
+    return errorResponse(error);
+  }
 }

@@ -3,8 +3,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { OdaError } from "@/lib/errors";
 import { openLogStream } from "@/lib/sessions";
-import { chatIdFromRequest, errorResponse, outlineFor } from "@/server/chat-inspector";
-import { guardRoute } from "@/server/guard";
+import { outlineFor, runChatRoute } from "@/server/chat-inspector";
 
 export const dynamic = "force-dynamic";
 
@@ -24,16 +23,8 @@ function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): 
  * Downloads a chat's log, streamed: `?form=decompressed` (the JSONL text) or
  * `?form=raw` (the file as stored). The file is opened read-only.
  */
-export async function GET(request: Request): Promise<Response> {
-  const refused = await guardRoute(request);
-  if (refused) return refused;
-  const id = chatIdFromRequest(request);
-  const query = ZQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!query.success) {
-    return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });
-  }
-  try {
-    const { form, generation } = query.data;
+export function GET(request: Request): Promise<Response> {
+  return runChatRoute(request, ZQuery, async (id, { form, generation }) => {
     const outline = outlineFor(id);
     const gen = generation
       ? outline.generations.find((g) => g.name === generation)
@@ -49,7 +40,5 @@ export async function GET(request: Request): Promise<Response> {
     };
     if (form === "raw") headers["content-length"] = String(gen.bytes);
     return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { headers });
-  } catch (error) {
-    return errorResponse(error);
-  }
+  });
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { chatIdFromRequest, errorResponse, linesFor } from "@/server/chat-inspector";
-import { guardRoute } from "@/server/guard";
+import { linesFor, runChatRoute } from "@/server/chat-inspector";
 
 export const dynamic = "force-dynamic";
 
@@ -15,21 +14,8 @@ const ZQuery = z.object({
  * A route handler rather than a server action: the page asks for several pages
  * at once while it scrolls, and server actions run one after another.
  */
-export async function GET(request: Request): Promise<Response> {
-  const refused = await guardRoute(request);
-  if (refused) return refused;
-  const id = chatIdFromRequest(request);
-  const url = new URL(request.url);
-  const query = ZQuery.safeParse(Object.fromEntries(url.searchParams));
-  if (!query.success) {
-    return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });
-  }
-  try {
-    const { from, count, generation } = query.data;
-    return Response.json(await linesFor(id, from, count, generation), {
-      headers: { "cache-control": "no-store" },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
+export function GET(request: Request): Promise<Response> {
+  return runChatRoute(request, ZQuery, async (id, { from, count, generation }) =>
+    Response.json(await linesFor(id, from, count, generation), { headers: { "cache-control": "no-store" } }),
+  );
 }
