@@ -1,4 +1,5 @@
 export * from "./atomic";
+export * from "./home-lock";
 export * from "./lock";
 export * from "./open-regular";
 export * from "./safe-path";

@@ -350,4 +350,24 @@ describe("delete, restore, undo", () => {
     expect(r.memory).toMatchObject({ text: "mine", state: { source: "undo" } });
     expect((await listVersions(home, null, id))[0]).toMatchObject({ source: "chat", text: "the chat's" });
   });
+
+  it("undoes the chat change on a retry after an undo was killed once it had kept its version", async () => {
+    const now = makeClock("2026-11-29T18:24:08.123Z", 1000);
+    const id = await create("A", "mine", null, now);
+    const chat = await changeMemory(home, null, id, { text: "the chat's" }, { source: "chat", now });
+    // what the killed undo left: the current chat state kept as a version, the file not yet replaced
+    const moment = chat.memory!.state.savedAt.replace(/[-:.]/g, "");
+    await putFile(home, `memory-history/global/${id}/${moment}-chat`, await readFile(file(null, id)));
+    const r = await undoChatChange(home, null, id, { now });
+    expect(r.changed).toBe(true);
+    expect(r.memory).toMatchObject({ text: "mine", state: { source: "undo" } });
+  });
+
+  it("removes the temporary files of interrupted saves from the memory's history folder on the next change", async () => {
+    const id = await create("A", "one");
+    await putFile(home, `memory-history/global/${id}/.state.json.tmp-0123456789ab`, "{");
+    await putFile(home, `memory-history/global/${id}/.20261129T182408123Z-chat.tmp-0123456789ab`, "half");
+    await changeMemory(home, null, id, { text: "two" });
+    expect((await historyNames(null, id)).filter((n) => n.includes(".tmp-"))).toEqual([]);
+  });
 });

@@ -259,7 +259,9 @@ export async function undoChatChange(
     if (cur.state.source !== "chat") throw new OdaError("refused", MESSAGES.notFromChat);
     // listed once: the same listing names the version to write back and the ones the save compares with
     const versions = await listVersionNames(ctx.place.history);
-    const newest = versions[0];
+    // The chat change replaced the newest state older than itself. A version of the current chat state
+    // itself (kept by a change interrupted before it replaced the file) is not what the undo writes back.
+    const newest = versions.find((v) => !(v.source === "chat" && v.moment === cur.state.savedAt));
     if (!newest) return commit(ctx, null, "undo", cur.parse.ok ? cur.parse.title : "", versions);
     return writeBack(ctx, await readVersionRaw(ctx.place, newest.name), "undo", versions);
   });

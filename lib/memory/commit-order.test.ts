@@ -1,5 +1,5 @@
 import { promises as fsp } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { changeMemory, createMemory, deleteMemory } from ".";
 import { makeClock, makeHome } from "./testing";
@@ -55,28 +55,28 @@ describe("the order of a save's writes", () => {
     // version renamed, history folder fsynced, only then the file renamed
     const historySync = at(trace, `sync ${id}/`, at(trace, `rename ${version}`));
     expect(historySync).toBeLessThan(at(trace, `rename ${id}`));
+    // the intent (what state.json will say) is durable before the file is replaced, in the same folder fsync
+    expect(at(trace, "rename state.next.json")).toBeLessThan(historySync);
     // file renamed, set folder fsynced, only then state.json renamed, then the history folder fsynced again
     const setSync = at(trace, "sync w/", at(trace, `rename ${id}`));
     expect(setSync).toBeLessThan(at(trace, "rename state.json"));
     expect(at(trace, `sync ${id}/`, at(trace, "rename state.json"))).toBe(trace.length - 1);
-    expect(trace.filter((s) => s.startsWith("sync"))).toHaveLength(6);
+    // the version, the file, state.json and the intent (files), the history folder twice and the set folder once
+    expect(trace.filter((s) => s.startsWith("sync"))).toHaveLength(7);
   });
 
   it("makes the version and deleted.json durable (one folder fsync) before the file is removed", async () => {
     const { memory } = await createMemory(home, null, { title: "T", text: "one" });
     const id = memory!.id;
     const trace = traceWrites();
-    const unlink = fsp.unlink.bind(fsp);
-    vi.spyOn(fsp, "unlink").mockImplementation(async (path) => {
-      await unlink(path);
-      if (basename(String(path)) === id && basename(dirname(String(path))) === "global") trace.push("unlink file");
-    });
     const r = await deleteMemory(home, null, id);
     const historySync = at(trace, `sync ${id}/`);
+    // the file is moved aside (then compared with the version kept), not unlinked in place
+    const removal = trace.findIndex((s) => s.startsWith(`rename .${id}.tmp-`));
     expect(at(trace, `rename ${r.keptVersion}`)).toBeLessThan(historySync);
     expect(at(trace, "rename deleted.json")).toBeLessThan(historySync);
-    expect(historySync).toBeLessThan(at(trace, "unlink file"));
-    expect(at(trace, "unlink file")).toBeLessThan(at(trace, "sync global/"));
+    expect(historySync).toBeLessThan(removal);
+    expect(removal).toBeLessThan(at(trace, "sync global/"));
     expect(trace.filter((s) => s === `sync ${id}/`)).toHaveLength(1);
     await expect(fsp.stat(join(home, "memory/global", id))).rejects.toMatchObject({ code: "ENOENT" });
   });

@@ -1,15 +1,18 @@
 /**
  * Crash safety: SIGKILLs a process in the middle of saves at random moments,
- * then checks that no memory file is torn, empty or lost and that no
- * completed save's text is lost (it is the current text or a version).
+ * then checks that no memory file is torn, empty or lost, that no completed
+ * save's text is lost (it is the current text or a version), that the
+ * current state is labelled by its real source (only the app wrote, so never
+ * `external` or `found`), and at the end that the next change leaves no
+ * temporary file in the history folders.
  * Used by `crash.test.ts` and `bench/memory-crash.ts`.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMemory, listSet, listVersions, writeSettings } from "./index";
+import { changeMemory, createMemory, findMemory, listSet, listVersions, writeSettings } from "./index";
 
 /** What a run found: empty `failures` means every check held. */
 export interface CrashReport {
@@ -99,6 +102,11 @@ export async function runCrashHarness(options: {
           report.failures.push(`after kill ${k}: memory ${id} is lost`);
           continue;
         }
+        const state = (await findMemory(home, null, id))?.state;
+        if (state?.source === "external" || state?.source === "found")
+          report.failures.push(
+            `after kill ${k}: memory ${id} is labelled "${state.source}", yet only the app wrote it`,
+          );
         const versions = await listVersions(home, null, id);
         for (const v of versions)
           if (!v.ok) report.failures.push(`after kill ${k}: version ${id}/${v.name}: ${v.problem}`);
@@ -108,6 +116,11 @@ export async function runCrashHarness(options: {
           if (!known.has(text)) report.failures.push(`after kill ${k}: the completed save "${text}" of ${id} is lost`);
         }
       }
+    }
+    for (const id of ids) {
+      await changeMemory(home, null, id, { text: "after the kills" });
+      const temps = (await readdir(join(home, "memory-history", "global", id))).filter((n) => n.includes(".tmp-"));
+      if (temps.length) report.failures.push(`history of ${id} keeps temporary files: ${temps.join(", ")}`);
     }
   } finally {
     await rm(base, { recursive: true, force: true });

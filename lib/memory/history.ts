@@ -1,6 +1,14 @@
 import { type BigIntStats, promises as fsp, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { fsyncFolder, isTempFileName, type StagedWrite, settleStaged, stageFile, writeFileAtomic } from "../fs";
+import {
+  fsyncFolder,
+  isTempFileName,
+  openRegular,
+  type StagedWrite,
+  settleStaged,
+  stageFile,
+  writeFileAtomic,
+} from "../fs";
 import { StatCache, settleClock } from "./file-cache";
 import { VERSION_SOURCES, type VersionSource } from "./format";
 import { decodeUtf8, type MemoryParse, parseMemorySource } from "./parse";
@@ -72,17 +80,54 @@ export async function listVersionNames(history: string): Promise<VersionName[]> 
     .sort(compareNewestFirst);
 }
 
+/**
+ * Reads a file of the Oda home whole, opened with `openRegular`: a FIFO,
+ * socket or device named like a memory, a version or `state.json` is refused
+ * at once (OdaError "unusable") instead of blocking the read forever. A
+ * symlink is refused too unless `follow` (a memory file proven to stay inside
+ * the home may be one).
+ */
+export async function readRegularFile(path: string, follow = false): Promise<Buffer> {
+  const { handle } = await openRegular(path, { noFollow: !follow });
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await fsp.readFile(path, "utf8"));
+    return JSON.parse((await readRegularFile(path)).toString("utf8"));
   } catch {
     return null;
   }
 }
 
-/** Reads `state.json`; null when absent or unusable. */
-export async function readSavedState(history: string): Promise<SavedState | null> {
-  const v = (await readJson(join(history, "state.json"))) as Partial<SavedState> | null;
+/**
+ * The intent of a change (`state.next.json`): the `state.json` a change is
+ * about to write, made durable before the memory file is replaced. A kill
+ * between the file's rename and `state.json` then still tells where the
+ * file's bytes came from: when they match the intent's sha256 the state is
+ * the intent's; otherwise the intent is void (the change never landed).
+ */
+export const INTENT_NAME = "state.next.json";
+
+/** What the history says about the current file: `state.json` and a pending intent. */
+export interface StateRecord {
+  saved: SavedState | null;
+  intent: SavedState | null;
+}
+
+/** Reads `state.json` and `state.next.json`. */
+export async function readStateRecord(history: string): Promise<StateRecord> {
+  const [saved, intent] = await Promise.all([readSavedState(history), readSavedState(history, INTENT_NAME)]);
+  return { saved, intent };
+}
+
+/** Reads `state.json` (or the intent); null when absent or unusable. */
+export async function readSavedState(history: string, name = "state.json"): Promise<SavedState | null> {
+  const v = (await readJson(join(history, name))) as Partial<SavedState> | null;
   if (
     !v ||
     typeof v.sha256 !== "string" ||
@@ -102,11 +147,13 @@ export async function readDeletedMark(history: string): Promise<DeletedMark | nu
 }
 
 /**
- * The current state of a live file: `state.json` when its sha256 matches the
- * file's bytes; `external` at the file's mtime when it does not; `found` at the
- * file's mtime when there is no `state.json`.
+ * The current state of a live file: the intent's or `state.json`'s when its
+ * sha256 matches the file's bytes; `external` at the file's mtime when
+ * neither does; `found` at the file's mtime when there is no `state.json`.
  */
-export function currentStateOf(saved: SavedState | null, sha256: string, mtimeMs: number): CurrentState {
+export function currentStateOf(record: StateRecord, sha256: string, mtimeMs: number): CurrentState {
+  const { saved, intent } = record;
+  if (intent && intent.sha256 === sha256) return { source: intent.source, savedAt: intent.savedAt };
   if (saved && saved.sha256 === sha256) return { source: saved.source, savedAt: saved.savedAt };
   return { source: saved ? "external" : "found", savedAt: new Date(Math.floor(mtimeMs)).toISOString() };
 }
@@ -124,7 +171,7 @@ export function contentKey(raw: string | null, parse?: MemoryParse): string {
  * compares it with the older ones from one `lstat` each instead of reading
  * and parsing each of them on every save.
  */
-const versionKeys = new StatCache<string>(50_000);
+const versionKeyCache = new StatCache<string>(50_000);
 
 async function versionKeyOf(path: string): Promise<string> {
   const startedAt = settleClock.now();
@@ -134,11 +181,11 @@ async function versionKeyOf(path: string): Promise<string> {
   } catch {
     st = undefined;
   }
-  const hit = st?.isFile() ? versionKeys.get(path, st) : undefined;
+  const hit = st?.isFile() ? versionKeyCache.get(path, st) : undefined;
   if (hit !== undefined) return hit;
-  const bytes = await fsp.readFile(path).catch(() => new Uint8Array());
+  const bytes = await readRegularFile(path).catch(() => new Uint8Array());
   const key = contentKey(decodeUtf8(bytes));
-  if (st?.isFile() && bytes.length === Number(st.size)) versionKeys.set(path, st, startedAt, key);
+  if (st?.isFile() && bytes.length === Number(st.size)) versionKeyCache.set(path, st, startedAt, key);
   return key;
 }
 
@@ -167,22 +214,43 @@ export async function prepareVersion(
   parse?: MemoryParse,
 ): Promise<PreparedVersion> {
   const names = existing ?? (await listVersionNames(history));
-  const moment = compactMoment(state.savedAt);
-  const sameMoment = names.filter((v) => compactMoment(v.moment) === moment);
-  const seq = sameMoment.length ? Math.max(...sameMoment.map((v) => v.seq)) + 1 : 1;
-  const name = `${moment}-${state.source}${seq > 1 ? `-${seq}` : ""}`;
+  const name = nextVersionName(names, state);
   // the older versions' contents are compared while the new one is written
   const [staged, keys] = await settleStaged<[StagedWrite, string[]]>([
     stageFile(join(history, name), bytes),
-    Promise.all(names.map((v) => versionKeyOf(join(history, v.name)))),
+    versionKeys(history, names),
   ]);
   const key = contentKey(decodeUtf8(bytes), parse?.ok ? parse : undefined);
+  return { ...staged, name, drop: versionsToDrop(names, keys, name, key, versionsKept) };
+}
+
+/** The name a version of `state` gets among `names`: its moment and source, `-2`, `-3`, … on a shared moment. */
+export function nextVersionName(names: readonly VersionName[], state: CurrentState): string {
+  const moment = compactMoment(state.savedAt);
+  const sameMoment = names.filter((v) => compactMoment(v.moment) === moment);
+  const seq = sameMoment.length ? Math.max(...sameMoment.map((v) => v.seq)) + 1 : 1;
+  return `${moment}-${state.source}${seq > 1 ? `-${seq}` : ""}`;
+}
+
+/** Older versions a new one (`name`, content `key`) makes redundant: same content, or past `versionsKept`. */
+export function versionsToDrop(
+  names: readonly VersionName[],
+  keys: readonly string[],
+  name: string,
+  key: string,
+  versionsKept: number,
+): string[] {
   const drop = new Set(names.filter((_, i) => keys[i] === key).map((v) => v.name));
   const kept = [parseVersionName(name) as VersionName, ...names.filter((v) => !drop.has(v.name))].sort(
     compareNewestFirst,
   );
   for (const v of kept.slice(versionsKept)) drop.add(v.name);
-  return { ...staged, name, drop: [...drop] };
+  return [...drop];
+}
+
+/** Content keys of versions (see {@link versionKeyOf}). */
+export function versionKeys(history: string, names: readonly VersionName[]): Promise<string[]> {
+  return Promise.all(names.map((v) => versionKeyOf(join(history, v.name))));
 }
 
 /** Removes versions (no error for one already gone). */
@@ -212,6 +280,11 @@ export async function keepVersion(
 /** `state.json` for the bytes about to be written, staged (see {@link stageFile}). */
 export function stageSavedState(history: string, state: SavedState): Promise<StagedWrite> {
   return stageFile(join(history, "state.json"), `${JSON.stringify(state)}\n`);
+}
+
+/** The intent (`state.next.json`, see {@link INTENT_NAME}), staged. */
+export function stageIntent(history: string, state: SavedState): Promise<StagedWrite> {
+  return stageFile(join(history, INTENT_NAME), `${JSON.stringify(state)}\n`);
 }
 
 /** `deleted.json`, staged (see {@link stageFile}). */

@@ -19,6 +19,7 @@ export const MESSAGES = {
   alreadyOn: "The memory was already turned on; nothing was saved.",
   alreadyOff: "The memory was already turned off; nothing was saved.",
   conflict: "The memory could not be changed: its file changed after you opened it. Reload it and try again.",
+  busy: "The memory could not be changed: another Oda Admin process is changing memories; try again in a moment.",
   hasProblem: (problem: string) =>
     `The memory could not be changed: its file has a problem and only a person fixing the file may save it. ${problem}`,
   notFromChat:

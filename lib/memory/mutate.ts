@@ -1,17 +1,30 @@
 import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { isOdaError, OdaError } from "../errors";
-import { fsyncFolder, resolveInside, type StagedWrite, settleStaged, stageFile } from "../fs";
+import {
+  ensureFolderInside,
+  fsyncFolder,
+  type HeldLockFile,
+  removeLeftoverTemps,
+  resolveInside,
+  type StagedWrite,
+  settleStaged,
+  stageFile,
+  withLockFile,
+} from "../fs";
 import { checkTitleAndText, type VersionSource } from "./format";
 import {
   type CurrentState,
   currentStateOf,
+  INTENT_NAME,
   type PreparedVersion,
   prepareVersion,
-  readSavedState,
+  readRegularFile,
+  readStateRecord,
   removeDeletedMark,
   removeVersions,
   stageDeletedMark,
+  stageIntent,
   stageSavedState,
   type VersionName,
 } from "./history";
@@ -21,11 +34,13 @@ import { assertMemoryId, assertWorkspace } from "./names";
 import { decodeUtf8, type MemoryParse, type ParsedMemory, parseMemoryFile } from "./parse";
 import { historySegments, type MemoryPlace, placeMemory, setSegments } from "./paths";
 import { readMemoryFile, sha256Hex } from "./read-file";
+import { FileMovedError, replaceMemoryFile } from "./replace-file";
 import { readSettings } from "./settings";
 import { describeMemory, type MemoryDetail } from "./store";
 /**
- * The machinery under every memory change: one change at a time per memory,
- * the current state read once, the optimistic-concurrency check, and the
+ * The machinery under every memory change: one change at a time per Oda home
+ * across every Oda Admin process (`<home>/memory-history/.lock`), the current
+ * state and the optimistic-concurrency check read under that lock, and the
  * write in the contract's order (`commit`). The operations themselves live in
  * `change.ts`.
  */
@@ -62,28 +77,30 @@ export interface Current {
   state: CurrentState;
 }
 
-const locks = new Map<string, Promise<unknown>>();
+/** Attempts at a change whose file an outside writer changed under it, before it is refused. */
+const ATTEMPTS = 3;
 
-/** Serialises changes to one memory within this process. */
-async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const settled = run.catch(() => undefined);
-  locks.set(key, settled);
-  try {
-    return await run;
-  } finally {
-    if (locks.get(key) === settled) locks.delete(key);
-  }
+/**
+ * Runs `fn` holding the home's memory lock (see `lib/fs/home-lock.ts`), after
+ * removing the temporary files interrupted saves left in the memory's
+ * history folder: no other Oda Admin process writes there while the lock is
+ * held, so every temporary file in it is a leftover.
+ */
+async function withHomeLock<T>(home: string, place: MemoryPlace, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
+  const folder = await ensureFolderInside(home, "memory-history");
+  return withLockFile(join(folder, ".lock"), { busy: () => new OdaError("locked", MESSAGES.busy) }, async (lock) => {
+    await removeLeftoverTemps(place.history, { minAgeMs: 0 });
+    return fn(lock);
+  });
 }
 
 async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current | null> {
-  const [read, saved] = await Promise.all([readMemoryFile(place.file, limits, false), readSavedState(place.history)]);
+  const [read, record] = await Promise.all([readMemoryFile(place.file, limits, false), readStateRecord(place.history)]);
   if (!read) return null;
   let bytes = read.bytes;
   if (!bytes) {
     // too large to parse, or unreadable: keep its bytes if they can be read at all
-    bytes = await fsp.readFile(place.file).catch(() => null);
+    bytes = await readRegularFile(place.file, true).catch(() => null);
     if (!bytes)
       throw new OdaError(
         "unusable",
@@ -91,7 +108,7 @@ async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current 
       );
   }
   const sha256 = sha256Hex(bytes);
-  return { bytes, sha256, parse: read.parse, state: currentStateOf(saved, sha256, read.mtimeMs) };
+  return { bytes, sha256, parse: read.parse, state: currentStateOf(record, sha256, read.mtimeMs) };
 }
 
 export interface Context {
@@ -101,6 +118,7 @@ export interface Context {
   current: Current | null;
   now: string;
   options: ChangeOptions;
+  lock: HeldLockFile;
 }
 
 /** Checks names, reads settings and the current file under the lock, checks the caller's sha256, then runs `fn`. */
@@ -116,14 +134,21 @@ export async function mutate(
   try {
     const { limits } = await readSettings(home);
     const place = await placeMemory(home, workspace, id);
-    return await withLock(place.history, async () => {
-      const current = await loadCurrent(place, limits);
-      if (options.expectedSha256 !== undefined) {
-        if (!current) throw new OdaError("not_found", MESSAGES.noMemory(id));
-        if (current.sha256 !== options.expectedSha256) throw new OdaError("conflict", MESSAGES.conflict);
+    return await withHomeLock(home, place, async (lock) => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await loadCurrent(place, limits);
+        if (options.expectedSha256 !== undefined) {
+          if (!current) throw new OdaError("not_found", MESSAGES.noMemory(id));
+          if (current.sha256 !== options.expectedSha256) throw new OdaError("conflict", MESSAGES.conflict);
+        }
+        const now = (options.now?.() ?? new Date()).toISOString();
+        try {
+          return await fn({ home, place, limits, current, now, options, lock });
+        } catch (error) {
+          // an outside writer changed the file while the change was made: start over from what it wrote
+          if (!(error instanceof FileMovedError) || attempt >= ATTEMPTS) throw error;
+        }
       }
-      const now = (options.now?.() ?? new Date()).toISOString();
-      return fn({ home, place, limits, current, now, options });
     });
   } catch (error) {
     if (isOdaError(error)) throw error;
@@ -202,47 +227,55 @@ export async function commit(
     current
       ? prepareVersion(place.history, current.bytes, current.state, limits.versionsKept, versions, current.parse)
       : Promise.resolve(undefined);
+  const expected = current?.sha256 ?? null;
   if (next === null) {
     const [kept, mark] = await settleStaged<[PreparedVersion | undefined, StagedWrite]>([
       prepareKept(),
       stageDeletedMark(place.history, { deletedAt: now, title }),
     ]);
-    await kept?.commit().catch(async (e) => {
-      await mark.discard();
-      throw e;
-    });
-    await mark.commit();
-    await fsyncFolder(place.history);
-    await fsp.unlink(place.file).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== "ENOENT") throw e;
-    });
-    await fsyncFolder(place.folder);
+    try {
+      await ctx.lock.assertHeld();
+      await kept?.commit();
+      await mark.commit();
+      await fsyncFolder(place.history);
+      await replaceMemoryFile(place, null, expected, limits.versionsKept);
+    } catch (error) {
+      await Promise.all([kept?.discard(), mark.discard(), removeDeletedMark(place.history)]);
+      throw error;
+    }
     await Promise.all([
-      fsp.unlink(join(place.history, "state.json")).catch(() => undefined),
+      unlinkQuietly(join(place.history, "state.json")),
+      unlinkQuietly(join(place.history, INTENT_NAME)),
       removeVersions(place.history, kept?.drop ?? []),
     ]);
     return { changed: true, memory: null, keptVersion: kept?.name };
   }
   const bytes = Buffer.from(next, "utf8");
   const sha256 = sha256Hex(bytes);
-  const [kept, file, state] = await settleStaged<[PreparedVersion | undefined, StagedWrite, StagedWrite]>([
+  const saved = { sha256, savedAt: now, source };
+  const [kept, file, state, intent] = await settleStaged<
+    [PreparedVersion | undefined, StagedWrite, StagedWrite, StagedWrite]
+  >([
     prepareKept(),
     stageFile(place.file, bytes),
-    stageSavedState(place.history, { sha256, savedAt: now, source }),
+    stageSavedState(place.history, saved),
+    stageIntent(place.history, saved),
   ]);
   try {
-    if (kept) {
-      await kept.commit();
-      await fsyncFolder(place.history); // the version is durable before the file it preserves is replaced
-    }
-    await file.commit();
-    await fsyncFolder(place.folder); // the file is durable before state.json says it is current
+    await ctx.lock.assertHeld();
+    await kept?.commit();
+    // the intent names the new bytes' source before they land, so a kill before state.json cannot mislabel them
+    await intent.commit();
+    await fsyncFolder(place.history); // the version is durable before the file it preserves is replaced
+    await replaceMemoryFile(place, file, expected, limits.versionsKept); // fsyncs the set folder
   } catch (error) {
-    await Promise.all([file.discard(), state.discard()]);
+    await Promise.all([kept?.discard(), file.discard(), state.discard(), intent.discard()]);
+    await unlinkQuietly(join(place.history, INTENT_NAME));
     throw error;
   }
   await removeDeletedMark(place.history);
   await state.commit();
+  await unlinkQuietly(join(place.history, INTENT_NAME));
   await removeVersions(place.history, kept?.drop ?? []);
   await fsyncFolder(place.history);
   return {
@@ -250,6 +283,10 @@ export async function commit(
     memory: detailOf(place, bytes, sha256, { source, savedAt: now }, limits),
     keptVersion: kept?.name,
   };
+}
+
+async function unlinkQuietly(path: string): Promise<void> {
+  await fsp.unlink(path).catch(() => undefined);
 }
 
 /** The detail of bytes just written, without reading them back. */

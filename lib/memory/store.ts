@@ -10,7 +10,7 @@ import {
   listVersionNames,
   parseVersionName,
   readDeletedMark,
-  readSavedState,
+  readStateRecord,
   type VersionName,
 } from "./history";
 import type { Limits } from "./limits";
@@ -283,7 +283,7 @@ export async function findMemory(
 ): Promise<MemoryDetail | null> {
   const place = await placeMemory(home, workspace, id);
   const lim = limits ?? (await readSettings(home)).limits;
-  const [read, saved] = await Promise.all([readMemoryFile(place.file, lim, false), readSavedState(place.history)]);
+  const [read, record] = await Promise.all([readMemoryFile(place.file, lim, false), readStateRecord(place.history)]);
   if (!read) return null;
   const bytes = read.bytes ?? new Uint8Array();
   const sha256 = sha256Hex(bytes);
@@ -294,7 +294,7 @@ export async function findMemory(
     raw: read.bytes ? decodeUtf8(read.bytes) : null,
     sha256,
     bytes: read.size,
-    state: currentStateOf(saved, sha256, read.mtimeMs),
+    state: currentStateOf(record, sha256, read.mtimeMs),
   };
   return describeMemory(base, read.parse);
 }
