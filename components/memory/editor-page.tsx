@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
-import { findMemory } from "@/lib/memory";
-import { isMemoryId, isWorkspaceKey } from "@/lib/memory/names";
+import { isWorkspaceKey } from "@/lib/memory/names";
+import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
 import { setHref, setLabel } from "./hrefs";
 import { MemoryEditor } from "./memory-editor";
@@ -20,10 +20,8 @@ export function workspaceFromParam(raw: string): string | null {
 
 /** The editor's page: a new memory (`id` null) or an existing one; an unknown key or id is not found. */
 export async function EditorPage({ workspace, id }: { workspace: string | null; id: string | null }) {
-  if (id !== null) {
-    const home = serverRoots().home;
-    if (!isMemoryId(id) || !home || !(await findMemory(home, workspace, id))) notFound();
-  }
+  const found = id === null ? null : await loadEditorMemory(serverRoots().home, workspace, id);
+  if (found?.kind === "missing") notFound();
   return (
     <>
       <PageHeader
@@ -43,7 +41,13 @@ export async function EditorPage({ workspace, id }: { workspace: string | null; 
           </>
         }
       />
-      <MemoryEditor workspace={workspace} id={id} />
+      {found?.kind === "refused" ? (
+        <p role="alert" className="rounded border border-red-300 p-3 text-red-800 dark:text-red-300">
+          {found.message}
+        </p>
+      ) : (
+        <MemoryEditor workspace={workspace} id={id} />
+      )}
     </>
   );
 }

@@ -41,6 +41,7 @@ export interface LockStatus {
 let clockTicks: number | undefined;
 /** Clock ticks per second for `/proc/<pid>/stat` (`getconf CLK_TCK`, usually 100). */
 function readClockTicks(): number {
+  clockTicks ??= readAuxvClockTicks();
   if (clockTicks === undefined) {
     try {
       clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
@@ -49,6 +50,25 @@ function readClockTicks(): number {
     }
   }
   return clockTicks;
+}
+
+/**
+ * AT_CLKTCK (type 17) from `/proc/self/auxv` (pairs of native 64-bit words):
+ * what `getconf CLK_TCK` prints, without starting a process, which costs tens
+ * of milliseconds on a busy machine in front of every first lock.
+ */
+function readAuxvClockTicks(): number | undefined {
+  try {
+    const auxv = readFileSync("/proc/self/auxv");
+    for (let i = 0; i + 16 <= auxv.length; i += 16) {
+      const type = auxv.readBigUInt64LE(i);
+      if (type === 0n) break;
+      if (type === 17n) return Number(auxv.readBigUInt64LE(i + 8)) || undefined;
+    }
+  } catch {
+    // not Linux, or 32-bit words: getconf below
+  }
+  return undefined;
 }
 
 let bootTime: number | null | undefined;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type BigIntStats, constants, promises as fsp, lstatSync, statSync } from "node:fs";
+import { describeFileKind } from "../fs";
 import { StatCache, settleClock } from "./file-cache";
 import { countCodePoints } from "./format";
 import type { Limits } from "./limits";
@@ -96,7 +97,8 @@ export async function readMemoryFile(path: string, limits: Limits, noFollow = tr
   const startedAt = settleClock.now();
   let handle: fsp.FileHandle;
   try {
-    handle = await fsp.open(path, constants.O_RDONLY | (noFollow ? constants.O_NOFOLLOW : 0));
+    // O_NONBLOCK: a FIFO, socket or device named like a memory must not block the open (see lib/fs/open-regular.ts)
+    handle = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -109,6 +111,13 @@ export async function readMemoryFile(path: string, limits: Limits, noFollow = tr
     const stat = { size: Number(big.size), mtimeMs: Number(big.mtimeNs) / 1e6 };
     if (big.isDirectory())
       return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse: readProblem({ code: "EISDIR" }) };
+    if (!big.isFile()) {
+      const parse = {
+        ok: false as const,
+        message: MESSAGES.cannotRead(`it is ${describeFileKind(big)}, not a regular file.`),
+      };
+      return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse };
+    }
     const key = cacheKey(path, limits);
     if (stat.size > limits.fileMaxBytes) {
       const read = tooLarge(stat, limits);

@@ -1,6 +1,6 @@
 import { promises as fsp } from "node:fs";
-import { OdaError } from "../errors";
-import { resolveInside, writeFileAtomic } from "../fs";
+import { isOdaError, OdaError } from "../errors";
+import { describeFileKind, openRegular, resolveInside, writeFileAtomic } from "../fs";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, type LimitName, type Limits } from "./limits";
 
 /** A problem of `settings.json`: the path (relative to the Oda home) and the sentence. */
@@ -25,8 +25,21 @@ async function readSettingsJson(home: string): Promise<{ value: unknown; problem
   const path = await resolveInside(home, SETTINGS);
   let text: string;
   try {
-    text = await fsp.readFile(path, "utf8");
+    // openRegular: a FIFO or device named settings.json is refused at once instead of blocking every read
+    const { handle } = await openRegular(path);
+    try {
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (isOdaError(error)) {
+      const kind = describeFileKind(await fsp.stat(path));
+      return {
+        value: {},
+        problem: `settings.json cannot be read (it is ${kind}, not a regular file); the defaults are used.`,
+      };
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { value: {} };
     return { value: {}, problem: `settings.json cannot be read (${code ?? "error"}); the defaults are used.` };

@@ -1,0 +1,26 @@
+import { symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeHome, memoryText, putFile } from "@/lib/memory/testing";
+import { loadEditorMemory } from "./memory-page";
+
+let home: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ home, cleanup } = await makeHome()));
+afterEach(() => cleanup());
+
+describe("the memory editor page's data", () => {
+  it("refuses a memory that is a symlink leading outside the home with the CLI's sentence, not a 500", async () => {
+    await putFile(home, "memory/global/0000000a", memoryText("Fine", "text"));
+    const outside = join(home, "..", "outside");
+    await writeFile(outside, memoryText("Secret", "not in the home"));
+    await symlink(outside, join(home, "memory", "global", "0000000b"));
+    expect(await loadEditorMemory(home, null, "0000000b")).toEqual({
+      kind: "refused",
+      message: "That path is outside the Oda home.",
+    });
+    expect(await loadEditorMemory(home, null, "0000000a")).toEqual({ kind: "found" });
+    expect(await loadEditorMemory(home, null, "0000000c")).toEqual({ kind: "missing" });
+    expect(await loadEditorMemory(home, null, "../x")).toEqual({ kind: "missing" });
+  });
+});
