@@ -23,10 +23,12 @@ import {
   readStateRecord,
   removeDeletedMark,
   removeVersions,
+  type StateRecord,
   stageDeletedMark,
   stageIntent,
   stageSavedState,
   type VersionName,
+  writeSavedState,
 } from "./history";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
@@ -108,7 +110,20 @@ async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current 
       );
   }
   const sha256 = sha256Hex(bytes);
+  if (record.intent) await settleIntent(place, record, sha256);
   return { bytes, sha256, parse: read.parse, state: currentStateOf(record, sha256, read.mtimeMs) };
+}
+
+/**
+ * Settles the intent a killed change left (under the lock): when the file
+ * holds the intent's bytes, the intent becomes `state.json`; otherwise the
+ * change never landed and the intent is void. Either way it goes, before
+ * this change writes its own intent over it.
+ */
+async function settleIntent(place: MemoryPlace, record: StateRecord, sha256: string): Promise<void> {
+  const { intent, saved } = record;
+  if (intent && intent.sha256 === sha256 && saved?.sha256 !== sha256) await writeSavedState(place.history, intent);
+  await unlinkQuietly(join(place.history, INTENT_NAME));
 }
 
 export interface Context {
