@@ -10,7 +10,7 @@ import {
   serialiseMemoryFile,
   type VersionSource,
 } from "./format";
-import { listVersionNames, parseVersionName, type VersionName } from "./history";
+import { listVersionNames, parseVersionName, readRegularFile, type VersionName } from "./history";
 import { MESSAGES } from "./messages";
 import {
   type ChangeOptions,
@@ -209,7 +209,7 @@ async function writeBack(
 
 async function readVersionRaw(place: MemoryPlace, name: string): Promise<string> {
   const v = typeof name === "string" ? parseVersionName(name) : null;
-  const bytes = v ? await fsp.readFile(join(place.history, v.name)).catch(() => null) : null;
+  const bytes = v ? await readRegularFile(join(place.history, v.name)).catch(() => null) : null;
   const raw = bytes ? decodeUtf8(bytes) : null;
   if (raw === null) throw new OdaError("not_found", MESSAGES.noVersion(String(name)));
   return raw;

@@ -7,7 +7,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listSet, readSettings } from ".";
+import { listSet, listVersions, readSettings, restoreVersion } from ".";
 import { makeHome, memoryText, putFile } from "./testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
@@ -54,5 +54,16 @@ describe("a FIFO named like a memory or settings.json", () => {
     const doctor = await run(["doctor", "--home", home]);
     expect(doctor.stdout).toContain(`memory/global/0000000b: ${FIFO_PROBLEM}`);
     expect(doctor.stdout).toContain(`settings.json: ${SETTINGS_PROBLEM}`);
+  });
+
+  it("named like a version is skipped by the history and refused by a restore, without blocking", async () => {
+    const history = join(home, "memory-history", "global", "0000000a");
+    await putFile(home, "memory-history/global/0000000a/20261129T182408123Z-chat", memoryText("Old", "Older text."));
+    execFileSync("mkfifo", [join(history, "20261129T182408124Z-chat")]);
+    const versions = await listVersions(home, null, "0000000a");
+    expect(versions.map((v) => v.name)).toEqual(["20261129T182408123Z-chat"]);
+    await expect(restoreVersion(home, null, "0000000a", "20261129T182408124Z-chat")).rejects.toThrow(
+      'No saved version "20261129T182408124Z-chat" of this memory exists.',
+    );
   });
 });

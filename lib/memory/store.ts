@@ -10,6 +10,7 @@ import {
   listVersionNames,
   parseVersionName,
   readDeletedMark,
+  readRegularFile,
   readStateRecord,
   type VersionName,
 } from "./history";
@@ -338,7 +339,7 @@ export interface VersionInfo extends VersionName {
 }
 
 async function readVersionFile(history: string, v: VersionName): Promise<VersionInfo | null> {
-  const bytes = await fsp.readFile(join(history, v.name)).catch(() => null);
+  const bytes = await readRegularFile(join(history, v.name)).catch(() => null);
   if (!bytes) return null;
   const raw = decodeUtf8(bytes);
   const p = raw === null ? null : parseMemorySource(raw);
