@@ -8,6 +8,7 @@ import {
   listAllChats,
   locateChat,
   NO_CWD_GROUP,
+  openChatDownload,
   openLogStream,
   outlineChat,
   readChat,
@@ -96,6 +97,22 @@ describe("a hostile log folder", () => {
     expect(readChatLock(h.logs, "c-lock-fifo").reason).toBe(
       fifo(join(h.dirs["c-lock-fifo"] as string, "session.lock")),
     );
+  });
+
+  it("refuses downloads of a log linked outside or a FIFO log, in both forms, before reading a byte", async () => {
+    const passwd = log("c-passwd", "session.jsonl");
+    for (const form of ["raw", "decompressed"] as const) {
+      expect(() => openChatDownload(h.logs, "c-passwd", { form })).toThrow(raw(outsideLink(passwd), passwd));
+      expect(() => openChatDownload(h.logs, "c-passwd", { form, generation: "session.jsonl" })).toThrow(
+        raw(outsideLink(passwd), passwd),
+      );
+      expect(() => openChatDownload(h.logs, "c-fifo", { form })).toThrow(raw(fifo(log("c-fifo")), log("c-fifo")));
+    }
+    const { stream, generation } = openChatDownload(h.logs, "c-inside", { form: "raw" });
+    let bytes = 0;
+    for await (const chunk of stream) bytes += (chunk as Buffer).length;
+    expect(bytes).toBe(generation.bytes);
+    expect(bytes).toBeGreaterThan(0);
   });
 
   it("follows a link that stays inside the log folder", async () => {

@@ -19,7 +19,8 @@
  *   `from` ≤ 0 counts from the end. A sparse index (per file, in memory) is
  *   reused and extended when the log grows: call again to follow new lines.
  * - `indexChat`, `findInChat(logDir, id, query, {from})`, `nextErrorLine(logDir, id, {from})`.
- * - `openLogStream(path)`: decompressed bytes for downloads.
+ * - `openLogStream(path)`: decompressed bytes for downloads;
+ *   `openChatDownload(logDir, id, {form, generation?})` picks and opens a chat's log for one.
  * - `freeStaleLock(logDir, id, {expectPid})`.
  *
  * Writing (demo data, tests): `createChat`, `openChat`, `ChatWriter`
@@ -47,11 +48,13 @@ export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
 export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
 export { type ChatOutline, outlineChat } from "./outline";
 export {
+  type ChatDownload,
   type ChatView,
   findInChat,
   freeStaleLock,
   indexChat,
   nextErrorLine,
+  openChatDownload,
   openLogStream,
   type ReadOptions,
   readChat,

@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { closeSync, createReadStream } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { OdaError } from "../errors";
@@ -138,6 +138,44 @@ export function openLogStream(path: string, compressed = path.endsWith(".zstd"))
       for await (const item of streamLog(path, { compressed: true })) if (item.type === "data") yield item.data;
     })(),
   );
+}
+
+/** A chat's log opened for a download: the generation and its bytes, decompressed or as stored. */
+export interface ChatDownload {
+  generation: Generation;
+  stream: Readable;
+}
+
+/**
+ * Opens a chat's log for a download: `decompressed` (refused for a log of the
+ * other form) or `raw` (the file as stored, any form). A log that must not be
+ * opened (a link leading outside the log folder or looping, a FIFO) is refused
+ * in both forms with its sentence, before any byte is read.
+ */
+export function openChatDownload(
+  logDir: string,
+  id: string,
+  options: ReadOptions & { form: "raw" | "decompressed" },
+): ChatDownload {
+  const loc = locateChat(logDir, id);
+  const generations = listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true);
+  const name = options.generation;
+  const gen = name ? generations.find((g) => g.name === name) : generations.find((g) => g.current);
+  const blocked = gen?.blocked ?? (name ? null : generations.at(-1)?.blocked);
+  if (blocked) throw new OdaError("unusable", blocked.message);
+  if (!gen) throw new OdaError("not_found", `Chat "${id}" has no log named ${name ?? "as its current state"}.`);
+  if (options.form === "decompressed") {
+    if (gen.refused) throw new OdaError("unusable", gen.refused);
+    return { generation: gen, stream: openLogStream(gen.path, gen.compressed) };
+  }
+  // Sent up to the size the open saw, which the Content-Length promises (a growing log keeps its later bytes).
+  const { fd, size } = openLogFile(gen.path);
+  const generation = { ...gen, bytes: size };
+  if (!size) {
+    closeSync(fd);
+    return { generation, stream: Readable.from([]) };
+  }
+  return { generation, stream: createReadStream("", { fd, start: 0, end: size - 1 }) };
 }
 
 /** A chat's lock file, unless it is a link leading outside the log folder or not a regular file (then unknown). */
