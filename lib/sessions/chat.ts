@@ -249,6 +249,13 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     tail: null,
     problems,
   };
+  // Reported whether or not there is a log to go with it.
+  const cacheBlocked = files.blocked.get(CACHE_FILE);
+  if (cacheBlocked) {
+    summary.cacheState = "unreadable";
+    summary.cacheReason = cacheBlocked.message;
+    problems.push({ kind: cacheBlocked.kind, path: `${loc.dir}${sep}${CACHE_FILE}`, message: cacheBlocked.message });
+  }
   const current = generations.find((g) => g.current);
   if (!current || !headBytes) {
     if (!generations.length) problems.push({ kind: "no-log", path: loc.dir, message: "The chat folder holds no log." });
@@ -275,12 +282,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   Object.assign(summary, { created: identity.created, continues: identity.continues });
   let checkpoint: Checkpoint | null = null;
   const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
-  const cacheBlocked = files.blocked.get(CACHE_FILE);
-  if (cacheBlocked) {
-    summary.cacheState = "unreadable";
-    summary.cacheReason = cacheBlocked.message;
-    problems.push({ kind: cacheBlocked.kind, path: cachePath, message: cacheBlocked.message });
-  } else if (names.includes(CACHE_FILE)) {
+  if (!cacheBlocked && names.includes(CACHE_FILE)) {
     const read = readCheckpoint(cachePath);
     if (read && "error" in read) {
       summary.cacheState = "unreadable";

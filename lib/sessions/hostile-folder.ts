@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeName, groupName, NO_CWD_GROUP } from "./names";
 import { createChat } from "./writer";
@@ -21,10 +22,12 @@ export function makeFifo(path: string): void {
 /**
  * Leaves a UNIX socket file at `path`. A listening server removes its socket
  * when it closes, so it listens under another name that is renamed into place
- * first: the file stays, a socket nobody listens on.
+ * first: the file stays, a socket nobody listens on. That name is short and in
+ * the temporary folder (a socket's path is limited to about 100 bytes), so
+ * `path` must be on the temporary folder's file system.
  */
 export async function makeSocket(path: string): Promise<void> {
-  const temp = `${path}.${randomUUID().slice(0, 8)}.sock`;
+  const temp = join(tmpdir(), `oda-${randomUUID().slice(0, 8)}.sock`);
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
