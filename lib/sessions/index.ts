@@ -2,7 +2,10 @@
  * `lib/sessions`: DataMind Oda's chat logs, read faithfully and fast
  * (`shared/oda-files.md`, Chat logs; the seed "Session files on your computer").
  * The reader never opens a file for writing; the one write the dashboard may
- * make in a chat folder is `freeStaleLock`, after a person confirms it.
+ * make in a chat folder is `freeStaleLock`, after a person confirms it. It
+ * never blocks on a FIFO (every open is `openRegularSync`) and never reads
+ * outside the log folder: links are followed only while they stay inside
+ * (`links.ts`); the rest are problems of kind `link` or `special`.
  *
  * Listing
  * - `summarizeChat(location, {compress})`: one chat's summary (the search index
