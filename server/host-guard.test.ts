@@ -1,8 +1,10 @@
 import { createServer, Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hostValues } from "@/lib/security/access";
-import { installDuplicateHostGuard } from "./host-guard";
+import { describeRefusal } from "@/lib/security/access";
+
+// Loading it installs the guard on Node's http.Server, as `npm start`'s preload does.
+import * as guard from "./host-guard.cjs";
 
 /** Sends `head` (request line and headers) on a raw socket; resolves with the status line and body. */
 function send(port: number, head: string): Promise<{ status: string; body: string }> {
@@ -21,8 +23,7 @@ function send(port: number, head: string): Promise<{ status: string; body: strin
 let server: Server;
 let port: number;
 beforeAll(async () => {
-  installDuplicateHostGuard(Server);
-  installDuplicateHostGuard(Server); // twice: still one wrapper
+  guard.installDuplicateHostGuard(Server); // again: still one wrapper
   server = createServer((_req, res) => res.end("served"));
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   port = (server.address() as { port: number }).port;
@@ -49,8 +50,9 @@ describe("two Host headers", () => {
     expect(res).toEqual({ status: "HTTP/1.1 200 OK", body: expect.stringContaining("served") });
   });
 
-  it("are counted from the raw header list, in any case", () => {
-    expect(hostValues(["Host", "a", "X-Host", "b", "HOST", "c"])).toEqual(["a", "c"]);
-    expect(hostValues([])).toEqual([]);
+  it("are counted from the raw header list, in any case, and refused with the proxy's sentence", () => {
+    expect(guard.countHosts(["Host", "a", "X-Host", "b", "HOST", "c"])).toBe(2);
+    expect(guard.countHosts([])).toBe(0);
+    expect(guard.REFUSAL).toBe(`${describeRefusal("host")}\n`);
   });
 });

@@ -50,21 +50,6 @@ export function isAllowedHost(host: string | null, port: string | undefined): bo
   });
 }
 
-/**
- * The Host values a request carried, from the raw header list (Node's
- * `req.rawHeaders`: name, value, name, value…). Node's `req.headers`, and so
- * everything Next builds from it, keeps only the first of several Host
- * headers; a request with more than one is refused whatever the first says
- * (a proxy in front may have routed it by another one).
- */
-export function hostValues(rawHeaders: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]?.toLowerCase() === "host") values.push(rawHeaders[i + 1] as string);
-  }
-  return values;
-}
-
 /** Constant-time comparison of the presented token with the configured one. */
 export function isValidToken(presented: string | null, token: string | undefined): boolean {
   if (!presented || !token) return false;
