@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readLockStatus } from "../fs/lock";
 import {
   groupName,
   indexChat,
@@ -16,7 +17,9 @@ import {
   readLines,
   walkLogFolder,
 } from ".";
-import { type HostileFolder, makeHostileFolder } from "./hostile-folder";
+import { readCheckpoint } from "./checkpoint";
+import { type HostileFolder, makeFifo, makeHostileFolder } from "./hostile-folder";
+import { readCompressSetting } from "./settings";
 
 /**
  * FIFOs, sockets and links in the log folder (issue 10): each is a problem
@@ -113,6 +116,16 @@ describe("a hostile log folder", () => {
     for await (const chunk of stream) bytes += (chunk as Buffer).length;
     expect(bytes).toBe(generation.bytes);
     expect(bytes).toBeGreaterThan(0);
+  });
+
+  it("reads a FIFO lock, checkpoint or settings.json directly without blocking, with the sentence", () => {
+    const lock = join(h.dirs["c-lock-fifo"] as string, "session.lock");
+    expect(readLockStatus(lock)).toEqual({ state: "unknown", reason: `The lock file cannot be read: ${fifo(lock)}` });
+    const cache = join(h.dirs["c-cache-fifo"] as string, "session.cache.json");
+    expect(readCheckpoint(cache)).toEqual({ error: fifo(cache) });
+    // The root stands in for an Oda home: its settings.json is a FIFO, so the default form is used.
+    makeFifo(join(root, "settings.json"));
+    expect(readCompressSetting(root)).toBe(true);
   });
 
   it("follows a link that stays inside the log folder", async () => {
