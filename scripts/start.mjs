@@ -51,7 +51,16 @@ function newestSource(dir) {
   }
   return newest;
 }
-const sources = ["app", "components", "lib", "server", "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json"]
+const sources = [
+  "app",
+  "components",
+  "lib",
+  "server",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package-lock.json",
+]
   .map((p) => join(root, p))
   .filter(existsSync)
   .map((p) => (statSync(p).isDirectory() ? newestSource(p) : statSync(p).mtimeMs));
