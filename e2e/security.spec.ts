@@ -46,6 +46,35 @@ test.describe("safe by default", () => {
     }
   });
 
+  test("a request with two Host headers is refused with 403, even when the good one comes first", async ({ oda }) => {
+    const cookie = `oda_admin_${oda.port}=${oda.token}`;
+    const good = `127.0.0.1:${oda.port}`;
+    for (const [first, second] of [
+      [good, "evil.example"],
+      ["evil.example", good],
+      [good, good],
+    ]) {
+      const answer = await new Promise<string>((done, fail) => {
+        const socket = connect(Number(oda.port), "127.0.0.1", () =>
+          socket.write(
+            `GET / HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = "";
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk) => {
+          text += chunk;
+        });
+        socket.on("error", fail);
+        socket.on("end", () => done(text));
+      });
+      expect(answer.split("\r\n")[0], `${first} then ${second}`).toBe("HTTP/1.1 403 Forbidden");
+      expect(answer).not.toContain("Oda Admin</h1>");
+    }
+    const one = await rawRequest(`${oda.baseURL}/`, { headers: { host: good, cookie } });
+    expect(one.status).toBe(200);
+  });
+
   test("POSTs and server actions with a missing, null or foreign Origin are refused", async ({ oda }) => {
     const cookie = `oda_admin_${oda.port}=${oda.token}`;
     const action = { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8" };

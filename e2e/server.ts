@@ -44,6 +44,10 @@ export async function startServer(roots: { home: string; logs: string; state: st
         ODA_DEMO: roots.demo ? "1" : "0",
         ODA_ADMIN_PORT: port,
         ODA_ADMIN_TOKEN: token,
+        // As `npm start` does (scripts/start.mjs): the duplicate-Host guard holds from the first request.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${JSON.stringify(join(root, "server", "host-guard.cjs"))}`]
+          .filter(Boolean)
+          .join(" "),
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -51,7 +51,16 @@ function newestSource(dir) {
   }
   return newest;
 }
-const sources = ["app", "components", "lib", "server", "proxy.ts", "next.config.ts", "package-lock.json"]
+const sources = [
+  "app",
+  "components",
+  "lib",
+  "server",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package-lock.json",
+]
   .map((p) => join(root, p))
   .filter(existsSync)
   .map((p) => (statSync(p).isDirectory() ? newestSource(p) : statSync(p).mtimeMs));
@@ -100,14 +109,19 @@ async function choosePort() {
   for (let port = wanted; port < wanted + 50; port++) if (await portIsFree(port)) return port;
   return 0;
 }
+/** NODE_OPTIONS with the duplicate-Host guard preloaded (`server/host-guard.cjs`). */
+function preloadHostGuard(options) {
+  return [options, `--require=${JSON.stringify(join(root, "server", "host-guard.cjs"))}`].filter(Boolean).join(" ");
+}
 const port = String(await choosePort());
 env.ODA_ADMIN_PORT = port;
 env.ODA_ADMIN_TOKEN = randomBytes(32).toString("base64url");
 
-// 5. Serve, and print the URL once the server answers.
+// 5. Serve, and print the URL once the server answers. The duplicate-Host guard is preloaded so it holds from
+// the first request (Next's instrumentation hook runs after the server already answers).
 const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
-  env,
+  env: { ...env, NODE_OPTIONS: preloadHostGuard(env.NODE_OPTIONS) },
   stdio: ["ignore", "pipe", "inherit"],
 });
 let announced = false;

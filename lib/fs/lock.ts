@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { openRegularSync } from "./open-regular";
 
 /**
  * `session.lock` liveness (`shared/oda-files.md`, One writer). The file holds
@@ -160,11 +161,21 @@ export function parseLockContent(raw: string): LockHolder | null {
   return { pid, host, startedAt };
 }
 
+/** A lock file's text; a FIFO or the like is refused at once instead of blocking the read. */
+function readRegular(path: string): string {
+  const { fd } = openRegularSync(path);
+  try {
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a lock file (read-only) and judges it. A missing file is `none`. */
 export function readLockStatus(path: string): LockStatus {
   let raw: string;
   try {
-    raw = readFileSync(path, "utf8");
+    raw = readRegular(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "none", reason: "No lock file." };
     return { state: "unknown", reason: `The lock file cannot be read: ${(error as Error).message}` };

@@ -78,7 +78,14 @@ export function fingerprintChat(dir: string, known?: string): string {
   }
   const parts: string[] = [];
   for (const name of names) {
-    const st = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+    } catch {
+      // A link that loops or cannot be followed: the reader reports it; here it only has to not stop the scan.
+      parts.push(`${name}:link:0`);
+      continue;
+    }
     // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
     if (st) parts.push(`${name}:${st.size}:${st.mtimeMs}`);
   }

@@ -147,7 +147,7 @@ function withCurrentLock(problems: Problem[], current: Problem | null): Problem[
   const rest = problems.filter((p) => p.kind !== "lock");
   if (!current) return rest;
   let at = 0;
-  while (at < rest.length && rest[at]?.kind === "form") at++;
+  while (at < rest.length && ["form", "link", "special"].includes(rest[at]?.kind ?? "")) at++;
   return [...rest.slice(0, at), current, ...rest.slice(at)];
 }
 

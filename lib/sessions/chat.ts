@@ -1,11 +1,14 @@
-import { closeSync, openSync, readdirSync, statSync } from "node:fs";
+import { closeSync, statSync } from "node:fs";
 import { sep } from "node:path";
+import { isOdaError } from "../errors";
 import { type LockStatus, readLockStatus } from "../fs/lock";
+import { openRegularSync } from "../fs/open-regular";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
 import type { ChatLocation, Problem } from "./folder";
 import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import type { TailReport } from "./line-index";
+import { type BlockedEntry, screenChatFolder } from "./links";
 import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
 import { FileWindow, readRange } from "./zstd/file-window";
@@ -18,8 +21,30 @@ export interface Generation extends LogName {
   bytes: number;
   /** True for the chat's current state (its newest format). */
   current: boolean;
-  /** Set when the file is of the other form than the folder keeps: the refusal. */
+  /** Set when the file is of the other form than the folder keeps, or must not be opened: the refusal. */
   refused: string | null;
+  /**
+   * Set when the file must not be opened at all, not even as stored (a link
+   * leading outside the log folder or looping, a FIFO, socket or device): the
+   * refusal, also in `refused`, and the kind of problem it is.
+   */
+  blocked: BlockedEntry | null;
+}
+
+/** A chat folder's entries, with the ones named like its files that must not be opened. */
+export interface ChatFolderFiles {
+  names: string[];
+  blocked: Map<string, BlockedEntry>;
+}
+
+function chatFileRole(name: string): "log" | "other" | null {
+  if (parseLogName(name)) return "log";
+  return name === CACHE_FILE || name === LOCK_FILE ? "other" : null;
+}
+
+/** Reads a chat folder's entries, screening links and special files named like its logs, checkpoint and lock. */
+export function readChatFolder(loc: Pick<ChatLocation, "dir" | "root">): ChatFolderFiles {
+  return screenChatFolder(loc.dir, loc.root, chatFileRole);
 }
 
 /** One chat as the list shows it. */
@@ -62,31 +87,60 @@ export interface SummarizeOptions {
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
-function nameGenerations(dir: string, names: string[], compress: boolean): Generation[] {
+function nameGenerations(dir: string, files: ChatFolderFiles, compress: boolean): Generation[] {
   const gens: Generation[] = [];
-  let newest = 0;
   const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
-  for (const name of names) {
+  for (const name of files.names) {
     const parsed = parseLogName(name);
     if (!parsed) continue;
     // Names from readdir hold no separator: joined by hand (path.join's normalising shows in a 10,000-chat listing).
     const path = `${prefix}${name}`;
-    const refused = parsed.compressed === compress ? null : formSentence(path, parsed.compressed, compress);
-    gens.push({ name, format: parsed.format, compressed: parsed.compressed, path, bytes: 0, current: false, refused });
-    if (parsed.format > newest) newest = parsed.format;
+    const blocked = files.blocked.get(name) ?? null;
+    const refused =
+      blocked?.message ?? (parsed.compressed === compress ? null : formSentence(path, parsed.compressed, compress));
+    gens.push({
+      name,
+      format: parsed.format,
+      compressed: parsed.compressed,
+      path,
+      bytes: 0,
+      current: false,
+      refused,
+      blocked,
+    });
   }
   if (gens.length > 1) gens.sort((a, b) => a.format - b.format || Number(a.compressed) - Number(b.compressed));
-  // The newest format is the current state; if that one is of the wrong form, the chat is refused rather
-  // than served from an older generation (Oda never falls back to an older state).
-  const current = gens.find((g) => g.format === newest && !g.refused);
-  if (current) current.current = true;
+  markCurrent(gens);
   return gens;
 }
 
-/** Lists a chat folder's log generations, judging each against the folder's form. */
-export function listGenerations(dir: string, names: string[], compress: boolean): Generation[] {
-  const gens = nameGenerations(dir, names, compress);
-  for (const g of gens) g.bytes = statSync(g.path).size;
+/**
+ * The newest format is the current state; if that one is refused (of the wrong
+ * form, or not to be opened), the chat is refused rather than served from an
+ * older generation (Oda never falls back to an older state).
+ */
+function markCurrent(gens: Generation[]): void {
+  let newest = 0;
+  for (const g of gens) {
+    g.current = false;
+    if (g.format > newest) newest = g.format;
+  }
+  const current = gens.find((g) => g.format === newest && !g.refused);
+  if (current) current.current = true;
+}
+
+/** Refuses a generation that turned out not to be a regular file when opened. */
+function blockGeneration(gens: Generation[], gen: Generation, message: string): void {
+  gen.blocked = { kind: "special", message: withRawLog(message, gen.path) };
+  gen.refused = gen.blocked.message;
+  gen.bytes = 0;
+  markCurrent(gens);
+}
+
+/** Lists a chat folder's log generations, judging each against the folder's form; blocked ones are not opened. */
+export function listGenerations(dir: string, files: ChatFolderFiles, compress: boolean): Generation[] {
+  const gens = nameGenerations(dir, files, compress);
+  for (const g of gens) if (!g.blocked) g.bytes = statSync(g.path).size;
   return gens;
 }
 
@@ -114,7 +168,12 @@ function discardedProblem(path: string, reason: string): Problem {
  * ends in an unfinished piece: found from frame headers only, or the last byte.
  */
 export function endsUnfinished(gen: Generation, from: number): boolean {
-  const fd = openSync(gen.path, "r");
+  let fd: number;
+  try {
+    fd = openRegularSync(gen.path).fd;
+  } catch {
+    return true;
+  }
   try {
     if (!gen.compressed) return readRange(fd, gen.bytes - 1, gen.bytes)[0] !== 10;
     const win = new FileWindow(fd, gen.bytes, 4096);
@@ -133,23 +192,37 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
 
 /** Reads one chat folder: its generations, lock, checkpoint and details. */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
-  const names = readdirSync(loc.dir);
-  const generations = nameGenerations(loc.dir, names, options.compress);
+  const files = readChatFolder(loc);
+  const { names } = files;
+  const generations = nameGenerations(loc.dir, files, options.compress);
   // The current log is opened once for its size, first frame and (small logs) tail; the others are only sized.
   let headBytes: HeadBytes | null = null;
   for (const g of generations) {
-    if (g.current) {
+    if (g.blocked) continue;
+    if (!g.current) {
+      g.bytes = statSync(g.path).size;
+      continue;
+    }
+    try {
       headBytes = readHeadBytes(g.path);
       g.bytes = headBytes.size;
-    } else g.bytes = statSync(g.path).size;
+    } catch (error) {
+      // Swapped for a FIFO or the like since the folder was listed: refused like one listed as such.
+      if (!isOdaError(error)) throw error;
+      blockGeneration(generations, g, error.message);
+    }
   }
   const problems: Problem[] = generations
     .filter((g) => g.refused)
-    .map((g) => ({ kind: "form" as const, path: g.path, message: g.refused as string }));
+    .map((g) => ({ kind: g.blocked?.kind ?? ("form" as const), path: g.path, message: g.refused as string }));
   const lockPath = `${loc.dir}${sep}${LOCK_FILE}`;
-  const lock: LockStatus = names.includes(LOCK_FILE)
-    ? readLockStatus(lockPath)
-    : { state: "none", reason: "No lock file." };
+  const lockBlocked = files.blocked.get(LOCK_FILE);
+  if (lockBlocked) problems.push({ kind: lockBlocked.kind, path: lockPath, message: lockBlocked.message });
+  const lock: LockStatus = lockBlocked
+    ? { state: "unknown", reason: lockBlocked.message }
+    : names.includes(LOCK_FILE)
+      ? readLockStatus(lockPath)
+      : { state: "none", reason: "No lock file." };
   const stale = lockProblem(lockPath, lock);
   if (stale) problems.push(stale);
   const summary: ChatSummary = {
@@ -176,6 +249,13 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     tail: null,
     problems,
   };
+  // Reported whether or not there is a log to go with it.
+  const cacheBlocked = files.blocked.get(CACHE_FILE);
+  if (cacheBlocked) {
+    summary.cacheState = "unreadable";
+    summary.cacheReason = cacheBlocked.message;
+    problems.push({ kind: cacheBlocked.kind, path: `${loc.dir}${sep}${CACHE_FILE}`, message: cacheBlocked.message });
+  }
   const current = generations.find((g) => g.current);
   if (!current || !headBytes) {
     if (!generations.length) problems.push({ kind: "no-log", path: loc.dir, message: "The chat folder holds no log." });
@@ -202,7 +282,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   Object.assign(summary, { created: identity.created, continues: identity.continues });
   let checkpoint: Checkpoint | null = null;
   const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
-  if (names.includes(CACHE_FILE)) {
+  if (!cacheBlocked && names.includes(CACHE_FILE)) {
     const read = readCheckpoint(cachePath);
     if (read && "error" in read) {
       summary.cacheState = "unreadable";

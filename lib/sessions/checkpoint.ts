@@ -1,5 +1,6 @@
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import { openRegularSync } from "../fs/open-regular";
 import type { ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
@@ -82,7 +83,12 @@ function acceptCheckpoint(value: unknown): Checkpoint | null {
 export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    const { fd } = openRegularSync(path);
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     return { error: (error as Error).message };
@@ -110,7 +116,7 @@ export function parseCheckpoint(text: string): { checkpoint: Checkpoint } | { er
 
 /** sha256 (hex) of the last min(bytes, 4096) bytes before offset `bytes` of a file as stored. */
 export function hashLogTail(path: string, bytes: number): string {
-  const fd = openSync(path, "r");
+  const { fd } = openRegularSync(path);
   try {
     return sha256Hex(readRange(fd, Math.max(0, bytes - 4096), bytes));
   } finally {

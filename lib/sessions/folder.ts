@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
+import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 
 /** Where a chat's folder is. */
@@ -14,6 +15,8 @@ export interface ChatLocation {
   cwd: string | null;
   /** The chat folder's absolute path. */
   dir: string;
+  /** The log folder's real path: every link met inside the chat folder must stay in it. */
+  root: string;
 }
 
 /** One problem the reader found, with the exact sentence to show. */
@@ -29,9 +32,24 @@ export interface Problem {
    * - `unreadable`: a log that cannot be decoded;
    * - `cache`: a checkpoint that cannot be read, or that no longer fits its
    *   log and was discarded (the sentence gives the reason);
-   * - `lock`: a stale `session.lock` (the sentence names its holder and why it is stale).
+   * - `lock`: a stale `session.lock` (the sentence names its holder and why it is stale);
+   * - `link`: a symbolic link that leads outside the log folder, loops or leads nowhere (never read);
+   * - `special`: an entry of the wrong kind: a FIFO, socket or device named like a log,
+   *   checkpoint or lock, or anything but a folder where a group or chat folder belongs (never read).
    */
-  kind: "name" | "duplicate" | "form" | "no-log" | "identity" | "line" | "tail" | "unreadable" | "cache" | "lock";
+  kind:
+    | "name"
+    | "duplicate"
+    | "form"
+    | "no-log"
+    | "identity"
+    | "line"
+    | "tail"
+    | "unreadable"
+    | "cache"
+    | "lock"
+    | "link"
+    | "special";
   path: string;
   message: string;
 }
@@ -42,24 +60,28 @@ export interface FolderWalk {
   problems: Problem[];
 }
 
-function subfolders(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
+/** The sub-folders of `dir`; its other entries become problems. */
+function subfolders(dir: string, root: string, problems: Problem[]): string[] {
+  const listing = listFolders(dir, root);
+  for (const r of listing.refused)
+    problems.push({ kind: r.link ? "link" : "special", path: r.path, message: r.message });
+  return listing.folders;
 }
 
 /**
  * Walks a log folder: groups `--<working folder>--` and `_no-cwd`, then chat
  * folders, decoding both names. A name that does not decode is a problem, not
- * a chat; a chat id found in two places is refused, naming both paths.
+ * a chat; a chat id found in two places is refused, naming both paths. Links
+ * that stay inside the log folder are followed; one that leads outside, loops
+ * or leads nowhere, and anything but a folder at these two levels, is a problem.
  */
 export function walkLogFolder(logDir: string): FolderWalk {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
+  const root = realLogRoot(logDir);
   const problems: Problem[] = [];
   const byId = new Map<string, ChatLocation>();
   const refused = new Set<string>();
-  for (const group of subfolders(logDir)) {
+  for (const group of subfolders(logDir, root, problems)) {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
@@ -70,7 +92,7 @@ export function walkLogFolder(logDir: string): FolderWalk {
       });
       continue;
     }
-    for (const name of subfolders(groupDir)) {
+    for (const name of subfolders(groupDir, root, problems)) {
       const dir = `${groupDir}${sep}${name}`;
       const id = decodeName(name);
       if (id === null) {
@@ -87,7 +109,7 @@ export function walkLogFolder(logDir: string): FolderWalk {
         refused.add(id);
         continue;
       }
-      byId.set(id, { id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir });
+      byId.set(id, { id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir, root });
     }
   }
   const chats = [...byId.values()].filter((c) => !refused.has(c.id));
@@ -98,26 +120,38 @@ export function walkLogFolder(logDir: string): FolderWalk {
  * Finds one chat by id; refuses an unknown id and one stored in two places.
  * It looks for the id's one folder name in every group rather than walking
  * every chat, so opening a chat costs the number of groups, not of chats.
+ * A chat folder that is a link leading outside the log folder (or looping) is
+ * refused with the walk's sentence, never opened.
  */
 export function locateChat(logDir: string, id: string): ChatLocation {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
+  const root = realLogRoot(logDir);
   const name = encodeName(id);
   const found: ChatLocation[] = [];
-  for (const group of subfolders(logDir)) {
+  for (const group of subfolders(logDir, root, [])) {
     const parsed = parseGroupName(group);
     if (!parsed) continue;
     const dir = `${join(logDir, group)}${sep}${name}`;
-    let isDir = false;
-    try {
-      isDir = statSync(dir).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (isDir) found.push({ id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir });
+    if (isChatFolder(dir, root)) found.push({ id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir, root });
   }
   const [first, second] = found;
   if (first && second)
     throw new OdaError("refused", `Chat "${id}" is stored in two places: ${first.dir} and ${second.dir}.`);
   if (first) return first;
   throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+}
+
+/** True when `dir` is a folder, or a link to one inside the log folder; throws the refusal of any other link. */
+function isChatFolder(dir: string, root: string): boolean {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return false;
+  }
+  if (st.isDirectory()) return true;
+  if (!st.isSymbolicLink()) return false;
+  const target = followLink(root, dir);
+  if ("refused" in target) throw new OdaError(target.outside ? "outside_root" : "unusable", target.refused);
+  return target.stat.isDirectory();
 }

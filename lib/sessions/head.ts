@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { decompress as decompressNative } from "@mongodb-js/zstd";
+import { openRegularSync } from "../fs/open-regular";
 import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
@@ -50,10 +51,11 @@ const scratch = Buffer.allocUnsafe(HEAD_BYTES);
  * the log and the details rebuilt from it, never served wrongly.)
  */
 export function readHeadBytes(path: string): HeadBytes {
-  const fd = openSync(path, "r");
+  // Never blocks on a FIFO or the like (refused with a sentence); the open's fstat gives the size.
+  const { fd, stat } = openRegularSync(path);
   try {
     const n = readSync(fd, scratch, 0, HEAD_BYTES, 0);
-    const size = n < HEAD_BYTES ? n : fstatSync(fd).size;
+    const size = n < HEAD_BYTES ? n : stat.size;
     return { head: Buffer.from(scratch.subarray(0, n)), size };
   } finally {
     closeSync(fd);
@@ -121,7 +123,7 @@ export async function decodeLogHead(path: string, compressed: boolean, bytes: He
   const first = fast === undefined ? await readFirstLine(path, compressed) : fast;
   const hashTail = (end: number) => {
     if (end <= head.length) return sha256Hex(head.subarray(Math.max(0, end - 4096), end));
-    const fd = openSync(path, "r");
+    const { fd } = openRegularSync(path);
     try {
       return sha256Hex(readRange(fd, Math.max(0, end - 4096), end));
     } finally {

@@ -2,7 +2,10 @@
  * `lib/sessions`: DataMind Oda's chat logs, read faithfully and fast
  * (`shared/oda-files.md`, Chat logs; the seed "Session files on your computer").
  * The reader never opens a file for writing; the one write the dashboard may
- * make in a chat folder is `freeStaleLock`, after a person confirms it.
+ * make in a chat folder is `freeStaleLock`, after a person confirms it. It
+ * never blocks on a FIFO (every open is `openRegularSync`) and never reads
+ * outside the log folder: links are followed only while they stay inside
+ * (`links.ts`); the rest are problems of kind `link` or `special`.
  *
  * Listing
  * - `summarizeChat(location, {compress})`: one chat's summary (the search index
@@ -19,7 +22,8 @@
  *   `from` ≤ 0 counts from the end. A sparse index (per file, in memory) is
  *   reused and extended when the log grows: call again to follow new lines.
  * - `indexChat`, `findInChat(logDir, id, query, {from})`, `nextErrorLine(logDir, id, {from})`.
- * - `openLogStream(path)`: decompressed bytes for downloads.
+ * - `openLogStream(path)`: decompressed bytes for downloads;
+ *   `openChatDownload(logDir, id, {form, generation?})` picks and opens a chat's log for one.
  * - `freeStaleLock(logDir, id, {expectPid})`.
  *
  * Writing (demo data, tests): `createChat`, `openChat`, `ChatWriter`
@@ -47,11 +51,13 @@ export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
 export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
 export { type ChatOutline, outlineChat } from "./outline";
 export {
+  type ChatDownload,
   type ChatView,
   findInChat,
   freeStaleLock,
   indexChat,
   nextErrorLine,
+  openChatDownload,
   openLogStream,
   type ReadOptions,
   readChat,

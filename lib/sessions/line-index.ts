@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, statSync } from "node:fs";
+import { closeSync, statSync } from "node:fs";
 import { OdaError } from "../errors";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
-import { type LogEnd, type SeekPoint, streamLog, withRawLog } from "./log-stream";
+import { type LogEnd, openLogFile, type SeekPoint, streamLog, withRawLog } from "./log-stream";
 import { readRange } from "./zstd/file-window";
 
 /**
@@ -90,7 +90,7 @@ export function reportTail(path: string, splitter: LineSplitter, end: LogEnd): T
 }
 
 function hashBefore(path: string, end: number): string {
-  const fd = openSync(path, "r");
+  const { fd } = openLogFile(path);
   try {
     return createHash("sha256")
       .update(readRange(fd, Math.max(0, end - 4096), end))

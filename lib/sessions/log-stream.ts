@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync } from "node:fs";
-import { OdaError } from "../errors";
+import { closeSync } from "node:fs";
+import { isOdaError, OdaError } from "../errors";
+import { openRegularSync } from "../fs/open-regular";
 import { DEFAULT_MAX_OUTPUT, decodeZstd } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { FrameError } from "./zstd/frames";
@@ -51,10 +52,19 @@ export interface StreamLogOptions {
 const PLAIN_FIRST = 256 * 1024;
 const PLAIN_CHUNK = 4 * 1024 * 1024;
 
-/** Opens a log read-only; the file descriptor must be closed by the caller. */
+/**
+ * Opens a log read-only, without blocking on a FIFO or the like (refused, like
+ * every log problem, with the raw log note); the caller closes the descriptor.
+ */
 export function openLogFile(path: string): { fd: number; size: number; ino: number; mtimeMs: number } {
-  const fd = openSync(path, "r");
-  const st = fstatSync(fd);
+  let opened: ReturnType<typeof openRegularSync>;
+  try {
+    opened = openRegularSync(path);
+  } catch (error) {
+    if (isOdaError(error)) throw new OdaError(error.code, withRawLog(error.message, path), { cause: error });
+    throw error;
+  }
+  const { fd, stat: st } = opened;
   return { fd, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
 }
 

@@ -1,7 +1,6 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type LockStatus, readLockStatus } from "../fs/lock";
-import { type Generation, listGenerations } from "./chat";
+import { type Generation, listGenerations, readChatFolder } from "./chat";
 import { type ChatLocation, locateChat } from "./folder";
 import { LOCK_FILE } from "./names";
 
@@ -18,12 +17,15 @@ export interface ChatOutline {
  */
 export function outlineChat(logDir: string, id: string, options: { compress?: boolean } = {}): ChatOutline {
   const location = locateChat(logDir, id);
-  const names = readdirSync(location.dir);
+  const files = readChatFolder(location);
+  const lockBlocked = files.blocked.get(LOCK_FILE);
   return {
     location,
-    generations: listGenerations(location.dir, names, options.compress ?? true),
-    lock: names.includes(LOCK_FILE)
-      ? readLockStatus(join(location.dir, LOCK_FILE))
-      : { state: "none", reason: "No lock file." },
+    generations: listGenerations(location.dir, files, options.compress ?? true),
+    lock: lockBlocked
+      ? { state: "unknown", reason: lockBlocked.message }
+      : files.names.includes(LOCK_FILE)
+        ? readLockStatus(join(location.dir, LOCK_FILE))
+        : { state: "none", reason: "No lock file." },
   };
 }

@@ -1,14 +1,14 @@
-import { createReadStream, readdirSync } from "node:fs";
+import { closeSync, createReadStream } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { OdaError } from "../errors";
 import { type LockStatus, readLockStatus, removeStaleLock } from "../fs/lock";
-import { type ChatSummary, type Generation, listGenerations, summarizeChat } from "./chat";
+import { type ChatSummary, type Generation, listGenerations, readChatFolder, summarizeChat } from "./chat";
 import { asHeader, readFirstLine, type SessionHeader } from "./details";
 import { locateChat } from "./folder";
 import { indexLog, type LinesResult, type LogIndex, readLogLines } from "./line-index";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
-import { streamLog } from "./log-stream";
+import { openLogFile, streamLog } from "./log-stream";
 import { LOCK_FILE } from "./names";
 
 /** Options shared by the chat readers. */
@@ -45,6 +45,9 @@ export async function readChat(logDir: string, id: string, options: ReadOptions 
 /** The generation to read: by name, else the current one; refused when of the wrong form. */
 export function pickGeneration(summary: Pick<ChatSummary, "generations" | "id">, name?: string): Generation {
   const gen = name ? summary.generations.find((g) => g.name === name) : summary.generations.find((g) => g.current);
+  // No current log because the newest one must not be opened (a FIFO, a link leading outside): say so.
+  const newest = summary.generations.at(-1);
+  if (!gen && !name && newest?.blocked) throw new OdaError("unusable", newest.blocked.message);
   if (!gen)
     throw new OdaError(
       "not_found",
@@ -57,7 +60,7 @@ export function pickGeneration(summary: Pick<ChatSummary, "generations" | "id">,
 function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
   const loc = locateChat(logDir, id);
   return pickGeneration(
-    { id, generations: listGenerations(loc.dir, readdirSync(loc.dir), options.compress ?? true) },
+    { id, generations: listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true) },
     options.generation,
   );
 }
@@ -128,7 +131,8 @@ export function nextErrorLine(
 
 /** A log's decompressed bytes as a Node stream (downloads); a plain log is streamed as it is. */
 export function openLogStream(path: string, compressed = path.endsWith(".zstd")): Readable {
-  if (!compressed) return createReadStream(path, { flags: "r" });
+  // Opened here, not by the stream, so a FIFO or the like is refused before the stream exists.
+  if (!compressed) return createReadStream("", { fd: openLogFile(path).fd });
   return Readable.from(
     (async function* () {
       for await (const item of streamLog(path, { compressed: true })) if (item.type === "data") yield item.data;
@@ -136,9 +140,55 @@ export function openLogStream(path: string, compressed = path.endsWith(".zstd"))
   );
 }
 
+/** A chat's log opened for a download: the generation and its bytes, decompressed or as stored. */
+export interface ChatDownload {
+  generation: Generation;
+  stream: Readable;
+}
+
+/**
+ * Opens a chat's log for a download: `decompressed` (refused for a log of the
+ * other form) or `raw` (the file as stored, any form). A log that must not be
+ * opened (a link leading outside the log folder or looping, a FIFO) is refused
+ * in both forms with its sentence, before any byte is read.
+ */
+export function openChatDownload(
+  logDir: string,
+  id: string,
+  options: ReadOptions & { form: "raw" | "decompressed" },
+): ChatDownload {
+  const loc = locateChat(logDir, id);
+  const generations = listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true);
+  const name = options.generation;
+  const gen = name ? generations.find((g) => g.name === name) : generations.find((g) => g.current);
+  const blocked = gen?.blocked ?? (name ? null : generations.at(-1)?.blocked);
+  if (blocked) throw new OdaError("unusable", blocked.message);
+  if (!gen) throw new OdaError("not_found", `Chat "${id}" has no log named ${name ?? "as its current state"}.`);
+  if (options.form === "decompressed") {
+    if (gen.refused) throw new OdaError("unusable", gen.refused);
+    return { generation: gen, stream: openLogStream(gen.path, gen.compressed) };
+  }
+  // Sent up to the size the open saw, which the Content-Length promises (a growing log keeps its later bytes).
+  const { fd, size } = openLogFile(gen.path);
+  const generation = { ...gen, bytes: size };
+  if (!size) {
+    closeSync(fd);
+    return { generation, stream: Readable.from([]) };
+  }
+  return { generation, stream: createReadStream("", { fd, start: 0, end: size - 1 }) };
+}
+
+/** A chat's lock file, unless it is a link leading outside the log folder or not a regular file (then unknown). */
+function lockOf(logDir: string, id: string): { path: string; status: LockStatus } {
+  const loc = locateChat(logDir, id);
+  const path = join(loc.dir, LOCK_FILE);
+  const blocked = readChatFolder(loc).blocked.get(LOCK_FILE);
+  return { path, status: blocked ? { state: "unknown", reason: blocked.message } : readLockStatus(path) };
+}
+
 /** The lock of a chat. */
 export function readChatLock(logDir: string, id: string): LockStatus {
-  return readLockStatus(join(locateChat(logDir, id).dir, LOCK_FILE));
+  return lockOf(logDir, id).status;
 }
 
 /**
@@ -147,8 +197,7 @@ export function readChatLock(logDir: string, id: string): LockStatus {
  * only write the dashboard makes inside a chat folder.
  */
 export function freeStaleLock(logDir: string, id: string, options: { expectPid: number }): LockStatus {
-  const path = join(locateChat(logDir, id).dir, LOCK_FILE);
-  const status = readLockStatus(path);
+  const { path, status } = lockOf(logDir, id);
   if (status.state === "none") throw new OdaError("not_found", `Chat "${id}" has no session.lock.`);
   if (status.pid !== options.expectPid) {
     throw new OdaError(

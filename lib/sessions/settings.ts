@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { openRegularSync } from "../fs/open-regular";
 
 /**
  * The log folder's form: `sessions.compress` in `<Oda home>/settings.json`
@@ -9,9 +10,15 @@ import { join } from "node:path";
 export function readCompressSetting(home: string | null): boolean {
   if (!home) return true;
   try {
-    const settings = JSON.parse(readFileSync(join(home, "settings.json"), "utf8")) as {
-      sessions?: { compress?: unknown };
-    };
+    // A FIFO named settings.json is refused at once (the default is used) instead of blocking.
+    const { fd } = openRegularSync(join(home, "settings.json"));
+    let text: string;
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
+    const settings = JSON.parse(text) as { sessions?: { compress?: unknown } };
     const value = settings?.sessions?.compress;
     return typeof value === "boolean" ? value : true;
   } catch {

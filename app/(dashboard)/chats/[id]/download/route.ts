@@ -1,9 +1,7 @@
-import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
 import { z } from "zod";
-import { OdaError } from "@/lib/errors";
-import { openLogStream } from "@/lib/sessions";
-import { outlineFor, runChatRoute } from "@/server/chat-inspector";
+import { openChatDownload } from "@/lib/sessions";
+import { requireLogFolder, runChatRoute } from "@/server/chat-inspector";
+import { downloadErrorResponse, primeStream } from "@/server/download";
 
 export const dynamic = "force-dynamic";
 
@@ -21,24 +19,25 @@ function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): 
 
 /**
  * Downloads a chat's log, streamed: `?form=decompressed` (the JSONL text) or
- * `?form=raw` (the file as stored). The file is opened read-only.
+ * `?form=raw` (the file as stored). The file is opened read-only; a log that
+ * cannot be used (undecodable, a FIFO, a link leading outside the log folder)
+ * is answered with its sentence as plain text, before any byte of it is sent.
  */
 export function GET(request: Request): Promise<Response> {
   return runChatRoute(request, ZQuery, async (id, { form, generation }) => {
-    const outline = outlineFor(id);
-    const gen = generation
-      ? outline.generations.find((g) => g.name === generation)
-      : outline.generations.find((g) => g.current);
-    if (!gen) throw new OdaError("not_found", `Chat "${id}" has no log named ${generation ?? "as its current state"}.`);
-    if (form === "decompressed" && gen.refused) throw new OdaError("unusable", gen.refused);
-    const stream =
-      form === "raw" ? createReadStream(gen.path, { flags: "r" }) : openLogStream(gen.path, gen.compressed);
-    const headers: Record<string, string> = {
-      "content-type": form === "raw" && gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
-      "cache-control": "no-store",
-    };
-    if (form === "raw") headers["content-length"] = String(gen.bytes);
-    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { headers });
+    try {
+      const { logDir, compress } = requireLogFolder();
+      const { generation: gen, stream } = openChatDownload(logDir, id, { form, generation, compress });
+      const body = await primeStream(stream);
+      const headers: Record<string, string> = {
+        "content-type": form === "raw" && gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
+        "cache-control": "no-store",
+      };
+      if (form === "raw") headers["content-length"] = String(gen.bytes);
+      return new Response(body, { headers });
+    } catch (error) {
+      return downloadErrorResponse(error);
+    }
   });
 }

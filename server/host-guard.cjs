@@ -1,0 +1,48 @@
+// Refuses, with 403, every request that carries more than one Host header,
+// before Next sees it. Next reads Node's `req.headers`, which keeps only the
+// first Host, so the proxy and the guard cannot tell; a good first Host let
+// such a request through. `next start` offers no hook on its HTTP server, so
+// this wraps `emit` of Node's `http.Server` (the dashboard is the process's
+// only server). It is plain CommonJS so that `npm start` can preload it
+// (`node --require`) before the server exists: Next's instrumentation hook
+// runs too late for the first requests after a start. `instrumentation.ts`
+// loads it as well, for a bare `next start`. Loading it twice wraps once.
+"use strict";
+
+const http = require("node:http");
+
+/** The proxy's sentence for a refused Host (`describeRefusal("host")` in lib/security/access.ts; a test keeps them equal). */
+const REFUSAL = "Forbidden: this dashboard only answers on 127.0.0.1, localhost or [::1] at its own port.\n";
+const INSTALLED = Symbol.for("oda-admin.duplicate-host-guard");
+
+/** How many Host headers the raw header list (name, value, name, value…) holds. */
+function countHosts(rawHeaders) {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (String(rawHeaders[i]).toLowerCase() === "host") n++;
+  return n;
+}
+
+/** Wraps `serverClass.prototype.emit` once so a "request" with several Host headers is answered 403 at once. */
+function installDuplicateHostGuard(serverClass) {
+  const proto = serverClass.prototype;
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function guardedEmit(event, ...args) {
+    if (event === "request" && countHosts(args[0].rawHeaders) > 1) {
+      const res = args[1];
+      res.writeHead(403, {
+        "content-type": "text/plain; charset=utf-8",
+        "content-length": Buffer.byteLength(REFUSAL),
+        "cache-control": "no-store",
+      });
+      res.end(REFUSAL);
+      return true;
+    }
+    return emit.call(this, event, ...args);
+  };
+}
+
+installDuplicateHostGuard(http.Server);
+
+module.exports = { installDuplicateHostGuard, countHosts, REFUSAL };

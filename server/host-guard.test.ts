@@ -1,0 +1,58 @@
+import { createServer, Server } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeRefusal } from "@/lib/security/access";
+
+// Loading it installs the guard on Node's http.Server, as `npm start`'s preload does.
+import * as guard from "./host-guard.cjs";
+
+/** Sends `head` (request line and headers) on a raw socket; resolves with the status line and body. */
+function send(port: number, head: string): Promise<{ status: string; body: string }> {
+  return new Promise((done, fail) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`${head}Connection: close\r\n\r\n`));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => {
+      text += chunk;
+    });
+    socket.on("error", fail);
+    socket.on("end", () => done({ status: text.split("\r\n")[0] ?? "", body: text.split("\r\n\r\n")[1] ?? "" }));
+  });
+}
+
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  guard.installDuplicateHostGuard(Server); // again: still one wrapper
+  server = createServer((_req, res) => res.end("served"));
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+describe("two Host headers", () => {
+  it("are refused with 403 whichever comes first, before the app sees the request", async () => {
+    for (const [a, b] of [
+      [`127.0.0.1:${port}`, "evil.example"],
+      ["evil.example", `127.0.0.1:${port}`],
+      [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+    ]) {
+      const res = await send(port, `GET / HTTP/1.1\r\nHost: ${a}\r\nhost: ${b}\r\n`);
+      expect(res.status).toBe("HTTP/1.1 403 Forbidden");
+      expect(res.body).toBe(
+        "Forbidden: this dashboard only answers on 127.0.0.1, localhost or [::1] at its own port.\n",
+      );
+    }
+  });
+
+  it("leave a request with one Host alone", async () => {
+    const res = await send(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    expect(res).toEqual({ status: "HTTP/1.1 200 OK", body: expect.stringContaining("served") });
+  });
+
+  it("are counted from the raw header list, in any case, and refused with the proxy's sentence", () => {
+    expect(guard.countHosts(["Host", "a", "X-Host", "b", "HOST", "c"])).toBe(2);
+    expect(guard.countHosts([])).toBe(0);
+    expect(guard.REFUSAL).toBe(`${describeRefusal("host")}\n`);
+  });
+});
