@@ -95,7 +95,13 @@ env.ODA_ADMIN_TOKEN = randomBytes(32).toString("base64url");
 const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
   env,
-  stdio: ["ignore", "pipe", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
+});
+// The build is also the installable package's standalone server, which `next
+// start` warns about; it serves it all the same, so that one line is dropped.
+child.stderr.on("data", (chunk) => {
+  const text = String(chunk).replace(/^.*"next start" does not work with "output: standalone".*\n?/m, "");
+  if (text) process.stderr.write(text);
 });
 let announced = false;
 child.stdout.on("data", (chunk) => {
