@@ -10,12 +10,22 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { nextBuildIsCurrent } from "../build-state.mjs";
 
 const root = resolve(import.meta.dirname, "..", "..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const log = (line) => process.stderr.write(`${line}\n`);
+
+// The build needs the dev dependencies (next, esbuild), as `npm start` does.
+if (!existsSync(join(root, "node_modules", ".package-lock.json"))) {
+  log("oda-admin: installing dependencies (npm ci)…");
+  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) process.exit(1);
+}
+const { build } = await import("esbuild");
 
 if (!nextBuildIsCurrent(root, distDir)) {
   log("oda-admin: building the dashboard (next build)…");
