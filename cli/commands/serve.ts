@@ -44,7 +44,7 @@ async function rootsEnv(
   return { env: { ...env, ODA_DEMO: "1" }, liveLogs: env.ODA_LOG_DIR };
 }
 
-/** Resolves with the server's exit once it is ready, or rejects when it ends before that. */
+/** Resolves once the server says it is ready; rejects when it ends before that. */
 function whenReady(server: ChildProcess): Promise<void> {
   return new Promise((ready, fail) => {
     let seen = "";
