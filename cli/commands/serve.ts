@@ -76,7 +76,7 @@ const serve: Command = async (ctx) => {
   if (!existsSync(serverJs))
     throw new OdaError(
       "unusable",
-      "The dashboard's server is not built here: run `npm start` in a clone, or `npm pack` to build the package.",
+      "The dashboard's server is not built here: run `npm run build:package` (or `npm start`) in the repository.",
     );
   const token = randomBytes(32).toString("base64url");
   const roots = await rootsEnv(ctx, root);

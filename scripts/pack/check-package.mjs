@@ -65,7 +65,12 @@ async function checkServe(args, expectedChildren) {
     const page = await get(`${base}/`, { cookie });
     assert.equal(page.status, 200, "/ with the token's cookie");
     assert.match(page.body, /<html/);
-    assert.equal((await get(`${base}/`, { authorization: `Bearer ${token}` })).status, 200, "/ with the token");
+    const authorization = `Bearer ${token}`;
+    assert.equal((await get(`${base}/`, { authorization })).status, 200, "/ with the token");
+    // The chat list goes through the index (better-sqlite3) and the logs (zstd): the native modules load.
+    const chats = await get(`${base}/api/chats`, { authorization });
+    assert.equal(chats.status, 200, "/api/chats with the token");
+    assert.match(chats.body, /"id":"c-demo-being-written"/);
     const children = await waitFor("the server and its helpers", () => {
       const found = descendants(serve.pid);
       return found.length >= expectedChildren && found;
