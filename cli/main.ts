@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { isOdaError } from "../lib/errors";
+import { isOdaError, OdaError } from "../lib/errors";
+import { type LogLimits, readLogLimits, setLogLimits } from "../lib/sessions/limits";
 import { type Command, type CommandContext, makeRoots } from "./context";
 import { commands } from "./registry";
 
@@ -13,6 +14,8 @@ Global options:
   --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
   --workspace KEY   a workspace's memory set (absent: the global set)
   --json            print one JSON document
+  --max-line-bytes N      show lines longer than N bytes truncated (admin state settings.json logs.maxLineBytes)
+  --max-decoded-bytes N   stop reading a log after N decoded bytes (logs.maxDecodedBytes)
 
 Commands:
 ${Object.entries(commands)
@@ -35,6 +38,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
         logs: { type: "string" },
         state: { type: "string" },
         workspace: { type: "string" },
+        "max-line-bytes": { type: "string" },
+        "max-decoded-bytes": { type: "string" },
         // Each command may declare its own options (e.g. `--title T`); without a
         // declaration `--title T` would parse as a boolean and a positional.
         ...Object.assign({}, ...Object.values(commands).map((c) => c.options ?? {})),
@@ -67,6 +72,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
     err: io.err,
   };
   try {
+    applyLogLimits(ctx);
     return await entry.run(ctx);
   } catch (error) {
     const message = isOdaError(error) ? error.message : `Unexpected error: ${(error as Error).message}`;
@@ -74,4 +80,23 @@ export async function main(argv: string[], io = { out: console.log, err: console
     else io.err(message);
     return 1;
   }
+}
+
+/** The log limits for this run: the admin state's settings (problems printed), then the flags. */
+function applyLogLimits(ctx: CommandContext): void {
+  const { limits, problems } = readLogLimits(ctx.roots.state);
+  for (const p of problems) ctx.err(p);
+  const chosen: LogLimits = { ...limits };
+  for (const [flag, key] of [
+    ["max-line-bytes", "maxLineBytes"],
+    ["max-decoded-bytes", "maxDecodedBytes"],
+  ] as const) {
+    const value = ctx.flags[flag];
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 1024)
+      throw new OdaError("bad_input", `--${flag} needs a whole number of bytes, at least 1024.`);
+    chosen[key] = n;
+  }
+  setLogLimits(chosen);
 }

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { OdaError } from "../errors";
-import { DEFAULT_MAX_OUTPUT, decodeZstd } from "./zstd/decode";
+import { formatBytes, type LogLimits, logLimits } from "./limits";
+import { decodeZstd } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { FrameError } from "./zstd/frames";
 
@@ -44,8 +45,8 @@ export interface StreamLogOptions {
   compressed: boolean;
   /** Start here instead of at the beginning. */
   from?: SeekPoint;
-  /** Refuse beyond this many decompressed bytes (default 4 GiB). */
-  maxOutput?: number;
+  /** The limits to read under (default: `logLimits()`). */
+  limits?: LogLimits;
 }
 
 const PLAIN_FIRST = 256 * 1024;
@@ -67,9 +68,14 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
   const { fd, size } = openLogFile(path);
   try {
     const from = options.from ?? { line: 0, dec: 0, comp: 0 };
+    const limits = options.limits ?? logLimits();
     if (!options.compressed) {
       let chunk = PLAIN_FIRST;
       for (let at = from.comp; at < size; at += chunk, chunk = PLAIN_CHUNK) {
+        if (at + Math.min(chunk, size - at) > limits.maxDecodedBytes) {
+          const error = new FrameError("", at, "cap", at);
+          throw new OdaError("unusable", frameErrorSentence(error, path, limits), { cause: error });
+        }
         const data = readRange(fd, at, Math.min(at + chunk, size));
         yield { type: "data", data, dec: at, comp: at };
       }
@@ -80,7 +86,8 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
     try {
       for await (const item of decodeZstd(fd, size, {
         start: from.comp,
-        maxOutput: options.maxOutput ?? DEFAULT_MAX_OUTPUT,
+        decodedBefore: from.dec,
+        limits,
       })) {
         if (item.type === "end") {
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
@@ -91,7 +98,7 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
       }
     } catch (error) {
       if (error instanceof FrameError)
-        throw new OdaError("unusable", frameErrorSentence(error, path), { cause: error });
+        throw new OdaError("unusable", frameErrorSentence(error, path, limits), { cause: error });
       throw error;
     }
   } finally {
@@ -99,14 +106,17 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
   }
 }
 
-/** The sentence for a zstd log that cannot be decoded past some point. */
-export function frameErrorSentence(error: FrameError, path: string): string {
+/** The sentence for a zstd log that cannot be decoded past some point (a limit met included). */
+export function frameErrorSentence(error: FrameError, path: string, limits: LogLimits = logLimits()): string {
+  const stopped = `reading stopped at byte ${error.offset} of the file (decoded byte ${error.decoded}); every line before it is kept.`;
   const reason =
     error.kind === "window"
       ? `The log cannot be read: ${error.message}.`
       : error.kind === "cap"
-        ? `The log cannot be read: ${error.message}, the limit for reading it.`
-        : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
+        ? `${path} decodes to more than ${limits.maxDecodedBytes} bytes (${formatBytes(limits.maxDecodedBytes)}), the limit for one log; ${stopped}`
+        : error.kind === "ratio"
+          ? `${path} decodes to more than ${limits.maxRatio} times its compressed size (${error.decoded} bytes from its first ${error.offset} bytes), as a zstd bomb does; ${stopped}`
+          : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
   return withRawLog(reason, path);
 }
 
