@@ -297,7 +297,13 @@ async function* decodeCutFrame(win: FileWindow, frame: FrameInfo): AsyncGenerato
       const blocks = Buffer.from(win.range(firstBlockAt(win, frame.offset), cut.blocksEnd));
       const lastAt = cut.lastBlockAt - (cut.blocksEnd - blocks.length);
       blocks[lastAt] = (blocks[lastAt] as number) | 1;
-      const data = await decompressNative(Buffer.concat([reframeHeader(frame.windowSize), blocks]));
+      let data: Buffer;
+      try {
+        data = await decompressNative(Buffer.concat([reframeHeader(frame.windowSize), blocks]));
+      } catch (error) {
+        // Found by fuzz-logs: a cut frame with damaged blocks made the native decoder throw past the reader.
+        throw new FrameError(`the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`, frame.offset);
+      }
       yield { data, at: cut.blocksEnd };
     }
   }
