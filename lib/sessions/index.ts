@@ -41,6 +41,7 @@ export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./che
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
 export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
 export { cachedIndex, indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
+export { openLineStream, streamLineBytes } from "./line-stream";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
 export { type SeekPoint, streamLog, withRawLog } from "./log-stream";

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { rebuildDetails } from "./details";
 import { DEFAULT_LOG_LIMITS, readLogLimits, setLogLimits } from "./limits";
 import { readLogLines } from "./line-index";
+import { streamLineBytes } from "./line-stream";
 import { tempDir } from "./test-helpers";
 import { decodeZstd } from "./zstd/decode";
 import { FrameError } from "./zstd/frames";
@@ -104,6 +105,12 @@ describe("a line over the line limit", () => {
     expect(rebuilt.longLines).toEqual([{ n: 2, offset: 8, length: 500011 }]);
     expect(rebuilt.badLines).toEqual([]);
     expect(rebuilt.lines).toBe(3);
+    const parts: Buffer[] = [];
+    for await (const piece of streamLineBytes(path, true, { line: 0, dec: 0, comp: 0 }, 2)) parts.push(piece);
+    const whole = Buffer.concat(parts).toString();
+    expect(whole).toHaveLength(500011);
+    expect(whole.startsWith('{"text":"1 2 3')).toBe(true);
+    expect(whole.endsWith('"}')).toBe(true);
   });
 });
 

@@ -302,7 +302,10 @@ async function* decodeCutFrame(win: FileWindow, frame: FrameInfo): AsyncGenerato
         data = await decompressNative(Buffer.concat([reframeHeader(frame.windowSize), blocks]));
       } catch (error) {
         // Found by fuzz-logs: a cut frame with damaged blocks made the native decoder throw past the reader.
-        throw new FrameError(`the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`, frame.offset);
+        throw new FrameError(
+          `the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`,
+          frame.offset,
+        );
       }
       yield { data, at: cut.blocksEnd };
     }
