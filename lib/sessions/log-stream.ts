@@ -49,6 +49,14 @@ export interface StreamLogOptions {
   limits?: LogLimits;
 }
 
+/**
+ * Chunks are passed on in pieces of at most this size, with a turn of the event
+ * loop every `SLICE_MS` of work (the caller's included: it runs between two
+ * pieces). A reader on the server's main thread (the index refresh) then never
+ * holds it for long, even on a newline bomb's million lines per MiB.
+ */
+const PIECE = 64 * 1024;
+const SLICE_MS = 10;
 const PLAIN_FIRST = 256 * 1024;
 const PLAIN_CHUNK = 4 * 1024 * 1024;
 
@@ -66,6 +74,12 @@ export function openLogFile(path: string): { fd: number; size: number; ino: numb
  */
 export async function* streamLog(path: string, options: StreamLogOptions): AsyncGenerator<LogChunk | LogEnd> {
   const { fd, size } = openLogFile(path);
+  let sliceStart = performance.now();
+  const turn = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((done) => setImmediate(done));
+    sliceStart = performance.now();
+  };
   try {
     const from = options.from ?? { line: 0, dec: 0, comp: 0 };
     const limits = options.limits ?? logLimits();
@@ -77,7 +91,10 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
           throw new OdaError("unusable", frameErrorSentence(error, path, limits), { cause: error });
         }
         const data = readRange(fd, at, Math.min(at + chunk, size));
-        yield { type: "data", data, dec: at, comp: at };
+        for (let p = 0; p < data.length; p += PIECE) {
+          yield { type: "data", data: data.subarray(p, p + PIECE), dec: at + p, comp: at + p };
+          await turn();
+        }
       }
       yield { type: "end", size, completeEnd: size, cut: null };
       return;
@@ -93,7 +110,15 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
           return;
         }
-        yield { type: "data", data: item.data, dec, comp: item.frameOffset };
+        for (let p = 0; p < item.data.length; p += PIECE) {
+          yield {
+            type: "data",
+            data: item.data.subarray(p, p + PIECE),
+            dec: dec + p,
+            comp: p ? null : item.frameOffset,
+          };
+          await turn();
+        }
         dec += item.data.length;
       }
     } catch (error) {
