@@ -4,6 +4,7 @@ import { readLogLimits, setLogLimits } from "./limits";
 import { cachedIndex, type LinesResult, type LongLine, type TailReport } from "./line-index";
 import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
+import { outlineChat } from "./outline";
 import { indexChat, type ReadOptions, readChat, readLines } from "./read";
 
 /**
@@ -43,14 +44,15 @@ export const workerApi = {
     compress: boolean,
     readWholeMaxBytes: number,
   ): Promise<ChatDetailsRead> {
-    const summary = await summarizeChat(locateChat(logDir, id), { compress });
-    const current = summary.generations.find((g) => g.current);
+    // The outline sizes the logs without reading them, so a log read whole is read once, not summarised first.
+    const current = outlineChat(logDir, id, { compress }).generations.find((g) => g.current);
     const readWhole = !current || current.bytes <= readWholeMaxBytes;
     if (readWhole) {
       const whole = await readChat(logDir, id, { compress });
       return { chat: whole, lines: whole.lines, decompressedBytes: whole.decompressedBytes, readWhole };
     }
-    const index = current ? cachedIndex(current.path) : undefined;
+    const summary = await summarizeChat(locateChat(logDir, id), { compress });
+    const index = cachedIndex(current.path);
     return { chat: summary, lines: index?.lines ?? null, decompressedBytes: index?.decodedBytes ?? null, readWhole };
   },
 
