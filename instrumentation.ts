@@ -1,10 +1,17 @@
 /**
- * Next's start hook. With `ODA_LOOP_REPORT=<file>` (the fuzz bench sets it),
- * the server measures its event loop's longest stall and writes it to that
- * file, so a bench can tell whether any request blocked the loop.
+ * Next's start hook (Node runtime only). It applies Oda Admin's own log limits
+ * from `<admin state>/settings.json` to this process (the decode worker reads
+ * them itself), reporting a bad value; and with `ODA_LOOP_REPORT=<file>` (the
+ * fuzz bench sets it) it records the event loop's longest stall in that file.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.ODA_LOOP_REPORT) return;
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { readLogLimits, setLogLimits } = await import("./lib/sessions/limits");
+  const { resolveRoots } = await import("./lib/roots");
+  const { limits, problems } = readLogLimits(resolveRoots({}, process.env).state);
+  setLogLimits(limits);
+  for (const problem of problems) console.error(`oda-admin: ${problem}`);
+  if (!process.env.ODA_LOOP_REPORT) return;
   const { startLoopReport } = await import("./server/loop-report");
   startLoopReport(process.env.ODA_LOOP_REPORT);
 }
