@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { isOdaError } from "../lib/errors";
+import { isOdaError, OdaError } from "../lib/errors";
 import { type CommandContext, makeRoots } from "./context";
 import { readPackage } from "./package-root";
 import { type CommandEntry, commands } from "./registry";
@@ -15,6 +15,8 @@ Global options:
   --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
   --workspace KEY   a workspace's memory set (absent: the global set)
   --json            print one JSON document
+  --max-line-bytes N      show lines longer than N bytes truncated (admin state settings.json logs.maxLineBytes)
+  --max-decoded-bytes N   stop reading a log after N decoded bytes (logs.maxDecodedBytes)
 
 Commands:
 ${Object.entries(commands)
@@ -38,6 +40,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
         logs: { type: "string" },
         state: { type: "string" },
         workspace: { type: "string" },
+        "max-line-bytes": { type: "string" },
+        "max-decoded-bytes": { type: "string" },
         // Each command may declare its own options (e.g. `--title T`); without a
         // declaration `--title T` would parse as a boolean and a positional.
         ...Object.assign({}, ...Object.values(commands).map((c) => c.options ?? {})),
@@ -75,6 +79,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
   };
   try {
     const run = await entry.load();
+    await applyLogLimits(ctx);
     return await run(ctx);
   } catch (error) {
     const message = isOdaError(error) ? error.message : `Unexpected error: ${(error as Error).message}`;
@@ -82,4 +87,27 @@ export async function main(argv: string[], io = { out: console.log, err: console
     else io.err(message);
     return 1;
   }
+}
+
+/**
+ * The log limits for this run: the admin state's settings (problems printed),
+ * then the flags. Imported when a command runs, so `--help` stays light.
+ */
+async function applyLogLimits(ctx: CommandContext): Promise<void> {
+  const { readLogLimits, setLogLimits } = await import("../lib/sessions/limits");
+  const { limits, problems } = readLogLimits(ctx.roots.state);
+  for (const p of problems) ctx.err(p);
+  const chosen = { ...limits };
+  for (const [flag, key] of [
+    ["max-line-bytes", "maxLineBytes"],
+    ["max-decoded-bytes", "maxDecodedBytes"],
+  ] as const) {
+    const value = ctx.flags[flag];
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 1024)
+      throw new OdaError("bad_input", `--${flag} needs a whole number of bytes, at least 1024.`);
+    chosen[key] = n;
+  }
+  setLogLimits(chosen);
 }

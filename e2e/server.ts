@@ -10,6 +10,8 @@ export interface RunningServer {
   baseURL: string;
   port: string;
   token: string;
+  /** The server process (its /proc status gives the peak RSS). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startServer(roots: { home: string; logs: string; state: st
     baseURL: `http://127.0.0.1:${port}`,
     port,
     token,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

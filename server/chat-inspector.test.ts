@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createChat } from "@/lib/sessions";
-import { detailsFor } from "./chat-inspector";
+import { detailsFor, linesFor } from "./chat-inspector";
 
 let logs: string;
 beforeEach(async () => {
@@ -37,4 +38,34 @@ describe("the inspector's details", () => {
       decompressedBytes: null,
     });
   });
+});
+
+describe("the inspector on a zstd bomb", () => {
+  it("reads it on the decode worker: another chat answers first, then the bomb's problem with where it stopped", async () => {
+    const dir = join(logs, "_no-cwd", "c-bomb");
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "session.jsonl.zstd");
+    execFileSync("sh", [
+      "-c",
+      `{ echo '{"time":"2026-11-29T18:24:08.123Z","role":"user","text":"hi"}'; yes '' | head -c 200M; } | zstd -q -3 -c > '${path}'`,
+    ]);
+    const order: string[] = [];
+    const bomb = detailsFor("c-bomb").then((d) => {
+      order.push("bomb");
+      return d;
+    });
+    const other = await linesFor("c-1", 1, 2);
+    order.push("other");
+    expect(other.lines.map((l) => l.n)).toEqual([1, 2]);
+    const d = await bomb;
+    expect(order).toEqual(["other", "bomb"]);
+    expect(d.title).toBe("hi");
+    expect(d.problems.map((p) => p.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /decodes to more than 1000 times its compressed size .* reading stopped at byte \d+ of the file \(decoded byte \d+\); every line before it is kept\. raw log: /,
+        ),
+      ]),
+    );
+  }, 120_000);
 });

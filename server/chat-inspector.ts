@@ -1,19 +1,10 @@
 import type { z } from "zod";
 import { isOdaError, OdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
-import {
-  cachedIndex,
-  indexChat,
-  locateChat,
-  outlineChat,
-  readChat,
-  readChatLock,
-  readLines,
-  summarizeChat,
-  type TailReport,
-} from "@/lib/sessions";
+import { outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, logFolder, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
+import { inWorker } from "@/server/log-worker";
 
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
@@ -77,7 +68,8 @@ export function outlineFor(id: string): OutlineView {
 
 /**
  * Logs up to this size (as stored) are read whole for the inspector's details,
- * so every line is checked; a larger one is served from its checkpoint (when it
+ * so every line is checked (on the decode worker, under the log limits, so a
+ * small bomb costs the server neither memory nor a blocked event loop); a larger one is served from its checkpoint (when it
  * fits the log) so that the first screen of a huge log is not held up by a full
  * decode. Its lines are still checked as the viewer pages through them.
  */
@@ -108,12 +100,8 @@ export interface DetailsView {
 
 export async function detailsFor(id: string, options: { readWholeMaxBytes?: number } = {}): Promise<DetailsView> {
   const { logDir, compress } = requireLogFolder();
-  const summary = await summarizeChat(locateChat(logDir, id), { compress });
-  const current = summary.generations.find((g) => g.current);
-  const readWhole = !current || current.bytes <= (options.readWholeMaxBytes ?? READ_WHOLE_MAX_BYTES);
-  const whole = readWhole ? await readChat(logDir, id, { compress }) : null;
-  const chat = whole ?? summary;
-  const index = !whole && current ? cachedIndex(current.path) : undefined;
+  const read = await inWorker("chatDetails", logDir, id, compress, options.readWholeMaxBytes ?? READ_WHOLE_MAX_BYTES);
+  const chat = read.chat;
   return {
     title: chat.title,
     created: chat.created,
@@ -127,11 +115,11 @@ export async function detailsFor(id: string, options: { readWholeMaxBytes?: numb
     cacheState: chat.cacheState,
     cacheReason: chat.cacheReason,
     behindBytes: chat.behindBytes,
-    lines: whole ? whole.lines : (index?.lines ?? null),
-    decompressedBytes: whole ? whole.decompressedBytes : (index?.decodedBytes ?? null),
+    lines: read.lines,
+    decompressedBytes: read.decompressedBytes,
     tail: chat.tail,
     problems: toRow(logDir, chat).problems,
-    readWhole,
+    readWhole: read.readWhole,
   };
 }
 
@@ -141,6 +129,8 @@ export interface LineView {
   offset: number;
   raw: string;
   error?: string;
+  /** Set for a line over the line limit: its full length (`raw` is its head). */
+  length?: number;
 }
 
 export interface LinesView {
@@ -153,11 +143,14 @@ export interface LinesView {
 
 export async function linesFor(id: string, from: number, count: number, generation?: string): Promise<LinesView> {
   const { logDir, compress } = requireLogFolder();
-  const read = await readLines(logDir, id, { from, count, generation, compress });
+  const read = await inWorker("readLines", logDir, id, { from, count, generation, compress });
   return {
-    lines: read.lines.map((l) =>
-      l.error ? { n: l.n, offset: l.offset, raw: l.raw, error: l.error } : { n: l.n, offset: l.offset, raw: l.raw },
-    ),
+    lines: read.lines.map((l) => {
+      const line: LineView = { n: l.n, offset: l.offset, raw: l.raw };
+      if (l.error) line.error = l.error;
+      if (l.length !== undefined) line.length = l.length;
+      return line;
+    }),
     total: read.total,
     tail: read.tail,
     error: read.error,
@@ -177,7 +170,7 @@ export interface StatusView {
 
 export async function statusFor(id: string, generation?: string): Promise<StatusView> {
   const { logDir, compress } = requireLogFolder();
-  const index = await indexChat(logDir, id, { compress, generation });
+  const index = await inWorker("indexChat", logDir, id, { compress, generation });
   return {
     lines: index.lines,
     decompressedBytes: index.decodedBytes,

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type IndexedChatList, listChatsFromIndex, startIndexRefresh } from "@/lib/index";
-import { type ChatSummary, listChats, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
+import { type ChatSummary, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
+import { streamInWorker } from "@/server/log-worker";
 import { serverRoots } from "@/server/roots";
 
 /**
@@ -181,7 +182,8 @@ export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListB
     return;
   }
   let first = true;
-  for await (const batch of listChats(folder.logDir, { compress: folder.compress, batchSize })) {
+  // Chats without a usable checkpoint are read from their logs: on the decode worker, never on this thread.
+  for await (const batch of streamInWorker("listChats", folder.logDir, folder.compress, batchSize)) {
     yield {
       rows: batch.chats.map((c) => toRow(folder.logDir, c)),
       problems: batch.problems.map((p) => toProblem(folder.logDir, p)),

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import type { LineView } from "@/server/chat-inspector";
 import { formatCount, formatTime } from "./format";
+import { isLongLine, LongLineNote } from "./long-line";
 import { LineGutter } from "./raw-line";
 
 type Json = Record<string, unknown>;
@@ -135,7 +136,7 @@ function Event({ json }: { json: Json }) {
 }
 
 /** One line as part of the conversation: messages by role, folded tool calls, memory, titles, turn ends. */
-export function ConversationLine({ line, href }: { line: LineView; href: string }) {
+export function ConversationLine({ line, href, download }: { line: LineView; href: string; download: string }) {
   let json: Json | null = null;
   if (!line.error) {
     try {
@@ -151,9 +152,13 @@ export function ConversationLine({ line, href }: { line: LineView; href: string 
       <div className="min-w-0 flex-1">
         {!json ? (
           <>
-            <p className="text-sm font-medium text-red-800 dark:text-red-300">
-              Invalid line: {line.error} (byte offset {formatCount(line.offset)})
-            </p>
+            {isLongLine(line) ? (
+              <LongLineNote line={line} download={download} />
+            ) : (
+              <p className="text-sm font-medium text-red-800 dark:text-red-300">
+                Invalid line: {line.error} (byte offset {formatCount(line.offset)})
+              </p>
+            )}
             <pre className="font-mono text-xs break-all whitespace-pre-wrap">{line.raw.slice(0, 2000)}</pre>
           </>
         ) : isMessage ? (

@@ -71,3 +71,10 @@ export function downloadHref(id: string, form: "decompressed" | "raw", generatio
   if (generation) query.set("generation", generation);
   return `/chats/${encodeURIComponent(id)}/download?${query}`;
 }
+
+/** The download address of one line of a log (a line over the line limit, shown truncated). */
+export function lineDownloadHref(id: string, line: number, generation: string | null): string {
+  const query = new URLSearchParams({ line: String(line) });
+  if (generation) query.set("generation", generation);
+  return `/chats/${encodeURIComponent(id)}/download?${query}`;
+}

@@ -7,7 +7,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { LinesView, LineView } from "@/server/chat-inspector";
 import { ConversationLine } from "./conversation-line";
-import { chatHref, formatBytes, formatCount } from "./format";
+import { chatHref, formatBytes, formatCount, lineDownloadHref } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
 import { LogToolbar } from "./log-toolbar";
 import { PAGE, pageStart } from "./paging";
@@ -214,9 +214,9 @@ export function LogViewer({
                 ) : !line ? (
                   <p className="text-xs text-zinc-600 dark:text-zinc-400">Loading line {formatCount(n)}…</p>
                 ) : view === "raw" ? (
-                  <RawLine line={line} href={hrefOf(n)} />
+                  <RawLine line={line} href={hrefOf(n)} download={lineDownloadHref(id, n, generation)} />
                 ) : (
-                  <ConversationLine line={line} href={hrefOf(n)} />
+                  <ConversationLine line={line} href={hrefOf(n)} download={lineDownloadHref(id, n, generation)} />
                 )}
               </div>
             );

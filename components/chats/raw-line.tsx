@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { LineView } from "@/server/chat-inspector";
 import { formatCount } from "./format";
+import { isLongLine, LongLineNote } from "./long-line";
 
 const SHOWN = 2000;
 
@@ -26,7 +27,7 @@ export function LineGutter({ line, href }: { line: Pick<LineView, "n" | "offset"
 }
 
 /** One line as stored: numbered, with its offset; JSON pretty-printed on demand; an invalid line marked. */
-export function RawLine({ line, href }: { line: LineView; href: string }) {
+export function RawLine({ line, href, download }: { line: LineView; href: string; download: string }) {
   const [pretty, setPretty] = useState(false);
   const [all, setAll] = useState(false);
   const formatted = useMemo(() => {
@@ -42,7 +43,8 @@ export function RawLine({ line, href }: { line: LineView; href: string }) {
     <div className="flex gap-3">
       <LineGutter line={line} href={href} />
       <div className="min-w-0 flex-1">
-        {line.error && (
+        {isLongLine(line) && <LongLineNote line={line} download={download} />}
+        {line.error && !isLongLine(line) && (
           <p className="mb-1 text-sm font-medium text-red-800 dark:text-red-300">
             Invalid line: {line.error} (byte offset {formatCount(line.offset)})
           </p>

@@ -194,12 +194,13 @@ async function refreshChat(
 
   if (current) {
     const splitter = new LineSplitter(from?.line ?? 0, from?.dec ?? 0);
-    const onLine = (n: number, _offset: number, bytes: Buffer) => {
+    const onLine = (n: number, _offset: number, bytes: Buffer, length: number) => {
       linesRead++;
       if (n <= skipTo) return true;
       const raw = bytes.toString("utf8");
-      const json = parseObject(raw);
-      if (!json) badLines++;
+      // A line over the line limit comes as its head: its text is searchable, it is not parsed.
+      const json = length > bytes.length ? null : parseObject(raw);
+      if (!json && length === bytes.length) badLines++;
       for (const entry of extractText(json, raw)) pending.push({ line: n, ...entry });
       indexedTo = n;
       return true;

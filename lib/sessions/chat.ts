@@ -7,7 +7,8 @@ import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } fro
 import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
 import type { ChatLocation, Problem } from "./folder";
 import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
-import type { TailReport } from "./line-index";
+import { logLimits } from "./limits";
+import type { LongLine, TailReport } from "./line-index";
 import { type BlockedEntry, screenChatFolder } from "./links";
 import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
@@ -332,7 +333,18 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       message: withRawLog(`Line ${n} of the log is not a JSON object.`, current.path),
     });
   }
+  for (const long of rebuilt.longLines) {
+    problems.push({ kind: "line", path: current.path, message: longLineProblem(current.path, long) });
+  }
   if (rebuilt.error) problems.push({ kind: "unreadable", path: current.path, message: rebuilt.error });
   if (rebuilt.tail?.message) problems.push({ kind: "tail", path: current.path, message: rebuilt.tail.message });
   return summary;
+}
+
+/** The problem for a line over the line limit: where it is, how long, and that it is shown truncated. */
+export function longLineProblem(path: string, line: LongLine): string {
+  return withRawLog(
+    `Line ${line.n} of the log (at decoded byte ${line.offset}) is ${line.length} bytes long, over the limit of ${logLimits().maxLineBytes} bytes for one line; it is shown truncated and can be downloaded alone.`,
+    path,
+  );
 }

@@ -1,5 +1,5 @@
 import { OdaError } from "../errors";
-import { reportTail, type TailReport } from "./line-index";
+import { type LongLine, reportTail, type TailReport } from "./line-index";
 import { LineSplitter, parseObject } from "./lines";
 import { type LogEnd, streamLog } from "./log-stream";
 
@@ -135,6 +135,8 @@ export interface RebuiltLog {
   lines: number;
   /** Complete lines that are not JSON objects (the first 100). */
   badLines: number[];
+  /** Lines over the line limit (the first 100). */
+  longLines: LongLine[];
   tail: TailReport | null;
   /** Set when decoding stopped early: the refusal sentence. */
   error: string | null;
@@ -145,9 +147,14 @@ export async function rebuildDetails(path: string, compressed: boolean): Promise
   const builder = new DetailsBuilder();
   const splitter = new LineSplitter();
   const badLines: number[] = [];
+  const longLines: LongLine[] = [];
   let end: LogEnd | null = null;
   let error: string | null = null;
-  const onLine = (n: number, _offset: number, bytes: Buffer) => {
+  const onLine = (n: number, offset: number, bytes: Buffer, length: number) => {
+    if (length > bytes.length) {
+      if (longLines.length < 100) longLines.push({ n, offset, length });
+      return true;
+    }
     const json = parseObject(bytes.toString("utf8"));
     if (json) builder.add(json);
     else if (badLines.length < 100) badLines.push(n);
@@ -167,6 +174,7 @@ export async function rebuildDetails(path: string, compressed: boolean): Promise
     details: builder.result(),
     lines: splitter.lines,
     badLines,
+    longLines,
     tail: end ? reportTail(path, splitter, end) : null,
     error,
   };
@@ -179,8 +187,8 @@ export async function readFirstLine(path: string, compressed: boolean): Promise<
   try {
     for await (const item of streamLog(path, { compressed })) {
       if (item.type === "end") break;
-      const more = splitter.push(item.data, (_n, _o, bytes) => {
-        first = parseObject(bytes.toString("utf8"));
+      const more = splitter.push(item.data, (_n, _o, bytes, length) => {
+        first = length > bytes.length ? null : parseObject(bytes.toString("utf8"));
         return false;
       });
       if (!more) break;

@@ -22,9 +22,16 @@
  *   `from` ≤ 0 counts from the end. A sparse index (per file, in memory) is
  *   reused and extended when the log grows: call again to follow new lines.
  * - `indexChat`, `findInChat(logDir, id, query, {from})`, `nextErrorLine(logDir, id, {from})`.
- * - `openLogStream(path)`: decompressed bytes for downloads;
+ * - `openLogStream(path)`: decompressed bytes for downloads; `openLineStream` one line alone;
  *   `openChatDownload(logDir, id, {form, generation?})` picks and opens a chat's log for one.
  * - `freeStaleLock(logDir, id, {expectPid})`.
+ *
+ * Limits (`limits.ts`): every read is bounded by the log limits in force
+ * (`setLogLimits`, from `<admin state>/settings.json` `logs` via
+ * `readLogLimits`): a decoded-size cap, a 1000× ratio guard against zstd
+ * bombs, and a line length past which a line is kept as its head with its
+ * length. A stop is a problem sentence giving the file and decoded offsets.
+ * A server runs these reads on its decode worker (`worker-api.ts`).
  *
  * Writing (demo data, tests): `createChat`, `openChat`, `ChatWriter`
  * (`appendTurn`, `appendEvents`, `writeCheckpoint`, `close`), `upgradeToFormat4`,
@@ -44,7 +51,16 @@ export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
 export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
+export {
+  DEFAULT_LOG_LIMITS,
+  type LogLimits,
+  type LogLimitsSetting,
+  logLimits,
+  readLogLimits,
+  setLogLimits,
+} from "./limits";
 export { cachedIndex, indexLog, type LinesResult, type LogIndex, readLogLines, type TailReport } from "./line-index";
+export { openLineStream, streamLineBytes } from "./line-stream";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
 export { type SeekPoint, streamLog, withRawLog } from "./log-stream";

@@ -45,8 +45,17 @@ export interface LogIndex {
   error: string | null;
   /** Complete lines that are not JSON objects (the first 1000). */
   badLines: number[];
+  /** Lines over the line limit (the first 100): number, decoded offset, length. */
+  longLines: LongLine[];
   /** Hash of the 4 KiB before `checkEnd`, to tell growth from replacement. */
   check: { end: number; sha256: string };
+}
+
+/** A line over the line limit, found while reading. */
+export interface LongLine {
+  n: number;
+  offset: number;
+  length: number;
 }
 
 const POINT_SPACING = 1024 * 1024;
@@ -111,6 +120,7 @@ async function scanLog(path: string, compressed: boolean, ino: number, resume?: 
   const from = resume?.points[resume.points.length - 1];
   const points = resume && from ? resume.points.slice() : [];
   const badLines = resume && from ? resume.badLines.filter((n) => n <= from.line) : [];
+  const longLines = resume && from ? resume.longLines.filter((l) => l.n <= from.line) : [];
   const splitter = new LineSplitter(from?.line ?? 0, from?.dec ?? 0);
   let end: LogEnd | null = null;
   let error: string | null = null;
@@ -119,7 +129,11 @@ async function scanLog(path: string, compressed: boolean, ino: number, resume?: 
     if (!last || (p.dec - last.dec >= POINT_SPACING && p.comp > last.comp)) points.push(p);
   };
   if (!from) points.push({ line: 0, dec: 0, comp: 0 });
-  const onLine = (n: number, offset: number, bytes: Buffer) => {
+  const onLine = (n: number, offset: number, bytes: Buffer, length: number) => {
+    if (length > bytes.length) {
+      if (longLines.length < 100) longLines.push({ n, offset, length });
+      return true;
+    }
     if (!looksLikeObject(bytes) && badLines.length < 1000 && parseLine(n, offset, bytes).json === null)
       badLines.push(n);
     return true;
@@ -165,6 +179,7 @@ async function scanLog(path: string, compressed: boolean, ino: number, resume?: 
     tail,
     error,
     badLines,
+    longLines,
     check: { end: completeEnd, sha256: hashBefore(path, completeEnd) },
   };
 }
@@ -250,8 +265,8 @@ export async function readLogLines(
         tail = reportTail(path, splitter, item);
         break;
       }
-      const more = splitter.push(item.data, (n, offset, bytes) => {
-        if (n >= from) lines.push(parseLine(n, offset, bytes));
+      const more = splitter.push(item.data, (n, offset, bytes, length) => {
+        if (n >= from) lines.push(parseLine(n, offset, bytes, length));
         return n < last;
       });
       if (!more) break;

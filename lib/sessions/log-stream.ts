@@ -1,7 +1,8 @@
 import { closeSync } from "node:fs";
 import { isOdaError, OdaError } from "../errors";
 import { openRegularSync } from "../fs/open-regular";
-import { DEFAULT_MAX_OUTPUT, decodeZstd } from "./zstd/decode";
+import { formatBytes, type LogLimits, logLimits } from "./limits";
+import { decodeZstd } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { FrameError } from "./zstd/frames";
 
@@ -45,10 +46,18 @@ export interface StreamLogOptions {
   compressed: boolean;
   /** Start here instead of at the beginning. */
   from?: SeekPoint;
-  /** Refuse beyond this many decompressed bytes (default 4 GiB). */
-  maxOutput?: number;
+  /** The limits to read under (default: `logLimits()`). */
+  limits?: LogLimits;
 }
 
+/**
+ * Chunks are passed on in pieces of at most this size, with a turn of the event
+ * loop every `SLICE_MS` of work (the caller's included: it runs between two
+ * pieces). A reader on the server's main thread (the index refresh) then never
+ * holds it for long, even on a newline bomb's million lines per MiB.
+ */
+const PIECE = 64 * 1024;
+const SLICE_MS = 10;
 const PLAIN_FIRST = 256 * 1024;
 const PLAIN_CHUNK = 4 * 1024 * 1024;
 
@@ -75,13 +84,27 @@ export function openLogFile(path: string): { fd: number; size: number; ino: numb
  */
 export async function* streamLog(path: string, options: StreamLogOptions): AsyncGenerator<LogChunk | LogEnd> {
   const { fd, size } = openLogFile(path);
+  let sliceStart = performance.now();
+  const turn = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((done) => setImmediate(done));
+    sliceStart = performance.now();
+  };
   try {
     const from = options.from ?? { line: 0, dec: 0, comp: 0 };
+    const limits = options.limits ?? logLimits();
     if (!options.compressed) {
       let chunk = PLAIN_FIRST;
       for (let at = from.comp; at < size; at += chunk, chunk = PLAIN_CHUNK) {
+        if (at + Math.min(chunk, size - at) > limits.maxDecodedBytes) {
+          const error = new FrameError("", at, "cap", at);
+          throw new OdaError("unusable", frameErrorSentence(error, path, limits), { cause: error });
+        }
         const data = readRange(fd, at, Math.min(at + chunk, size));
-        yield { type: "data", data, dec: at, comp: at };
+        for (let p = 0; p < data.length; p += PIECE) {
+          yield { type: "data", data: data.subarray(p, p + PIECE), dec: at + p, comp: at + p };
+          await turn();
+        }
       }
       yield { type: "end", size, completeEnd: size, cut: null };
       return;
@@ -90,18 +113,27 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
     try {
       for await (const item of decodeZstd(fd, size, {
         start: from.comp,
-        maxOutput: options.maxOutput ?? DEFAULT_MAX_OUTPUT,
+        decodedBefore: from.dec,
+        limits,
       })) {
         if (item.type === "end") {
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
           return;
         }
-        yield { type: "data", data: item.data, dec, comp: item.frameOffset };
+        for (let p = 0; p < item.data.length; p += PIECE) {
+          yield {
+            type: "data",
+            data: item.data.subarray(p, p + PIECE),
+            dec: dec + p,
+            comp: p ? null : item.frameOffset,
+          };
+          await turn();
+        }
         dec += item.data.length;
       }
     } catch (error) {
       if (error instanceof FrameError)
-        throw new OdaError("unusable", frameErrorSentence(error, path), { cause: error });
+        throw new OdaError("unusable", frameErrorSentence(error, path, limits), { cause: error });
       throw error;
     }
   } finally {
@@ -109,14 +141,17 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
   }
 }
 
-/** The sentence for a zstd log that cannot be decoded past some point. */
-export function frameErrorSentence(error: FrameError, path: string): string {
+/** The sentence for a zstd log that cannot be decoded past some point (a limit met included). */
+export function frameErrorSentence(error: FrameError, path: string, limits: LogLimits = logLimits()): string {
+  const stopped = `reading stopped at byte ${error.offset} of the file (decoded byte ${error.decoded}); every line before it is kept.`;
   const reason =
     error.kind === "window"
       ? `The log cannot be read: ${error.message}.`
       : error.kind === "cap"
-        ? `The log cannot be read: ${error.message}, the limit for reading it.`
-        : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
+        ? `${path} decodes to more than ${limits.maxDecodedBytes} bytes (${formatBytes(limits.maxDecodedBytes)}), the limit for one log; ${stopped}`
+        : error.kind === "ratio"
+          ? `${path} decodes to more than ${limits.maxRatio} times its compressed size (${error.decoded} bytes from its first ${error.offset} bytes), as a zstd bomb does; ${stopped}`
+          : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
   return withRawLog(reason, path);
 }
 

@@ -97,9 +97,9 @@ async function scanLines(
   let found: LogLine | null = null;
   for await (const item of streamLog(gen.path, { compressed: gen.compressed, from: start })) {
     if (item.type === "end") break;
-    const more = splitter.push(item.data, (n, offset, bytes) => {
+    const more = splitter.push(item.data, (n, offset, bytes, length) => {
       if (n < from) return true;
-      const line = parseLine(n, offset, bytes);
+      const line = parseLine(n, offset, bytes, length);
       if (!test(line)) return true;
       found = line;
       return false;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_LOG_LIMITS } from "../limits";
 import { readLogLines } from "../line-index";
 import { FIXTURES, tempDir } from "../test-helpers";
 import { decodeZstd, type ZstdItem } from "./decode";
@@ -21,7 +22,8 @@ async function decodeFile(
   let end: ZstdItem | null = null;
   let error: FrameError | null = null;
   try {
-    for await (const item of decodeZstd(fd, bytes.length, { maxOutput })) {
+    const limits = maxOutput ? { ...DEFAULT_LOG_LIMITS, maxDecodedBytes: maxOutput } : undefined;
+    for await (const item of decodeZstd(fd, bytes.length, { limits })) {
       if (item.type === "data") parts.push(item.data);
       else end = item;
     }

@@ -1,5 +1,6 @@
 import { decompress as decompressNative } from "@mongodb-js/zstd";
 import { Decompress as StreamDecompress } from "fzstd";
+import { type LogLimits, logLimits } from "../limits";
 import { FileWindow } from "./file-window";
 import { FrameError, type FrameInfo, walkFrame } from "./frames";
 
@@ -16,10 +17,16 @@ import { FrameError, type FrameInfo, walkFrame } from "./frames";
  *   without content size or checksum, last-block flag on the last complete
  *   block) and decoded natively, or streamed with `fzstd` when large; the
  *   bytes present of a cut raw block follow, as `zstd -dc` prints them.
+ *
+ * Output is counted against the log limits (`../limits.ts`) piece by piece, so
+ * a bomb stops after at most one piece past its cap: a native batch's output is
+ * bounded before it is decoded, and `fzstd` is fed whole blocks in groups whose
+ * output bound is about 1 MiB (a block's header gives its size before decoding).
+ * Decoding gives the event loop a turn every few milliseconds so that jobs
+ * sharing a thread (the server's decode worker) take turns.
  */
 
-/** Defaults: the streaming cap on output, and the output bound of one native batch. */
-export const DEFAULT_MAX_OUTPUT = 4 * 1024 ** 3;
+/** The output bound of one native batch. */
 const BATCH_BOUND = 64 * 1024 * 1024;
 /** Compressed bytes of the first batch: small, so the first lines of a huge log come back fast. */
 const FIRST_BATCH = 64 * 1024;
@@ -33,6 +40,10 @@ const MAX_BATCH = 8 * 1024 * 1024;
  */
 const TARGET_OUTPUT = 6 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
+/** The most output one zstd block can have (RFC 8878 Block_Maximum_Size). */
+const BLOCK_MAX = 128 * 1024;
+/** Sync work between two turns of the event loop. */
+const SLICE_MS = 15;
 
 /** What `decodeZstd` yields: decompressed bytes, then one `end` item. */
 export type ZstdItem =
@@ -54,24 +65,51 @@ export type ZstdItem =
 export interface DecodeZstdOptions {
   /** Compressed offset of a frame boundary to start at (default 0). */
   start?: number;
-  /** Refuse output beyond this many bytes (counted from `start`). */
-  maxOutput?: number;
+  /** Decoded bytes before `start` (the seek point's offset), counted against the limits. */
+  decodedBefore?: number;
+  /** The limits (default: `logLimits()`). */
+  limits?: LogLimits;
 }
 
 /**
  * Decodes a zstd file from `fd` (read-only, `size` bytes as seen at the start).
  * Throws `FrameError` (after yielding everything before it) for damaged
- * frames, a window over 2^27 or output over `maxOutput`.
+ * frames, a window over 2^27, output over `maxDecodedBytes` (kind "cap") or
+ * output over `maxRatio` × the compressed bytes read past `ratioFloor` (kind
+ * "ratio"); a cap's `offset` is the file offset where reading stopped and its
+ * `decoded` the decoded offset.
  */
 export async function* decodeZstd(fd: number, size: number, options: DecodeZstdOptions = {}): AsyncGenerator<ZstdItem> {
   const win = new FileWindow(fd, size);
-  const maxOutput = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+  const limits = options.limits ?? logLimits();
   let pos = options.start ?? 0;
-  let produced = 0;
+  let produced = options.decodedBefore ?? 0;
   let budget = FIRST_BATCH;
-  const count = (n: number, at: number) => {
-    produced += n;
-    if (produced > maxOutput) throw new FrameError(`the log decompresses to more than ${maxOutput} bytes`, at, "cap");
+  let sliceStart = performance.now();
+  /**
+   * Passes on decoded bytes with `readTo` compressed bytes read, up to a limit: the bytes within it are
+   * yielded (so every line before the stop stays readable), then the stop is thrown.
+   */
+  function* within(data: Buffer, frameOffset: number | null, readTo: number): Generator<ZstdItem> {
+    const ratioBound = Math.max(limits.ratioFloor, limits.maxRatio * readTo);
+    const fit = Math.min(limits.maxDecodedBytes, ratioBound) - produced;
+    if (data.length <= fit) {
+      produced += data.length;
+      yield { type: "data", data, frameOffset };
+      return;
+    }
+    if (fit > 0) {
+      produced += fit;
+      yield { type: "data", data: data.subarray(0, fit), frameOffset };
+    }
+    throw limits.maxDecodedBytes <= ratioBound
+      ? capError(limits.maxDecodedBytes, readTo, produced, "cap")
+      : capError(limits.maxRatio, readTo, produced, "ratio");
+  }
+  const turn = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((done) => setImmediate(done));
+    sliceStart = performance.now();
   };
   /** Groups the complete frames from `pos` into one batch, up to the budget or a frame that needs other handling. */
   const plan = (): Batch => {
@@ -92,8 +130,8 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
         stop = frame;
         break;
       }
-      if (frame.contentSize !== null && produced + bound + frame.contentSize > maxOutput) {
-        stop = new FrameError(`the log decompresses to more than ${maxOutput} bytes`, frame.offset, "cap");
+      if (frame.contentSize !== null && produced + bound + frame.contentSize > limits.maxDecodedBytes) {
+        stop = capError(limits.maxDecodedBytes, frame.offset, produced + bound, "cap");
         break;
       }
       if (frames.length && (bound + frame.bound > BATCH_BOUND || pos + frame.length - batchStart > budget)) break;
@@ -113,8 +151,8 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
       let out = 0;
       for (const data of chunks) {
         out += data.chunk.length;
-        count(data.chunk.length, cur.batchStart);
-        yield { type: "data", data: data.chunk, frameOffset: data.frameOffset };
+        yield* within(data.chunk, data.frameOffset, cur.end);
+        await turn();
       }
       if (error) throw error;
       const ratio = Math.max(out, 1) / Math.max(cur.end - cur.batchStart, 1);
@@ -124,20 +162,20 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
     if (stop instanceof FrameError) throw stop;
     if (stop?.cut) {
       let decoded = 0;
-      for await (const data of decodeCutFrame(win, stop)) {
-        count(data.length, stop.offset);
+      for await (const { data, at } of decodeCutFrame(win, stop)) {
         decoded += data.length;
-        yield { type: "data", data, frameOffset: decoded === data.length ? stop.offset : null };
+        yield* within(data, decoded === data.length ? stop.offset : null, at);
+        await turn();
       }
       yield { type: "end", completeEnd: stop.offset, cut: { offset: stop.offset, decoded } };
       return;
     }
     if (stop) {
       let first = true;
-      for (const data of streamFrame(win, stop.offset, stop.offset + stop.length)) {
-        count(data.length, stop.offset);
-        yield { type: "data", data, frameOffset: first ? stop.offset : null };
+      for (const { data, at } of streamFrame(win, stop.offset, stop.offset + stop.length)) {
+        yield* within(data, first ? stop.offset : null, at);
         first = false;
+        await turn();
       }
       pos = stop.offset + stop.length;
       next = pos < size ? plan() : null;
@@ -186,8 +224,24 @@ async function decodeBatch(win: FileWindow, frames: FrameInfo[]): Promise<Decode
   return { chunks, error: null };
 }
 
-/** Streams one frame block by block with fzstd, in pieces of about 1 MiB of output. */
-function* streamFrame(win: FileWindow, start: number, end: number, final = true): Generator<Buffer> {
+/** A limit met: `offset` is where reading stopped in the file, `decoded` the bytes decoded before it. */
+function capError(limit: number, offset: number, decoded: number, kind: "cap" | "ratio"): FrameError {
+  const what = kind === "cap" ? `more than ${limit} bytes` : `more than ${limit} times its compressed size`;
+  return new FrameError(`the log decodes to ${what}`, offset, kind, decoded);
+}
+
+/** A piece of streamed output and the compressed offset read up to when it was decoded. */
+interface Piece {
+  data: Buffer;
+  at: number;
+}
+
+/**
+ * Streams one frame with fzstd, fed whole blocks in groups of about 1 MiB of
+ * output bound (or compressed size), so no push can produce more than about
+ * 1 MiB + one block, whatever the compression ratio.
+ */
+function* streamFrame(win: FileWindow, start: number, end: number, final = true): Generator<Piece> {
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const decoder = new StreamDecompress((chunk) => {
@@ -200,21 +254,40 @@ function* streamFrame(win: FileWindow, start: number, end: number, final = true)
     pendingBytes = 0;
     return out;
   };
-  for (let at = start; at < end; at += STREAM_PIECE) {
-    const piece = win.range(at, Math.min(at + STREAM_PIECE, end));
+  let at = start;
+  let blockAt = Math.min(firstBlockAt(win, start), end);
+  while (at < end) {
+    let to = blockAt;
+    let bound = 0;
+    while (to < end && bound < STREAM_PIECE && to - at < STREAM_PIECE) {
+      const bh = win.bytes(to, 3);
+      if (bh.length < 3) {
+        to = end;
+        break;
+      }
+      const header = (bh[0] as number) | ((bh[1] as number) << 8) | ((bh[2] as number) << 16);
+      const type = (header >> 1) & 3;
+      const size = header >>> 3;
+      bound += type === 2 ? BLOCK_MAX : size;
+      to += 3 + (type === 1 ? 1 : size);
+      // The last block: the checksum after it goes with it.
+      if (header & 1) to = end;
+    }
+    to = Math.min(to, end);
     try {
-      decoder.push(piece, final && at + STREAM_PIECE >= end);
+      decoder.push(win.range(at, to), final && to >= end);
     } catch (error) {
-      if (pendingBytes) yield take();
+      if (pendingBytes) yield { data: take(), at: to };
       throw new FrameError(`the zstd frame at byte ${start} is damaged (${(error as Error).message})`, start);
     }
-    if (pendingBytes >= STREAM_PIECE) yield take();
+    at = to;
+    blockAt = to;
+    if (pendingBytes) yield { data: take(), at };
   }
-  if (pendingBytes) yield take();
 }
 
 /** Decodes what can be decoded of a cut-off frame: its complete blocks, then a cut raw block's bytes. */
-async function* decodeCutFrame(win: FileWindow, frame: FrameInfo): AsyncGenerator<Buffer> {
+async function* decodeCutFrame(win: FileWindow, frame: FrameInfo): AsyncGenerator<Piece> {
   const cut = frame.cut;
   if (!cut || frame.kind !== "data" || !cut.headerComplete) return;
   if (cut.lastBlockAt >= 0) {
@@ -224,10 +297,20 @@ async function* decodeCutFrame(win: FileWindow, frame: FrameInfo): AsyncGenerato
       const blocks = Buffer.from(win.range(firstBlockAt(win, frame.offset), cut.blocksEnd));
       const lastAt = cut.lastBlockAt - (cut.blocksEnd - blocks.length);
       blocks[lastAt] = (blocks[lastAt] as number) | 1;
-      yield await decompressNative(Buffer.concat([reframeHeader(frame.windowSize), blocks]));
+      let data: Buffer;
+      try {
+        data = await decompressNative(Buffer.concat([reframeHeader(frame.windowSize), blocks]));
+      } catch (error) {
+        // Found by fuzz-logs: a cut frame with damaged blocks made the native decoder throw past the reader.
+        throw new FrameError(
+          `the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`,
+          frame.offset,
+        );
+      }
+      yield { data, at: cut.blocksEnd };
     }
   }
-  if (cut.rawTail) yield Buffer.from(win.range(cut.rawTail.start, cut.rawTail.end));
+  if (cut.rawTail) yield { data: Buffer.from(win.range(cut.rawTail.start, cut.rawTail.end)), at: cut.rawTail.end };
 }
 
 /** Offset of the first block header of the frame at `pos` (after its header). */

@@ -49,7 +49,9 @@ export class FrameError extends Error {
   constructor(
     message: string,
     readonly offset: number,
-    readonly kind: "damaged" | "window" | "cap" = "damaged",
+    readonly kind: "damaged" | "window" | "cap" | "ratio" = "damaged",
+    /** For "cap" and "ratio": the decoded bytes before the stop. */
+    readonly decoded = 0,
   ) {
     super(message);
   }

@@ -1,13 +1,18 @@
+import { Readable } from "node:stream";
 import { z } from "zod";
-import { openChatDownload } from "@/lib/sessions";
+import { OdaError } from "@/lib/errors";
+import { openChatDownload, openLineStream } from "@/lib/sessions";
 import { requireLogFolder, runChatRoute } from "@/server/chat-inspector";
 import { downloadErrorResponse, primeStream } from "@/server/download";
+import { inWorker } from "@/server/log-worker";
 
 export const dynamic = "force-dynamic";
 
 const ZQuery = z.object({
   form: z.enum(["decompressed", "raw"]).default("decompressed"),
   generation: z.string().min(1).max(200).optional(),
+  /** One line alone (1-based): a line over the line limit, which the page shows truncated. */
+  line: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** A file name safe in Content-Disposition: the chat id's safe characters only. */
@@ -24,7 +29,8 @@ function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): 
  * is answered with its sentence as plain text, before any byte of it is sent.
  */
 export function GET(request: Request): Promise<Response> {
-  return runChatRoute(request, ZQuery, async (id, { form, generation }) => {
+  return runChatRoute(request, ZQuery, async (id, { form, generation, line }) => {
+    if (line !== undefined) return downloadLine(id, line, generation);
     try {
       const { logDir, compress } = requireLogFolder();
       const { generation: gen, stream } = openChatDownload(logDir, id, { form, generation, compress });
@@ -40,4 +46,22 @@ export function GET(request: Request): Promise<Response> {
       return downloadErrorResponse(error);
     }
   });
+}
+
+/** One line of a log, decoded from the nearest seek point and streamed (never held whole). */
+async function downloadLine(id: string, n: number, generation: string | undefined): Promise<Response> {
+  const { logDir, compress } = requireLogFolder();
+  const seek = await inWorker("seekPoint", logDir, id, { compress, generation }, n);
+  if (n > seek.lines) throw new OdaError("not_found", `Chat "${id}" has no line ${n}.`);
+  const name = `${fileNameOf(id, "session.jsonl", "decompressed").replace(/\.jsonl$/, "")}-line-${n}.json`;
+  return new Response(
+    Readable.toWeb(openLineStream(seek.path, seek.compressed, seek.point, n)) as ReadableStream<Uint8Array>,
+    {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="${name}"`,
+        "cache-control": "no-store",
+      },
+    },
+  );
 }

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench:fuzz [-- --inputs 10000] [-- --no-server]`: every fuzz module
+ * with the full count (at least 10,000 inputs in all), then the production
+ * server (needs `next build`) over the issue's hostile logs — 5 GB of zeros,
+ * 3 GB of newlines, a 200 MB line — asked for the chat list, each chat page,
+ * lines and downloads while another page is pinged every 20 ms. Prints the
+ * server's peak RSS (VmHWM), its longest event-loop stall (measured inside it,
+ * `instrumentation.ts`) and the longest ping seen from outside.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ISSUE_SIZES, makeHostileLogs } from "../e2e/hostile-logs";
+import { startServer } from "../e2e/server";
+
+/** The fuzz modules (the fuzz convention): one line each; a module not present yet is skipped. */
+const MODULES = [
+  { file: "lib/sessions/fuzz-logs.ts", fn: "fuzzLogs" },
+  { file: "lib/memory/fuzz.ts", fn: "fuzzMemory" },
+  { file: "lib/sessions/fuzz-folder.ts", fn: "fuzzFolder" },
+];
+
+type Fuzz = (runs: number, seed?: number) => Promise<{ inputs: number }>;
+const root = resolve(import.meta.dirname, "..");
+const { values } = parseArgs({ options: { inputs: { type: "string" }, "no-server": { type: "boolean" } } });
+const log = (s: string) => console.log(s);
+
+async function runFuzz(total: number): Promise<number> {
+  const present = MODULES.filter((m) => existsSync(join(root, m.file)));
+  const runs = Math.ceil(total / Math.max(present.length, 1));
+  let inputs = 0;
+  for (const m of MODULES) {
+    if (!present.includes(m)) {
+      log(`  ${m.fn}: skipped (${m.file} is not here yet)`);
+      continue;
+    }
+    const fuzz = (await import(join(root, m.file)))[m.fn] as Fuzz;
+    const t = performance.now();
+    const result = await fuzz(runs);
+    inputs += result.inputs;
+    log(`  ${m.fn}: ${result.inputs} inputs in ${((performance.now() - t) / 1000).toFixed(1)} s, no crash, no hang`);
+  }
+  log(`fuzz: ${inputs} inputs in all`);
+  return inputs;
+}
+
+/** Reads a response to its end, counting bytes; a body cut by the server counts as "cut". */
+async function drain(res: Response): Promise<{ bytes: number; cut: boolean; head: string }> {
+  let bytes = 0;
+  let head = "";
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      if (head.length < 4000) head += Buffer.from(chunk).toString("utf8", 0, Math.min(chunk.length, 4000));
+      bytes += chunk.length;
+    }
+    return { bytes, cut: false, head };
+  } catch {
+    return { bytes, cut: true, head };
+  }
+}
+
+function peakRss(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return status.match(/VmHWM:\s*(\d+) kB/)?.[1] ?? "?";
+}
+
+async function runServer(): Promise<boolean> {
+  const dist = process.env.NEXT_DIST_DIR || ".next";
+  if (!existsSync(join(root, dist, "BUILD_ID"))) {
+    log(`server: no production build in ${dist}; run \`npx next build\` first.`);
+    return false;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "oda-bench-fuzz-"));
+  const roots = { home: join(dir, "home"), logs: join(dir, "logs"), state: join(dir, "state") };
+  await Promise.all(Object.values(roots).map((p) => mkdir(p, { recursive: true })));
+  const loopFile = join(dir, "loop.json");
+  process.env.ODA_LOOP_REPORT = loopFile;
+  let t = performance.now();
+  await makeHostileLogs(roots.logs, ISSUE_SIZES);
+  log(`server: hostile logs written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const server = await startServer(roots);
+  const headers = { authorization: `Bearer ${server.token}` };
+  let ok = true;
+  try {
+    let pinging = true;
+    let worstPing = 0;
+    let pings = 0;
+    const pinger = (async () => {
+      while (pinging) {
+        const start = performance.now();
+        const res = await fetch(`${server.baseURL}/memory`, { headers });
+        await drain(res);
+        worstPing = Math.max(worstPing, performance.now() - start);
+        pings++;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const ids = ["c-zeros", "c-newlines", "c-long-line", "c-ok"];
+    const paths = [
+      "/api/chats",
+      ...ids.flatMap((id) => [
+        `/chats/${id}`,
+        `/chats/${id}/lines?from=1&count=50`,
+        `/chats/${id}/lines?from=-49&count=50`,
+        `/chats/${id}/status`,
+        `/chats/${id}/download?form=decompressed`,
+      ]),
+      "/chats/c-long-line/download?line=2",
+    ];
+    t = performance.now();
+    const results = await Promise.all(
+      paths.map(async (path) => {
+        const start = performance.now();
+        const res = await fetch(`${server.baseURL}${path}`, { headers, signal: AbortSignal.timeout(300_000) });
+        const body = await drain(res);
+        const problem = body.head.match(/(decodes to more than[^"]*|Line \d+ [^"]*shown truncated[^"]*)/)?.[1];
+        return { path, status: res.status, ms: performance.now() - start, ...body, problem };
+      }),
+    );
+    pinging = false;
+    await pinger;
+    for (const r of results) {
+      if (r.status >= 500) ok = false;
+      log(
+        `  ${r.path.padEnd(48)} ${r.status} ${(r.ms / 1000).toFixed(1).padStart(6)} s ${String(r.bytes).padStart(11)} bytes${r.cut ? " (cut at the limit)" : ""}${r.problem ? `  “${r.problem.slice(0, 90)}…”` : ""}`,
+      );
+    }
+    const loop = existsSync(loopFile) ? (JSON.parse(readFileSync(loopFile, "utf8")) as { maxStallMs: number }) : null;
+    log(`server: all requests answered in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    log(`server: peak RSS (VmHWM) ${(Number(peakRss(server.pid)) / 1024).toFixed(0)} MB`);
+    log(`server: longest event-loop stall inside the server ${loop?.maxStallMs ?? "?"} ms`);
+    log(`server: ${pings} pings of /memory every 20 ms, the slowest ${worstPing.toFixed(0)} ms`);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return ok;
+}
+
+const inputs = await runFuzz(Number(values.inputs ?? 10_000));
+const served = values["no-server"] ? true : await runServer();
+process.exitCode = inputs > 0 && served ? 0 : 1;

@@ -1,0 +1,102 @@
+import { type ChatSummary, summarizeChat } from "./chat";
+import { locateChat } from "./folder";
+import { readLogLimits, setLogLimits } from "./limits";
+import { cachedIndex, type LinesResult, type LongLine, type TailReport } from "./line-index";
+import { type ChatBatch, listChats } from "./list";
+import type { SeekPoint } from "./log-stream";
+import { outlineChat } from "./outline";
+import { indexChat, type ReadOptions, readChat, readLines } from "./read";
+
+/**
+ * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
+ * that decoding and splitting a log never holds up the server's event loop.
+ * Every function takes and returns plain, cloneable data; the line index
+ * cache lives in the worker, so calls that use it go through here too.
+ */
+
+/** A chat's details for the inspector, as `chatDetails` reads them. */
+export interface ChatDetailsRead {
+  chat: ChatSummary;
+  /** Known once the log has been read whole (here or by an earlier index). */
+  lines: number | null;
+  decompressedBytes: number | null;
+  readWhole: boolean;
+}
+
+/** A log's index as the status route shows it (the seek points stay in the worker). */
+export interface IndexSummary {
+  path: string;
+  compressed: boolean;
+  lines: number;
+  decodedBytes: number;
+  size: number;
+  tail: TailReport;
+  error: string | null;
+  longLines: LongLine[];
+}
+
+/** The reads, by name. */
+export const workerApi = {
+  /** Summary; a log up to `readWholeMaxBytes` is read whole, a larger one is served from its checkpoint. */
+  async chatDetails(
+    logDir: string,
+    id: string,
+    compress: boolean,
+    readWholeMaxBytes: number,
+  ): Promise<ChatDetailsRead> {
+    // The outline sizes the logs without reading them, so a log read whole is read once, not summarised first.
+    const current = outlineChat(logDir, id, { compress }).generations.find((g) => g.current);
+    const readWhole = !current || current.bytes <= readWholeMaxBytes;
+    if (readWhole) {
+      const whole = await readChat(logDir, id, { compress });
+      return { chat: whole, lines: whole.lines, decompressedBytes: whole.decompressedBytes, readWhole };
+    }
+    const summary = await summarizeChat(locateChat(logDir, id), { compress });
+    const index = cachedIndex(current.path);
+    return { chat: summary, lines: index?.lines ?? null, decompressedBytes: index?.decodedBytes ?? null, readWhole };
+  },
+
+  readLines(
+    logDir: string,
+    id: string,
+    options: ReadOptions & { from: number; count: number },
+  ): Promise<LinesResult & { generation: string }> {
+    return readLines(logDir, id, options);
+  },
+
+  async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {
+    const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = await indexChat(
+      logDir,
+      id,
+      options,
+    );
+    return { path, compressed, lines, decodedBytes, size, tail, error, longLines };
+  },
+
+  /** Where to start decoding to reach line `n`: the nearest seek point before it (the index is built first). */
+  async seekPoint(
+    logDir: string,
+    id: string,
+    options: ReadOptions,
+    n: number,
+  ): Promise<{ path: string; compressed: boolean; lines: number; point: SeekPoint }> {
+    const index = await indexChat(logDir, id, options);
+    let point: SeekPoint = index.points[0] ?? { line: 0, dec: 0, comp: 0 };
+    for (const p of index.points) if (p.line < n) point = p;
+    return { path: index.path, compressed: index.compressed, lines: index.lines, point };
+  },
+
+  listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
+    return listChats(logDir, { compress, batchSize });
+  },
+};
+
+/** The worker's functions and their types, for the client side. */
+export type WorkerApi = typeof workerApi;
+
+/** Applies the admin state's log limits in the worker (its problems are the server's to report). */
+export function prepareWorker(state: string | null): string[] {
+  const { limits, problems } = readLogLimits(state);
+  setLogLimits(limits);
+  return problems;
+}

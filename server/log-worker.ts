@@ -1,0 +1,140 @@
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { OdaError, type OdaErrorCode } from "@/lib/errors";
+import type { WorkerApi } from "@/lib/sessions/worker-api";
+import { serverRoots } from "@/server/roots";
+
+/**
+ * The main thread's side of the decode worker (`server/decode-thread.mjs`): one
+ * worker thread per server process, started on first use, that runs the
+ * reads of `lib/sessions/worker-api.ts`. Jobs share it and take turns (the
+ * decoder gives its event loop a turn every few milliseconds). A worker that
+ * dies (out of memory, say) fails its jobs with a sentence and is replaced on
+ * the next call.
+ */
+
+type Api = WorkerApi;
+type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
+interface ErrorData {
+  name: string;
+  code?: string;
+  message: string;
+}
+interface Job {
+  push: (item: unknown) => void;
+  end: (value: unknown) => void;
+  fail: (error: Error) => void;
+}
+
+/** The worker's old generation is capped so a runaway read ends the worker, not the server. */
+const WORKER_HEAP_MB = 1024;
+const DIED = "The log reader stopped unexpectedly while reading this chat; run oda-admin doctor.";
+
+interface State {
+  worker: Worker | null;
+  jobs: Map<number, Job>;
+  next: number;
+}
+// On globalThis: every bundle of the server shares one worker.
+const KEY = Symbol.for("oda-admin.log-worker");
+const state: State = ((globalThis as Record<symbol, unknown>)[KEY] as State) ?? {
+  worker: null,
+  jobs: new Map(),
+  next: 1,
+};
+(globalThis as Record<symbol, unknown>)[KEY] = state;
+
+function worker(): Worker {
+  if (state.worker) return state.worker;
+  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "decode-thread.mjs");
+  const w = new Worker(/*turbopackIgnore: true*/ file, {
+    workerData: { state: serverRoots().state },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  w.on("message", (reply: Reply) => {
+    if ("ready" in reply) return;
+    const job = state.jobs.get(reply.id);
+    if (!job) return;
+    if (reply.error) {
+      state.jobs.delete(reply.id);
+      job.fail(toError(reply.error));
+    } else if (reply.done) {
+      state.jobs.delete(reply.id);
+      job.end(reply.value);
+    } else job.push(reply.item);
+  });
+  const fail = (error: unknown) => {
+    if (state.worker === w) state.worker = null;
+    console.error("oda-admin: the decode worker stopped:", error);
+    for (const job of state.jobs.values()) job.fail(new OdaError("io", DIED));
+    state.jobs.clear();
+  };
+  w.on("error", fail);
+  w.on("exit", (code) => fail(`exit ${code}`));
+  w.unref();
+  state.worker = w;
+  return w;
+}
+
+function toError(data: ErrorData): Error {
+  if (data.name === "OdaError" && data.code) return new OdaError(data.code as OdaErrorCode, data.message);
+  return new Error(data.message);
+}
+
+function post(fn: keyof Api, args: unknown[], job: Job): void {
+  const id = state.next++;
+  state.jobs.set(id, job);
+  worker().postMessage({ id, fn, args });
+}
+
+/** Runs one read on the worker and resolves with its result. */
+export function inWorker<K extends Exclude<keyof Api, "listChats">>(
+  fn: K,
+  ...args: Parameters<Api[K]>
+): Promise<Awaited<ReturnType<Api[K]>>> {
+  return new Promise((end, fail) => {
+    post(fn, args, { push: () => {}, end: end as (value: unknown) => void, fail });
+  });
+}
+
+/** Runs a streaming read (`listChats`) on the worker, yielding its items as they arrive. */
+export async function* streamInWorker<K extends "listChats">(
+  fn: K,
+  ...args: Parameters<Api[K]>
+): AsyncGenerator<ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never> {
+  type Item = ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never;
+  const queue: Item[] = [];
+  let finished = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  post(fn, args, {
+    push: (item) => {
+      queue.push(item as Item);
+      poke();
+    },
+    end: () => {
+      finished = true;
+      poke();
+    },
+    fail: (error) => {
+      failure = error;
+      poke();
+    },
+  });
+  for (;;) {
+    const item = queue.shift();
+    if (item !== undefined) {
+      yield item;
+      continue;
+    }
+    if (failure) throw failure;
+    if (finished) return;
+    await new Promise<void>((resume) => {
+      wake = resume;
+    });
+  }
+}
