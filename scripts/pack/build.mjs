@@ -82,6 +82,21 @@ cpSync(join(standalone, distDir), join(server, distDir), {
 cpSync(join(root, distDir, "static"), join(server, distDir, "static"), { recursive: true });
 if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(server, "public"), { recursive: true });
 unhashExternals(join(standalone, distDir, "node_modules"), join(server, distDir, "server"));
+// The decode worker, compiled where the server looks for it (`<cwd>/server/decode-thread.mjs`; the
+// standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency.
+await build({
+  absWorkingDir: root,
+  entryPoints: { "decode-thread": "server/decode-thread-main.ts" },
+  outdir: join(server, "server"),
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.9",
+  packages: "external",
+  legalComments: "none",
+  logLevel: "warning",
+});
 log(`oda-admin: package contents ready in dist/ (CLI and server)`);
 
 /**
