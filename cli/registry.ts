@@ -1,5 +1,6 @@
 import { doctorCommand } from "./commands/doctor";
 import { memoryCommands } from "./commands/memory";
+import { repairCommands } from "./commands/repair";
 import { searchCommands } from "./commands/search";
 import { sessionCommands } from "./commands/sessions";
 import type { Command } from "./context";
@@ -13,4 +14,5 @@ export const commands: Record<string, { summary: string; usage?: string; options
   ...memoryCommands,
   ...sessionCommands,
   ...searchCommands,
+  ...repairCommands,
 };
