@@ -27,7 +27,10 @@ describe("stored in two places", () => {
     mkdirSync(join(world.logs, "_no-cwd"));
     cpSync(first, otherGroup, { recursive: true });
     await writeChat(world.logs, "c-more", { compress: true, turns: 4 });
-    cpSync(join(world.logs, "--%2Fhome%2Fana%2Freports--", "c-more", "session.v4.jsonl.zstd"), join(first, "session.v4.jsonl.zstd"));
+    cpSync(
+      join(world.logs, "--%2Fhome%2Fana%2Freports--", "c-more", "session.v4.jsonl.zstd"),
+      join(first, "session.v4.jsonl.zstd"),
+    );
     const before = snapshotFiles(world.logs);
     expect((await listRepairable(world.roots)).map((r) => r.id)).toContain("duplicate:c-dup");
 
