@@ -10,13 +10,12 @@ import {
   listRepairable,
   previewRepair,
   type RepairTarget,
-  runFormJob,
   spaceReport,
   undoRepair,
 } from "@/lib/repair";
 import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
-import { repairRoots, resumeOnce } from "@/server/repairs";
+import { repairRoots, resumeOnce, startFormJob } from "@/server/repairs";
 
 // Ids and names are data: the lib finds chats by decoding folder names and checks memory ids and keys.
 const ZChat = z.string().min(1).max(1024);
@@ -99,9 +98,6 @@ export async function compareCopiesAction(input: unknown) {
   });
 }
 
-// One conversion at a time in this process; other processes are refused by the job journal.
-let jobRunning: Promise<unknown> | null = null;
-
 /**
  * Starts converting every chat to the folder's form in this server process;
  * the page follows the job journal. Returns at once: the job may take minutes.
@@ -110,12 +106,6 @@ export async function startFormJobAction(input: unknown) {
   return runAction(z.object({}), input, async () => {
     const roots = repairRoots();
     await resumeOnce(roots);
-    if (jobRunning) return { started: false };
-    jobRunning = runFormJob(roots)
-      .catch((error) => console.error("oda-admin: converting the chats stopped:", error))
-      .finally(() => {
-        jobRunning = null;
-      });
-    return { started: true };
+    return { started: startFormJob(roots) };
   });
 }

@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeThisProcess } from "../fs/lock";
+import { describeThisProcess, readProcessStartTime } from "../fs/lock";
 import { listAllProblems } from "../memory/problems";
 import { locateChat, upgradeToFormat4 } from "../sessions";
 import {
@@ -17,6 +19,15 @@ import {
 import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
 
 let world: RepairWorld;
+
+/** The start time of a just-spawned process, once /proc shows it. */
+async function waitForStart(pid: number): Promise<Date> {
+  for (;;) {
+    const started = readProcessStartTime(pid);
+    if (started) return started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 afterEach(() => world?.remove());
 
 describe("stored in two places", () => {
@@ -71,6 +82,30 @@ describe("problem memory files", () => {
     await undoRepair(world.state, journal.id);
     expect(snapshotFiles(join(world.home, "memory"))).toEqual(before);
   });
+
+  it("is refused while another Oda Admin process holds the memory lock, and nothing is touched", async () => {
+    world = makeWorld(true);
+    const set = join(world.home, "memory", "global");
+    mkdirSync(set, { recursive: true });
+    writeFileSync(join(set, "0a1b2c3d"), "---\ntitle: [unclosed\n---\n\ntext\n");
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      const started = await waitForStart(other.pid as number);
+      mkdirSync(join(world.home, "memory-history"), { recursive: true });
+      writeFileSync(
+        join(world.home, "memory-history", ".lock"),
+        `${JSON.stringify({ pid: other.pid, host: hostname(), startedAt: started.toISOString() })}\n`,
+      );
+      const before = snapshotFiles(world.home);
+      await expect(applyRepair(world.roots, { kind: "memory", workspace: null, memory: "0a1b2c3d" })).rejects.toThrow(
+        "The memory could not be changed: another Oda Admin process is changing memories; try again in a moment.",
+      );
+      expect(snapshotFiles(world.home)).toEqual(before);
+      expect(Object.values(snapshotFiles(world.state)).filter((v) => v !== "folder")).toEqual([]);
+    } finally {
+      other.kill("SIGKILL");
+    }
+  }, 30_000);
 });
 
 describe("older generations", () => {
