@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { OdaError } from "../errors";
 import { fsyncFolder, makeTempPath } from "../fs/atomic";
 import { withLockFile } from "../fs/home-lock";
+import { MESSAGES } from "../memory/messages";
 import { changedSentence, factOfPath, readOdaFile, sameFact, writeVerified } from "./files";
 import {
   factOf,
@@ -66,11 +67,7 @@ export async function withRepairLock<T>(
   if (lock.type === "memory") {
     const folder = join(lock.home, "memory-history");
     mkdirSync(folder, { recursive: true });
-    const busy = () =>
-      new OdaError(
-        "locked",
-        "The memory could not be changed: another Oda Admin process is changing memories; try again in a moment.",
-      );
+    const busy = () => new OdaError("locked", MESSAGES.busy);
     return withLockFile(join(folder, ".lock"), { busy }, () => fn());
   }
   takeChatLock(lock.dir, lock.id, holder.holder, ownStale);
