@@ -134,7 +134,7 @@ const done: Command = async (ctx) => {
 export const repairCommands = {
   "repair list": { summary: "every problem with a repair, and its id", run: list },
   "repair apply": {
-    summary: "repair apply ID [--dry-run] [--set-aside DIR] | repair apply --all",
+    summary: "repair apply ID [--dry-run] [--set-aside DIR] [--generation NAMES] | --all",
     options: { all: { type: "boolean" }, "dry-run": { type: "boolean" }, "set-aside": { type: "string" } },
     run: apply,
   },
