@@ -19,6 +19,7 @@ const memory = () => import("./commands/memory").then((m) => m.memoryRuns);
 const sessions = () => import("./commands/sessions").then((m) => m.sessionRuns);
 const search = () => import("./commands/search").then((m) => m.searchRuns);
 const serve = () => import("./commands/serve").then((m) => m.serveRuns);
+const repair = () => import("./commands/repair").then((m) => m.repairRuns);
 
 function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
   return async () => (await domain())[name] as Command;
@@ -137,4 +138,16 @@ Options:
     options: { port: { type: "string" }, open: { type: "boolean" } },
     load: from(serve, "serve"),
   },
+  "repair list": { summary: "every problem with a repair, and its id", load: from(repair, "repair list") },
+  "repair apply": {
+    summary: "repair apply ID [--dry-run] [--set-aside DIR] [--generation NAMES] | --all",
+    options: { all: { type: "boolean" }, "dry-run": { type: "boolean" }, "set-aside": { type: "string" } },
+    load: from(repair, "repair apply"),
+  },
+  "repair undo": { summary: "repair undo REPAIR-ID: put back every byte", load: from(repair, "repair undo") },
+  "repair resume": {
+    summary: "finish or roll back interrupted repairs [--dry-run]",
+    load: from(repair, "repair resume"),
+  },
+  "repair done": { summary: "the repairs made, with their ids for undo", load: from(repair, "repair done") },
 };

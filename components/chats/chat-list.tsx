@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { ChatListFilters } from "./chat-list-filters";
@@ -53,6 +54,7 @@ export function ChatList() {
             Problems in the log folder
           </h2>
           <ProblemList problems={state.problems} label="Problems in the log folder" />
+          <DuplicateLinks problems={state.problems} />
         </section>
       )}
       <div className="flex flex-wrap items-end justify-between gap-3">

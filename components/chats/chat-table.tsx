@@ -6,6 +6,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useRef } from "react";
+import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
 import type { ChatRow } from "@/server/chat-list";
 import { chatHref, formatBytes, formatCount, formatLabel, formatTime, lockLabel, workingFolderLabel } from "./format";
@@ -75,6 +76,13 @@ function ChatCells({ row }: { row: ChatRow }) {
               {problems} problem{problems === 1 ? "" : "s"}
             </Badge>
             <ProblemList problems={row.problems} label={`Problems of chat ${row.id}`} />
+            {row.problems.some((p) => p.kind === "form") && (
+              <FixButton
+                target={{ kind: "form", chat: row.id }}
+                name={`Fix chat ${row.id}`}
+                title="Convert this chat's log?"
+              />
+            )}
           </>
         ) : (
           <span className="text-zinc-600 dark:text-zinc-400">none</span>

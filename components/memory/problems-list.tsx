@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { listProblemsAction } from "@/app/_actions/memory-history";
+import { FixButton } from "@/components/repairs/fix-button";
 import { unwrap } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
 import { setName } from "./history-links";
@@ -47,6 +48,14 @@ export function ProblemsList() {
               {p.line !== null ? ` · line ${p.line}` : ""}
             </p>
             <p className="text-sm font-medium text-red-800 dark:text-red-300">{p.message}</p>
+            {p.id !== null && (
+              <FixButton
+                target={{ kind: "memory", workspace: p.workspace, memory: p.id }}
+                label="Set aside"
+                name={`Set aside ${p.path}`}
+                title="Set this memory file aside?"
+              />
+            )}
             {p.id !== null ? (
               <ProblemsFile
                 workspace={p.workspace}

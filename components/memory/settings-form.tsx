@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useEffect, useState } from "react";
 import { getSettingsAction, saveSettingsAction } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
@@ -28,6 +29,8 @@ export function SettingsForm() {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
+  // sessions.compress changed: every chat of the old form is now refused until it is converted
+  const [formChanged, setFormChanged] = useState(false);
 
   useEffect(() => {
     if (!query.data || values) return;
@@ -48,6 +51,7 @@ export function SettingsForm() {
       else setFormError(e.message);
     },
     onSuccess: (s) => {
+      if (query.data && s.compress !== query.data.compress) setFormChanged(true);
       client.setQueryData(queryKeys.memory.settings(), s);
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       toast({ tone: "success", message: "Settings saved." });
@@ -128,6 +132,15 @@ export function SettingsForm() {
         <Button type="submit" variant="primary" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save settings"}
         </Button>
+        {formChanged && (
+          <p role="status" className="text-sm">
+            The log folder&apos;s form changed, so Oda refuses every chat still in the old form.{" "}
+            <Link href="/repairs" className="text-blue-700 underline dark:text-blue-300">
+              Convert every chat on the Repairs page
+            </Link>
+            .
+          </p>
+        )}
       </form>
     </div>
   );

@@ -6,6 +6,7 @@ import { ChatDetails } from "@/components/chats/chat-details";
 import { ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
+import { ChatFix } from "@/components/repairs/chat-fix";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import { chatIdParam, type LinesView, linesFor, type OutlineView, outlineFor } from "@/server/chat-inspector";
@@ -61,6 +62,7 @@ export default async function ChatPage({
       <>
         <PageHeader title={`Chat ${id}`} />
         <Refusal>{error.message}</Refusal>
+        {error.message.includes("is stored in two places") && <ChatFix chat={id} problem="duplicate" />}
       </>
     );
   }
@@ -89,6 +91,7 @@ export default async function ChatPage({
         }
       />
       <ChatHeader outline={outline} generation={generation ?? ""} />
+      {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}
       <section aria-labelledby="details-heading" className="space-y-2">
         <h2 id="details-heading" className="text-lg font-semibold">
           Details

@@ -1,0 +1,111 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import {
+  applyRepair,
+  compareCopies,
+  listJobs,
+  listJournals,
+  listRepairable,
+  previewRepair,
+  type RepairTarget,
+  spaceReport,
+  undoRepair,
+} from "@/lib/repair";
+import { readCompressSetting } from "@/lib/sessions";
+import { runAction } from "@/server/action";
+import { repairRoots, resumeOnce, startFormJob } from "@/server/repairs";
+
+// Ids and names are data: the lib finds chats by decoding folder names and checks memory ids and keys.
+const ZChat = z.string().min(1).max(1024);
+const ZTarget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("form"), chat: ZChat }),
+  z.object({ kind: z.literal("duplicate"), chat: ZChat, setAside: z.string().min(1).max(4096) }),
+  z.object({ kind: z.literal("archive"), chat: ZChat, generations: z.array(z.string().max(200)).max(100).optional() }),
+  z.object({ kind: z.literal("memory"), workspace: z.string().max(255).nullable(), memory: z.string().max(8) }),
+]);
+const ZTargetInput = z.object({ target: ZTarget });
+const ZUndo = z.object({ id: z.string().min(1).max(200) });
+
+/** Exactly which files a repair will change, move or create; writes nothing. */
+export async function previewRepairAction(input: unknown) {
+  return runAction(ZTargetInput, input, async ({ target }) => {
+    const roots = repairRoots();
+    await resumeOnce(roots);
+    return previewRepair(roots, target as RepairTarget);
+  });
+}
+
+/** Applies a repair the person confirmed after its preview. */
+export async function applyRepairAction(input: unknown) {
+  return runAction(ZTargetInput, input, async ({ target }) => {
+    const roots = repairRoots();
+    await resumeOnce(roots);
+    const journal = await applyRepair(roots, target as RepairTarget);
+    revalidatePath("/", "layout");
+    return { id: journal.id, summary: journal.summary };
+  });
+}
+
+/** Puts back every byte a repair changed. */
+export async function undoRepairAction(input: unknown) {
+  return runAction(ZUndo, input, async ({ id }) => {
+    const roots = repairRoots();
+    await resumeOnce(roots);
+    const journal = await undoRepair(roots.state, id);
+    revalidatePath("/", "layout");
+    return { id: journal.id, summary: journal.summary };
+  });
+}
+
+/** The Repairs page's data: problems with a repair, space, the conversion job, and the repairs made. */
+export async function repairsOverviewAction(input: unknown) {
+  return runAction(z.object({}), input, async () => {
+    const roots = repairRoots();
+    await resumeOnce(roots);
+    const [repairable, space] = await Promise.all([listRepairable(roots), spaceReport(roots)]);
+    return {
+      repairable,
+      space,
+      compress: readCompressSetting(roots.home),
+      job: listJobs(roots.state)[0] ?? null,
+      journals: listJournals(roots.state).map((j) => ({
+        id: j.id,
+        kind: j.kind,
+        subject: j.subject,
+        summary: j.summary,
+        phase: j.phase,
+        createdAt: j.createdAt,
+        undoneBy: j.undoneBy ?? null,
+        undoOf: j.undoOf ?? null,
+        files: j.files.map((f) => ({
+          path: f.path,
+          before: f.before,
+          after: f.after && { size: f.after.size, sha256: f.after.sha256 },
+        })),
+      })),
+    };
+  });
+}
+
+/** The two copies of a chat stored in two places, side by side. */
+export async function compareCopiesAction(input: unknown) {
+  return runAction(z.object({ chat: ZChat }), input, async ({ chat }) => {
+    const roots = repairRoots();
+    if (!roots.logs) return [];
+    return compareCopies(roots.logs, chat, readCompressSetting(roots.home));
+  });
+}
+
+/**
+ * Starts converting every chat to the folder's form in this server process;
+ * the page follows the job journal. Returns at once: the job may take minutes.
+ */
+export async function startFormJobAction(input: unknown) {
+  return runAction(z.object({}), input, async () => {
+    const roots = repairRoots();
+    await resumeOnce(roots);
+    return { started: startFormJob(roots) };
+  });
+}

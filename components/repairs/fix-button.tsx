@@ -1,0 +1,84 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { applyRepairAction, previewRepairAction } from "@/app/_actions/repairs";
+import { unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useToast } from "@/components/ui/toast";
+import type { RepairPreview, RepairTarget } from "@/lib/repair";
+
+/** What a repair keeps, said in every confirmation. */
+export const KEEP_NOTE =
+  "Every file it replaces or moves is kept byte for byte in the admin state, and the repair can be undone from the Repairs page.";
+
+/**
+ * A repair action (Fix, Set aside, Archive): the preview first, listing exactly
+ * which files will change, move or be created; the repair runs only after the
+ * person confirms it.
+ */
+export function FixButton({
+  target,
+  label = "Fix",
+  title,
+  name,
+}: {
+  target: RepairTarget;
+  label?: string;
+  /** The dialog's title. */
+  title: string;
+  /** The accessible name of the button when the label alone is ambiguous in a list. */
+  name?: string;
+}) {
+  const [preview, setPreview] = useState<RepairPreview | null>(null);
+  const qc = useQueryClient();
+  const router = useRouter();
+  const toast = useToast();
+  const plan = useMutation({
+    mutationFn: () => unwrap(previewRepairAction({ target })),
+    onSuccess: setPreview,
+    onError: (e) => toast({ message: e.message, tone: "error" }),
+  });
+  const apply = useMutation({
+    mutationFn: () => unwrap(applyRepairAction({ target })),
+    onSuccess: (done) => {
+      toast({ message: `Repaired: ${done.summary}`, tone: "success" });
+      qc.invalidateQueries();
+      router.refresh();
+    },
+    onError: (e) => toast({ message: e.message, tone: "error" }),
+    onSettled: () => setPreview(null),
+  });
+  return (
+    <>
+      <Button aria-label={name} onClick={() => plan.mutate()} disabled={plan.isPending || apply.isPending}>
+        {plan.isPending ? "Preparing…" : apply.isPending ? "Repairing…" : label}
+      </Button>
+      <ConfirmDialog
+        open={preview !== null}
+        title={title}
+        confirmLabel={apply.isPending ? "Repairing…" : "Repair"}
+        onCancel={() => setPreview(null)}
+        onConfirm={() => apply.mutate()}
+      >
+        <p>{preview?.summary}</p>
+        <ul aria-label="Files this repair changes" className="space-y-1 text-sm">
+          {preview?.changes.map((c) => (
+            <li key={`${c.action}:${c.path}`} className="break-all">
+              <span className="font-semibold">{c.action}</span>: <span className="font-mono text-xs">{c.path}</span>
+              {c.bytes ? ` (${c.bytes.toLocaleString("en")} bytes)` : ""}
+            </li>
+          ))}
+        </ul>
+        <p className="text-sm">
+          {target.kind === "memory"
+            ? "The home's memory lock is held for the whole repair."
+            : "The chat's session.lock is held for the whole repair, so a copy of Oda writing it refuses the repair."}{" "}
+          {KEEP_NOTE}
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { repairsOverviewAction, startFormJobAction } from "@/app/_actions/repairs";
+import { unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
+import { Progress } from "@/components/ui/progress";
+import { useToast } from "@/components/ui/toast";
+import type { Repairable, RepairTarget } from "@/lib/repair";
+import { DuplicateCompare } from "./duplicate-compare";
+import { FixButton } from "./fix-button";
+import { RepairsList } from "./repairs-list";
+
+const KEY = ["repairs", "overview"] as const;
+
+function targetOf(r: Repairable): RepairTarget | null {
+  if (r.kind === "form" || r.kind === "archive") return { kind: r.kind, chat: r.subject };
+  if (r.kind === "memory") {
+    const parts = r.id.slice("memory:".length).split("/");
+    return { kind: "memory", workspace: parts[0] === "global" ? null : (parts[1] ?? null), memory: parts.at(-1) ?? "" };
+  }
+  return null;
+}
+
+const LABELS = { form: "Fix", archive: "Archive", memory: "Set aside", duplicate: "" } as const;
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = `repairs-${title.toLowerCase().replace(/\W+/g, "-")}`;
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The Repairs page: problems with a repair, the folder-form conversion, disk space, and the repairs made. */
+export function RepairsView() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({
+    queryKey: KEY,
+    queryFn: () => unwrap(repairsOverviewAction({})),
+    refetchInterval: (q) => (q.state.data?.job?.phase === "running" ? 1_000 : 5_000),
+  });
+  const start = useMutation({
+    mutationFn: () => unwrap(startFormJobAction({})),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+    onError: (e) => toast({ message: e.message, tone: "error" }),
+  });
+  if (query.isPending) return <p role="status">Looking for problems with a repair…</p>;
+  if (query.isError) return <p role="alert">{query.error.message}</p>;
+  const { repairable, space, job, journals, compress } = query.data;
+  const wrongForm = repairable.filter((r) => r.kind === "form").length;
+  const settled = job ? job.done.length + job.skipped.length + job.failed.length : 0;
+  return (
+    <div className="space-y-8">
+      <Section title="Problems with a repair">
+        {repairable.length === 0 ? (
+          <p className="text-sm">No problem has a repair to apply.</p>
+        ) : (
+          <ul aria-label="Problems with a repair" className="space-y-3">
+            {repairable.map((r) => {
+              const target = targetOf(r);
+              return (
+                <li
+                  key={r.id}
+                  aria-label={r.id}
+                  className="space-y-2 rounded-md border border-zinc-300 p-3 dark:border-zinc-700"
+                >
+                  <p className="font-mono text-xs break-all">{r.id}</p>
+                  <p className="text-sm break-words">{r.message}</p>
+                  {target ? (
+                    <FixButton
+                      target={target}
+                      label={LABELS[r.kind]}
+                      name={`${LABELS[r.kind]} ${r.id}`}
+                      title={`${LABELS[r.kind]}: ${r.subject}?`}
+                    />
+                  ) : (
+                    <DuplicateCompare chat={r.subject} />
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Section>
+      <Section title="Change the folder's form">
+        <p className="text-sm">
+          This log folder keeps {compress ? "zstd-compressed" : "plain"} logs (<code>sessions.compress</code> in Memory
+          › Settings). {wrongForm} {wrongForm === 1 ? "chat is" : "chats are"} in the other form. Converting skips and
+          lists chats a copy of Oda is writing; a stopped conversion continues at the next start.
+        </p>
+        <Button
+          onClick={() => start.mutate()}
+          disabled={start.isPending || job?.phase === "running" || wrongForm === 0}
+        >
+          Convert every chat to the folder&apos;s form
+        </Button>
+        {job && <Progress label="Converting chats" done={settled} total={job.todo.length} />}
+        {job?.skipped.length ? (
+          <ul aria-label="Chats skipped" className="text-sm">
+            {job.skipped.map((s) => (
+              <li key={s.chat}>
+                {s.chat}: {s.reason}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Section>
+      <Section title="Disk space">
+        <p className="text-sm">
+          Older log generations take {space.olderGenerations.toLocaleString("en")} bytes in the log folder; files kept
+          by repairs take {space.keptByRepairs.toLocaleString("en")} bytes in the admin state. Archive moves older
+          generations into the admin state (archiving into a support bundle file is not available yet).
+        </p>
+      </Section>
+      <Section title="Repairs made">
+        <RepairsList journals={journals} />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { listAllProblems } from "../memory/problems";
+import { listGenerations, readChatFolder } from "../sessions/chat";
+import { walkLogFolder } from "../sessions/folder";
+import { decodeName } from "../sessions/names";
+import { readCompressSetting } from "../sessions/settings";
+import { listJournals } from "./journal";
+import { type RepairRoots, targetId } from "./targets";
+
+/** A problem that has a repair, with the id `repair apply` takes. */
+export interface Repairable {
+  id: string;
+  kind: "form" | "duplicate" | "archive" | "memory";
+  /** The chat id, or the memory's path relative to the home. */
+  subject: string;
+  /** The problem's sentence (for `archive`: the space the older generations take). */
+  message: string;
+  /** Bytes the repair concerns (archive: the older generations' size). */
+  bytes: number;
+}
+
+/**
+ * Every problem with a repair: logs of the wrong form, chats stored in two
+ * places, older log generations (space to reclaim), and memory files with a
+ * problem. Chat folders are read by name and size only; no log is decoded.
+ */
+export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> {
+  const out: Repairable[] = [];
+  if (roots.logs) {
+    const compress = readCompressSetting(roots.home);
+    const walk = walkLogFolder(roots.logs);
+    const seen = new Set<string>();
+    for (const p of walk.problems) {
+      const id = p.kind === "duplicate" ? decodeName(basename(p.path)) : null;
+      if (id === null || seen.has(id)) continue;
+      seen.add(id);
+      out.push({
+        id: targetId({ kind: "duplicate", chat: id }),
+        kind: "duplicate",
+        subject: id,
+        message: p.message,
+        bytes: 0,
+      });
+    }
+    for (const chat of walk.chats) {
+      let gens: ReturnType<typeof listGenerations>;
+      try {
+        gens = listGenerations(chat.dir, readChatFolder(chat), compress);
+      } catch {
+        continue; // vanished or unreadable meanwhile: the chat list reports it
+      }
+      const wrong = gens.filter((g) => g.refused);
+      for (const g of wrong.slice(0, 1)) {
+        out.push({
+          id: targetId({ kind: "form", chat: chat.id }),
+          kind: "form",
+          subject: chat.id,
+          message: g.refused as string,
+          bytes: wrong.reduce((n, w) => n + w.bytes, 0),
+        });
+      }
+      const newest = Math.max(0, ...gens.map((g) => g.format));
+      const older = gens.filter((g) => g.format < newest);
+      if (older.length) {
+        const bytes = older.reduce((n, g) => n + g.bytes, 0);
+        out.push({
+          id: targetId({ kind: "archive", chat: chat.id }),
+          kind: "archive",
+          subject: chat.id,
+          message: `Chat "${chat.id}" keeps ${older.map((g) => g.name).join(", ")} (${bytes} bytes) beside its newest log.`,
+          bytes,
+        });
+      }
+    }
+  }
+  if (roots.home) {
+    for (const p of await listAllProblems(roots.home)) {
+      if (p.id === null) continue;
+      const target = { kind: "memory" as const, workspace: p.workspace, memory: p.id };
+      out.push({ id: targetId(target), kind: "memory", subject: p.path, message: p.message, bytes: 0 });
+    }
+  }
+  return out;
+}
+
+/** Disk space that older generations take in the log folder, and that repairs keep in the admin state. */
+export interface SpaceReport {
+  olderGenerations: number;
+  keptByRepairs: number;
+  repairs: { id: string; bytes: number }[];
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  try {
+    for (const name of readdirSync(dir)) total += statSync(join(dir, name)).size;
+  } catch {
+    // no kept files
+  }
+  return total;
+}
+
+/** Sums the space older generations and set-aside files take. */
+export async function spaceReport(roots: RepairRoots): Promise<SpaceReport> {
+  const archive = roots.logs
+    ? (await listRepairable({ ...roots, home: roots.home })).filter((r) => r.kind === "archive")
+    : [];
+  const repairs = listJournals(roots.state).map((j) => ({
+    id: j.id,
+    bytes: folderBytes(join(roots.state, "repairs", j.id, "files")),
+  }));
+  return {
+    olderGenerations: archive.reduce((n, r) => n + r.bytes, 0),
+    keptByRepairs: repairs.reduce((n, r) => n + r.bytes, 0),
+    repairs,
+  };
+}
