@@ -2,6 +2,7 @@ import { doctorCommand } from "./commands/doctor";
 import { memoryCommands } from "./commands/memory";
 import { searchCommands } from "./commands/search";
 import { sessionCommands } from "./commands/sessions";
+import { usageCommands } from "./commands/usage";
 import type { Command } from "./context";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
@@ -13,4 +14,5 @@ export const commands: Record<string, { summary: string; usage?: string; options
   ...memoryCommands,
   ...sessionCommands,
   ...searchCommands,
+  ...usageCommands,
 };

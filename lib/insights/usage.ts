@@ -1,0 +1,216 @@
+import type { Db } from "../index/db";
+import { type InsightsFilter, resolveScope, type Scope, totalsWhere } from "./scope";
+import { dayName } from "./tz";
+
+/**
+ * Token and message reports in `ccusage`'s habits (daily, weekly, monthly,
+ * per chat, per folder), summed in SQLite from the index's usage table.
+ */
+
+/** The grouping of a period report. */
+export type Period = "daily" | "weekly" | "monthly";
+
+/** Token and message sums. `messagesWithoutUsage`: messages of format 1 chats, which record no tokens. */
+export interface UsageSums {
+  messages: number;
+  messagesWithoutUsage: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** One model's share of a period or of the totals. */
+export interface ModelBreakdown extends UsageSums {
+  /** `""` for messages that name no model (format 1, users' messages). */
+  modelName: string;
+}
+
+/** One day, week (named by its Monday) or month. */
+export interface PeriodRow extends UsageSums {
+  /** `YYYY-MM-DD` (day, or the week's Monday) or `YYYY-MM`. */
+  period: string;
+  /** Chats with a message in the period. */
+  chats: number;
+  modelsUsed: string[];
+  modelBreakdowns: ModelBreakdown[];
+}
+
+/** What a filter resolved to, echoed in every report so its JSON says what it counts. */
+export interface ReportScope {
+  timezone: string;
+  since: string | null;
+  until: string | null;
+  cwd: string | null;
+  model: string | null;
+}
+
+/** A period report: one stable shape for the CLI's JSON and the page. */
+export interface PeriodReport {
+  period: Period;
+  scope: ReportScope;
+  rows: PeriodRow[];
+  totals: UsageSums & { modelBreakdowns: ModelBreakdown[] };
+  /** The sentence about format 1 chats when any message counted has no usage; else null. */
+  note: string | null;
+}
+
+/** The sentence shown when format 1 messages are counted (they carry no usage; nothing is estimated). */
+export function formatOneNote(n: number): string | null {
+  if (!n) return null;
+  return `${n.toLocaleString("en")} message${n === 1 ? "" : "s"} come from format 1 chats, which record no token usage: they are counted as messages with no tokens, not estimated.`;
+}
+
+/** The scope as reports echo it. */
+export function reportScope(scope: Scope): ReportScope {
+  return {
+    timezone: scope.tz,
+    since: scope.since === null ? null : dayName(scope.since),
+    until: scope.until === null ? null : dayName(scope.until),
+    cwd: scope.cwd,
+    model: scope.model,
+  };
+}
+
+/** The SQL of the period key over the local day `d`. */
+function periodKey(period: Period): string {
+  if (period === "weekly") return "(d - ((d + 3) % 7))";
+  if (period === "monthly") return "strftime('%Y-%m', d * 86400, 'unixepoch')";
+  return "d";
+}
+
+type SumRow = { k: string | number; model: string; m: number; b: number; i: number; o: number };
+
+function sums(r: { m: number; b: number; i: number; o: number }): UsageSums {
+  return { messages: r.m, messagesWithoutUsage: r.b, inputTokens: r.i, outputTokens: r.o, totalTokens: r.i + r.o };
+}
+
+const SUMS_SQL = "sum(u.messages) AS m, sum(u.bare) AS b, sum(u.input) AS i, sum(u.output) AS o";
+
+/** Input and output tokens and messages per day, week or month, split by model. */
+export function usageByPeriod(db: Db, period: Period, filter: InsightsFilter = {}): PeriodReport {
+  const scope = resolveScope(db, filter);
+  const key = periodKey(period);
+  const inner = `SELECT ${scope.day} AS d, u.* FROM usage u WHERE ${scope.where}`;
+  const rows = db
+    .prepare(
+      `SELECT ${key} AS k, u.model AS model, ${SUMS_SQL} FROM (${inner}) u GROUP BY k, u.model ORDER BY k, u.model`,
+    )
+    .all(...scope.params) as SumRow[];
+  const chats = db
+    .prepare(`SELECT ${key} AS k, count(DISTINCT u.cid) AS n FROM (${inner}) u GROUP BY k`)
+    .all(...scope.params) as { k: string | number; n: number }[];
+  const active = new Map(chats.map((c) => [c.k, c.n]));
+  const out: PeriodRow[] = [];
+  const byModel = new Map<string, { m: number; b: number; i: number; o: number }>();
+  for (const r of rows) {
+    let row = out[out.length - 1];
+    const name = typeof r.k === "number" ? dayName(r.k) : r.k;
+    if (!row || row.period !== name) {
+      row = {
+        period: name,
+        chats: active.get(r.k) ?? 0,
+        modelsUsed: [],
+        modelBreakdowns: [],
+        ...sums({ m: 0, b: 0, i: 0, o: 0 }),
+      };
+      out.push(row);
+    }
+    row.modelBreakdowns.push({ modelName: r.model, ...sums(r) });
+    if (r.model) row.modelsUsed.push(r.model);
+    row.messages += r.m;
+    row.messagesWithoutUsage += r.b;
+    row.inputTokens += r.i;
+    row.outputTokens += r.o;
+    row.totalTokens += r.i + r.o;
+    const t = byModel.get(r.model) ?? { m: 0, b: 0, i: 0, o: 0 };
+    byModel.set(r.model, { m: t.m + r.m, b: t.b + r.b, i: t.i + r.i, o: t.o + r.o });
+  }
+  const modelBreakdowns = [...byModel]
+    .map(([modelName, s]) => ({ modelName, ...sums(s) }))
+    .sort((a, b) => b.totalTokens - a.totalTokens || b.messages - a.messages || (a.modelName < b.modelName ? -1 : 1));
+  const total = modelBreakdowns.reduce(
+    (t, m) => ({
+      m: t.m + m.messages,
+      b: t.b + m.messagesWithoutUsage,
+      i: t.i + m.inputTokens,
+      o: t.o + m.outputTokens,
+    }),
+    { m: 0, b: 0, i: 0, o: 0 },
+  );
+  return {
+    period,
+    scope: reportScope(scope),
+    rows: out,
+    totals: { ...sums(total), modelBreakdowns },
+    note: formatOneNote(total.b),
+  };
+}
+
+/** One chat's usage (`ccusage session`). */
+export interface ChatUsage extends UsageSums {
+  id: string;
+  title: string | null;
+  cwd: string | null;
+  firstActivity: string | null;
+  lastActivity: string | null;
+  modelsUsed: string[];
+}
+
+/** The chats with the most tokens (then messages), `limit` of them (0: all). */
+export function usageByChat(
+  db: Db,
+  filter: InsightsFilter = {},
+  limit = 20,
+): { scope: ReportScope; chats: ChatUsage[] } {
+  const scope = resolveScope(db, filter);
+  const rows = db
+    .prepare(
+      `SELECT c.id, c.title, c.cwd, c.first_activity AS f, c.last_activity AS l, t.models, t.m, t.b, t.i, t.o
+       FROM (SELECT u.cid, ${SUMS_SQL}, group_concat(DISTINCT nullif(u.model, '')) AS models FROM usage u
+             WHERE ${totalsWhere(scope)} GROUP BY u.cid ORDER BY i + o DESC, m DESC, u.cid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ""}) t
+       JOIN chats c ON c.cid = t.cid ORDER BY t.i + t.o DESC, t.m DESC, c.id`,
+    )
+    .all(...scope.params) as {
+    id: string;
+    title: string | null;
+    cwd: string | null;
+    f: string | null;
+    l: string | null;
+    models: string | null;
+    m: number;
+    b: number;
+    i: number;
+    o: number;
+  }[];
+  return {
+    scope: reportScope(scope),
+    chats: rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      cwd: r.cwd,
+      firstActivity: r.f,
+      lastActivity: r.l,
+      modelsUsed: r.models ? r.models.split(",").sort() : [],
+      ...sums(r),
+    })),
+  };
+}
+
+/** One working folder's usage. */
+export interface FolderUsage extends UsageSums {
+  /** `null`: chats with no working folder. */
+  cwd: string | null;
+  chats: number;
+}
+
+/** Tokens and messages per working folder, most tokens first. */
+export function usageByFolder(db: Db, filter: InsightsFilter = {}): { scope: ReportScope; folders: FolderUsage[] } {
+  const scope = resolveScope(db, filter);
+  const rows = db
+    .prepare(
+      `SELECT c.cwd, count(DISTINCT u.cid) AS n, ${SUMS_SQL} FROM usage u JOIN chats c ON c.cid = u.cid
+       WHERE ${totalsWhere(scope)} GROUP BY c.cwd ORDER BY i + o DESC, m DESC, c.cwd`,
+    )
+    .all(...scope.params) as { cwd: string | null; n: number; m: number; b: number; i: number; o: number }[];
+  return { scope: reportScope(scope), folders: rows.map((r) => ({ cwd: r.cwd, chats: r.n, ...sums(r) })) };
+}
