@@ -61,7 +61,8 @@ CREATE TABLE chats (
   summary TEXT NOT NULL,
   indexed_at TEXT NOT NULL,
   -- Storage facts for Insights (see usage.ts): the current log's format and decompressed bytes of its
-  -- complete lines, the older generations, the checkpoint and the lock.
+  -- complete lines, the older generations, the checkpoint and the lock; the quarter hour it started.
+  start_q INTEGER,
   format INTEGER,
   log_dec INTEGER,
   old_bytes INTEGER NOT NULL DEFAULT 0,
@@ -70,6 +71,7 @@ CREATE TABLE chats (
   lock_bytes INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX chats_cwd ON chats(cwd);
+CREATE INDEX chats_start ON chats(start_q);
 CREATE TABLE lines (
   -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
   id INTEGER PRIMARY KEY,

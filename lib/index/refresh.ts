@@ -6,7 +6,7 @@ import { LineSplitter, parseObject } from "../sessions/lines";
 import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
 import { extractText } from "./extract";
 import { type IndexedChat, readIndexedChat, type SeenChat, scanChanges } from "./scan";
-import { chatStorage, deleteUsage, UsageBatch } from "./usage";
+import { chatFacts, deleteUsage, UsageBatch } from "./usage";
 
 /**
  * The incremental refresh: only chats whose files changed are re-read; a log
@@ -82,22 +82,22 @@ async function refreshChat(
     source: summary.cached ? "checkpoint" : "log",
     summary: JSON.stringify(summary),
     indexed_at: now,
-    ...chatStorage(summary, seen.loc.dir),
+    ...chatFacts(summary, seen.loc.dir),
   };
   const upsert = db.prepare(`
     INSERT INTO chats (id, folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint,
       log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at,
-      format, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes)
+      start_q, format, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes)
     VALUES (@id, @folder, @cwd, @title, @first_activity, @last_activity, @messages, @problems, @source, @fingerprint,
       @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @bad_lines, @summary, @indexed_at,
-      @format, @log_dec, @old_bytes, @old_logs, @cache_bytes, @lock_bytes)
+      @start_q, @format, @log_dec, @old_bytes, @old_logs, @cache_bytes, @lock_bytes)
     ON CONFLICT(id) DO UPDATE SET folder = excluded.folder, cwd = excluded.cwd, title = excluded.title,
       first_activity = excluded.first_activity, last_activity = excluded.last_activity, messages = excluded.messages,
       problems = excluded.problems, source = excluded.source, fingerprint = excluded.fingerprint,
       log_name = excluded.log_name, log_size = excluded.log_size, log_mtime = excluded.log_mtime, log_ino = excluded.log_ino,
       text_lines = excluded.text_lines, seek_line = excluded.seek_line, seek_dec = excluded.seek_dec,
       seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error, bad_lines = excluded.bad_lines,
-      summary = excluded.summary, indexed_at = excluded.indexed_at, format = excluded.format, log_dec = excluded.log_dec,
+      summary = excluded.summary, indexed_at = excluded.indexed_at, start_q = excluded.start_q, format = excluded.format, log_dec = excluded.log_dec,
       old_bytes = excluded.old_bytes, old_logs = excluded.old_logs, cache_bytes = excluded.cache_bytes, lock_bytes = excluded.lock_bytes
     RETURNING cid`);
   const deleteLines = db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?");
@@ -121,7 +121,7 @@ async function refreshChat(
     db.prepare(
       `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
         messages = @messages, source = @source, summary = @summary, indexed_at = @indexed_at, fingerprint = @fingerprint,
-        problems = @problems, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
+        problems = @problems, start_q = @start_q, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
         lock_bytes = @lock_bytes WHERE cid = @cid`,
     ).run({
       ...base,

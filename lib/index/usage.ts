@@ -96,8 +96,10 @@ export function deleteUsage(db: Db, cid: number): void {
   db.prepare("DELETE FROM usage WHERE cid = ?").run(cid);
 }
 
-/** The storage facts of a chat folder kept on its index row (stat only; nothing is decompressed). */
-export interface ChatStorage {
+/** The Insights facts of a chat folder kept on its index row (stat only; nothing is decompressed). */
+export interface ChatFacts {
+  /** The UTC quarter hour of its first activity (chats started per day). */
+  start_q: number | null;
   format: number | null;
   /** Bytes of every log generation but the current one, and how many there are. */
   old_bytes: number;
@@ -110,10 +112,12 @@ function sizeOf(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
-/** A chat's storage facts from its summary (generation sizes) and two stats. */
-export function chatStorage(summary: ChatSummary, dir: string): ChatStorage {
+/** A chat's facts from its summary (first activity, generation sizes) and two stats. */
+export function chatFacts(summary: ChatSummary, dir: string): ChatFacts {
   const older = summary.generations.filter((g) => !g.current);
+  const started = summary.firstActivity === null ? Number.NaN : Date.parse(summary.firstActivity);
   return {
+    start_q: Number.isFinite(started) && started >= 0 ? Math.floor(started / QUARTER_MS) : null,
     format: summary.format,
     old_bytes: older.reduce((n, g) => n + g.bytes, 0),
     old_logs: older.length,

@@ -41,8 +41,7 @@ function coveredRange(db: Db): [number, number] {
   const r = db
     .prepare(
       `SELECT (SELECT min(q) FROM usage WHERE q >= 0) AS lo, (SELECT max(q) FROM usage) AS hi,
-        (SELECT CAST(min(unixepoch(first_activity, 'subsec')) * 4 / 3600 AS INTEGER) FROM chats) AS clo,
-        (SELECT CAST(max(unixepoch(first_activity, 'subsec')) * 4 / 3600 AS INTEGER) FROM chats) AS chi`,
+        (SELECT min(start_q) FROM chats) AS clo, (SELECT max(start_q) FROM chats) AS chi`,
     )
     .get() as { lo: number | null; hi: number | null; clo: number | null; chi: number | null };
   const los = [r.lo, r.clo].filter((n): n is number => n !== null && n >= 0);
