@@ -63,6 +63,11 @@ CREATE TABLE chats (
   -- Storage facts for Insights (see usage.ts): the current log's format and decompressed bytes of its
   -- complete lines, the older generations, the checkpoint and the lock; the quarter hour it started.
   start_q INTEGER,
+  -- The chat's usage totals (sums of its usage rows), so all-time reports need not scan them.
+  u_messages INTEGER NOT NULL DEFAULT 0,
+  u_bare INTEGER NOT NULL DEFAULT 0,
+  u_input INTEGER NOT NULL DEFAULT 0,
+  u_output INTEGER NOT NULL DEFAULT 0,
   format INTEGER,
   log_dec INTEGER,
   old_bytes INTEGER NOT NULL DEFAULT 0,
@@ -72,6 +77,10 @@ CREATE TABLE chats (
 );
 CREATE INDEX chats_cwd ON chats(cwd);
 CREATE INDEX chats_start ON chats(start_q);
+-- Covers every Insights query over the chats: they scan this narrow copy instead of rows whose summary spills
+-- into overflow pages (the columns after it would cost a page chain each).
+CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes,
+  u_messages, u_bare, u_input, u_output, id);
 CREATE TABLE lines (
   -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
   id INTEGER PRIMARY KEY,

@@ -76,9 +76,17 @@ export class UsageBatch {
     s.output += tokens(usage.output_tokens);
   }
 
-  /** Adds the collected sums to the chat's rows and empties the batch. */
+  /** Adds the collected sums to the chat's rows, sets the chat's totals again and empties the batch. */
   write(db: Db, cid: number): void {
-    if (!this.sums.size) return;
+    if (this.sums.size) this.put(db, cid);
+    db.prepare(
+      `UPDATE chats SET (u_messages, u_bare, u_input, u_output) =
+        (SELECT coalesce(sum(messages), 0), coalesce(sum(bare), 0), coalesce(sum(input), 0), coalesce(sum(output), 0)
+         FROM usage WHERE cid = @cid) WHERE cid = @cid`,
+    ).run({ cid });
+  }
+
+  private put(db: Db, cid: number): void {
     const put =
       db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,

@@ -27,12 +27,21 @@ export interface ActivityReport {
   folders: FolderChats[];
 }
 
-/** Chats started and active per day (the model filter narrows only "active"), chats per folder. */
-export function activityByDay(db: Db, filter: InsightsFilter = {}): ActivityReport {
+/**
+ * Chats started and active per day (the model filter narrows only "active"), chats per folder. `activeDays`:
+ * the active chats per day of a daily usage report for the same filter, which counted them already.
+ */
+export function activityByDay(
+  db: Db,
+  filter: InsightsFilter = {},
+  activeDays?: { period: string; chats: number }[],
+): ActivityReport {
   const scope = resolveScope(db, filter);
-  const active = db
-    .prepare(`SELECT ${scope.day} AS d, count(DISTINCT u.cid) AS n FROM usage u WHERE ${scope.where} GROUP BY d`)
-    .all(...scope.params) as { d: number; n: number }[];
+  const active = activeDays
+    ? activeDays.map((r) => ({ d: Date.parse(`${r.period}T00:00:00Z`) / 86_400_000, n: r.chats }))
+    : (db
+        .prepare(`SELECT ${scope.day} AS d, count(DISTINCT u.cid) AS n FROM usage u WHERE ${scope.where} GROUP BY d`)
+        .all(...scope.params) as { d: number; n: number }[]);
   // Started days use the same offsets, over the chats' start quarter hours (covered by the scope's range).
   const startedDay = scope.day.replaceAll("u.q", "c.start_q");
   const conds: string[] = [];

@@ -74,17 +74,22 @@ export async function insightsOverview(
   home: string | null,
   filter: InsightsFilter & { period?: Period },
 ): Promise<InsightsOverview> {
-  const usage = usageByPeriod(db, filter.period ?? "daily", filter);
-  const models = db
-    .prepare("SELECT DISTINCT model FROM usage WHERE model <> '' ORDER BY model")
-    .pluck()
-    .all() as string[];
+  const period = filter.period ?? "daily";
+  const usage = usageByPeriod(db, period, filter);
+  const unfiltered = !filter.since && !filter.until && filter.cwd === undefined && !filter.model;
+  // Unfiltered, the totals already name every model; a filter may hide some from them, so the index is asked.
+  const models = unfiltered
+    ? usage.totals.modelBreakdowns
+        .map((m) => m.modelName)
+        .filter((m) => m !== "")
+        .sort()
+    : (db.prepare("SELECT DISTINCT model FROM usage WHERE model <> '' ORDER BY model").pluck().all() as string[]);
   const cwds = db.prepare("SELECT DISTINCT cwd FROM chats ORDER BY cwd").pluck().all() as (string | null)[];
   return {
     usage,
     chats: usageByChat(db, filter, 20).chats,
     folders: usageByFolder(db, filter).folders,
-    activity: activityByDay(db, filter),
+    activity: activityByDay(db, filter, period === "daily" ? usage.rows : undefined),
     storage: storageReport(db, { cwd: filter.cwd }),
     memory: home ? await memoryInsights(home) : null,
     models,

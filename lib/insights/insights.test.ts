@@ -158,6 +158,20 @@ describe("usage from the index", () => {
       ["c-upg", 0, 2],
     ]);
     expect(chats.chats[2]).toMatchObject({ cwd: "/work/a", modelsUsed: ["alpha", "beta"], ...s(6, 350, 35) });
+    // Narrowed by model or dates, the sums come from the usage rows rather than the chats' totals.
+    const alpha = await cli("usage", "chats", "--model", "alpha");
+    expect(
+      alpha.chats.map((c: { id: string; totalTokens: number; messages: number }) => [c.id, c.totalTokens, c.messages]),
+    ).toEqual([
+      ["c-beta", 1100, 1],
+      ["c-alpha", 165, 2],
+    ]);
+    const november = await cli("usage", "folders", "--tz", "UTC", "--since", "2026-11-01");
+    expect(november.folders).toEqual([
+      { cwd: null, chats: 1, ...s(4, 700, 70) },
+      { cwd: "/work/a", chats: 1, ...s(2, 0, 0, 2) },
+      { cwd: "/work/c", chats: 1, ...s(2, 0, 0) },
+    ]);
     const folders = await cli("usage", "folders");
     expect(folders.folders).toEqual([
       { cwd: "/work/b", chats: 1, ...s(2, 1000, 100) },

@@ -107,8 +107,12 @@ export function storageReport(db: Db, options: { cwd?: string; limit?: number } 
     .all(...params) as { format: number | null; logs: number; bytes: number; dec: number }[];
   const largest = db
     .prepare(
-      `SELECT id, title, cwd, format, ${SUMS} FROM chats WHERE ${where} GROUP BY cid
-       ORDER BY coalesce(log_size, 0) + old_bytes + cache_bytes + lock_bytes DESC, id LIMIT ${limit}`,
+      // The top chats are found in the covering index; only they are read from the table, for their titles.
+      `SELECT c.id, c.title, t.* FROM (SELECT cid, id AS sid, cwd, format, 1 AS chats, coalesce(log_size, 0) AS cur,
+         coalesce(log_dec, log_size, 0) AS dec, old_bytes AS old, old_logs AS oldn, cache_bytes AS cache,
+         cache_bytes > 0 AS caches, lock_bytes AS lock, lock_bytes > 0 AS locks FROM chats WHERE ${where}
+         ORDER BY cur + old + cache + lock DESC, sid LIMIT ${limit}) t
+       JOIN chats c ON c.cid = t.cid ORDER BY t.cur + t.old + t.cache + t.lock DESC, t.sid`,
     )
     .all(...params) as (SumRow & { id: string; title: string | null; cwd: string | null; format: number | null })[];
   return {

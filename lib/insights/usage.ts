@@ -156,6 +156,34 @@ export interface ChatUsage extends UsageSums {
   modelsUsed: string[];
 }
 
+/** True when the scope counts every message of its chats: their totals on the chats rows answer it. */
+function allTime(scope: Scope): boolean {
+  return scope.since === null && scope.until === null && scope.model === null;
+}
+
+/** The chats' condition of a working-folder filter over `chats c`. */
+function cwdWhere(scope: Scope): { sql: string; params: unknown[] } {
+  if (scope.cwd === null) return { sql: "1", params: [] };
+  return scope.cwd === "" ? { sql: "c.cwd IS NULL", params: [] } : { sql: "c.cwd = ?", params: [scope.cwd] };
+}
+
+/** Per-chat sums with the chat's id and folder: from the chats rows over all time, else from the usage rows in scope. */
+function chatSums(scope: Scope): { sql: string; params: unknown[] } {
+  if (allTime(scope)) {
+    const w = cwdWhere(scope);
+    return {
+      sql: `SELECT c.cid, c.id AS sid, c.cwd, c.u_messages AS m, c.u_bare AS b, c.u_input AS i, c.u_output AS o
+            FROM chats c WHERE c.u_messages > 0 AND ${w.sql}`,
+      params: w.params,
+    };
+  }
+  return {
+    sql: `SELECT t.cid, c.id AS sid, c.cwd, t.m, t.b, t.i, t.o FROM
+            (SELECT u.cid, ${SUMS_SQL} FROM usage u WHERE ${totalsWhere(scope)} GROUP BY u.cid) t JOIN chats c ON c.cid = t.cid`,
+    params: scope.params,
+  };
+}
+
 /** The chats with the most tokens (then messages), `limit` of them (0: all). */
 export function usageByChat(
   db: Db,
@@ -163,36 +191,44 @@ export function usageByChat(
   limit = 20,
 ): { scope: ReportScope; chats: ChatUsage[] } {
   const scope = resolveScope(db, filter);
+  const source = chatSums(scope);
+  const order = "ORDER BY t.i + t.o DESC, t.m DESC, t.sid";
   const rows = db
     .prepare(
-      `SELECT c.id, c.title, c.cwd, c.first_activity AS f, c.last_activity AS l, t.models, t.m, t.b, t.i, t.o
-       FROM (SELECT u.cid, ${SUMS_SQL}, group_concat(DISTINCT nullif(u.model, '')) AS models FROM usage u
-             WHERE ${totalsWhere(scope)} GROUP BY u.cid ORDER BY i + o DESC, m DESC, u.cid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ""}) t
-       JOIN chats c ON c.cid = t.cid ORDER BY t.i + t.o DESC, t.m DESC, c.id`,
+      `SELECT c.cid, c.id, c.title, c.cwd, c.first_activity AS f, c.last_activity AS l, t.m, t.b, t.i, t.o
+       FROM (SELECT * FROM (${source.sql}) t ${order} ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ""}) t
+       JOIN chats c ON c.cid = t.cid ${order}`,
     )
-    .all(...scope.params) as {
+    .all(...source.params) as {
+    cid: number;
     id: string;
     title: string | null;
     cwd: string | null;
     f: string | null;
     l: string | null;
-    models: string | null;
     m: number;
     b: number;
     i: number;
     o: number;
   }[];
+  // The models of the chats shown only, read through the usage table's primary key.
+  const modelsOf = db.prepare(
+    `SELECT group_concat(model) FROM (SELECT DISTINCT u.model FROM usage u WHERE u.cid = ? AND u.model <> '' AND ${totalsWhere(scope)} ORDER BY u.model)`,
+  );
   return {
     scope: reportScope(scope),
-    chats: rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      cwd: r.cwd,
-      firstActivity: r.f,
-      lastActivity: r.l,
-      modelsUsed: r.models ? r.models.split(",").sort() : [],
-      ...sums(r),
-    })),
+    chats: rows.map((r) => {
+      const models = modelsOf.pluck().get(r.cid, ...scope.params) as string | null;
+      return {
+        id: r.id,
+        title: r.title,
+        cwd: r.cwd,
+        firstActivity: r.f,
+        lastActivity: r.l,
+        modelsUsed: models ? models.split(",") : [],
+        ...sums(r),
+      };
+    }),
   };
 }
 
@@ -206,11 +242,12 @@ export interface FolderUsage extends UsageSums {
 /** Tokens and messages per working folder, most tokens first. */
 export function usageByFolder(db: Db, filter: InsightsFilter = {}): { scope: ReportScope; folders: FolderUsage[] } {
   const scope = resolveScope(db, filter);
+  const source = chatSums(scope);
   const rows = db
     .prepare(
-      `SELECT c.cwd, count(DISTINCT u.cid) AS n, ${SUMS_SQL} FROM usage u JOIN chats c ON c.cid = u.cid
-       WHERE ${totalsWhere(scope)} GROUP BY c.cwd ORDER BY i + o DESC, m DESC, c.cwd`,
+      `SELECT t.cwd, count(*) AS n, sum(t.m) AS m, sum(t.b) AS b, sum(t.i) AS i, sum(t.o) AS o
+       FROM (${source.sql}) t GROUP BY t.cwd ORDER BY i + o DESC, m DESC, t.cwd`,
     )
-    .all(...scope.params) as { cwd: string | null; n: number; m: number; b: number; i: number; o: number }[];
+    .all(...source.params) as { cwd: string | null; n: number; m: number; b: number; i: number; o: number }[];
   return { scope: reportScope(scope), folders: rows.map((r) => ({ cwd: r.cwd, chats: r.n, ...sums(r) })) };
 }
