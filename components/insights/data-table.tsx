@@ -4,7 +4,11 @@ import type { Table } from "@/lib/insights/tables";
 export function DataTable({ table, limit = 500 }: { table: Table; limit?: number }) {
   const rows = table.rows.slice(0, limit);
   return (
-    <div className="max-h-[28rem] overflow-auto">
+    <div
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: lets keyboard users scroll a long table (axe: scrollable-region-focusable)
+      tabIndex={0}
+      className="max-h-[28rem] overflow-auto focus-visible:outline-2 focus-visible:outline-blue-600"
+    >
       <table className="w-full border-collapse text-sm">
         <caption className="mb-2 text-left text-sm text-zinc-700 dark:text-zinc-300">
           {table.caption}
