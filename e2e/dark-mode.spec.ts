@@ -94,7 +94,11 @@ const PAGES: Visit[] = [
   {
     name: "insights",
     path: at("/insights?tz=UTC"),
-    ready: (p) => expect(p.getByRole("heading", { name: "Usage", level: 2 })).toBeVisible(),
+    ready: async (p) => {
+      // The index is built in the background before the page shows its charts.
+      test.setTimeout(180_000);
+      await expect(p.getByRole("heading", { name: "Usage", level: 2 })).toBeVisible();
+    },
     // Once the index is built the page re-renders with its charts; then a chart's table view.
     later: async (p) => {
       await expect(p.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 });
