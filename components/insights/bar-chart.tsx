@@ -72,11 +72,21 @@ export function BarChart({
           height,
           legend: { show: false },
           cursor: { show: false },
-          scales: { x: { time: false, range: [-0.5, Math.max(0.5, categories.length - 0.5)] } },
+          scales: {
+            x: { time: false, range: [-0.5, Math.max(0.5, categories.length - 0.5)] },
+            // Bars start at zero, whatever the smallest value.
+            y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] },
+          },
           axes: [
             {
               ...axis,
-              values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (categories[t] ?? "") : "")),
+              // One label per LABEL_PX at most, on whole categories, so they never overlap.
+              splits: (u) => {
+                const room = Math.max(1, Math.floor(u.bbox.width / devicePixelRatio / LABEL_PX));
+                const step = Math.max(1, Math.ceil(categories.length / room));
+                return categories.map((_, i) => i).filter((i) => i % step === 0);
+              },
+              values: (_u, ticks) => ticks.map((t) => shorten(categories[t] ?? "")),
             },
             { ...axis, size: 70, values: (_u, ticks) => ticks.map((t) => compact(t)) },
           ],
@@ -127,6 +137,14 @@ export function BarChart({
       )}
     </figure>
   );
+}
+
+/** The room one x-axis label takes, in CSS pixels. */
+const LABEL_PX = 110;
+
+/** A long label (a folder path) keeps its end: "…/research notes". Tables show it whole. */
+function shorten(label: string): string {
+  return label.length > 16 ? `…${label.slice(-15)}` : label;
 }
 
 /** 1234567 → "1.2M": axis labels only; tables show every digit. */
