@@ -32,6 +32,8 @@ CREATE TABLE usage (
   PRIMARY KEY (cid, q, model)
 ) WITHOUT ROWID;
 CREATE INDEX usage_q ON usage(q, model, cid, messages, bare, input, output);
+-- Model first: a period report walks each model's quarter hours in order (see lib/insights/periods.ts).
+CREATE INDEX usage_mq ON usage(model, q, cid, messages, bare, input, output);
 `;
 
 /** One group of message facts before it is written. */

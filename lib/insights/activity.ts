@@ -1,6 +1,6 @@
 import type { Db } from "../index/db";
+import { loadPeriods, periodRanges } from "./periods";
 import { type InsightsFilter, resolveScope } from "./scope";
-import { dayName } from "./tz";
 import { type ReportScope, reportScope } from "./usage";
 
 /** Chats started and active per local day, and chats per working folder. */
@@ -37,48 +37,47 @@ export function activityByDay(
   activeDays?: { period: string; chats: number }[],
 ): ActivityReport {
   const scope = resolveScope(db, filter);
+  const ranges = periodRanges(scope.spans, "daily", scope.firstDay, scope.lastDay);
+  const periods = loadPeriods(db, ranges);
   const active = activeDays
-    ? activeDays.map((r) => ({ d: Date.parse(`${r.period}T00:00:00Z`) / 86_400_000, n: r.chats }))
+    ? activeDays.map((r) => ({ k: r.period, n: r.chats }))
     : (db
-        .prepare(`SELECT ${scope.day} AS d, count(DISTINCT u.cid) AS n FROM usage u WHERE ${scope.where} GROUP BY d`)
-        .all(...scope.params) as { d: number; n: number }[]);
-  // Started days use the same offsets, over the chats' start quarter hours (covered by the scope's range).
-  const startedDay = scope.day.replaceAll("u.q", "c.start_q");
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  if (scope.cwd !== null) {
-    conds.push(scope.cwd === "" ? "c.cwd IS NULL" : "c.cwd = ?");
-    if (scope.cwd !== "") params.push(scope.cwd);
-  }
-  if (scope.since !== null) {
-    conds.push(`c.start_q >= ? AND ${startedDay} >= ?`);
-    params.push((scope.since - 2) * 96, scope.since);
-  }
-  if (scope.until !== null) {
-    conds.push(`c.start_q < ? AND ${startedDay} <= ?`);
-    params.push((scope.until + 2) * 96, scope.until);
-  }
-  const where = conds.length ? conds.join(" AND ") : "1";
+        .prepare(
+          `SELECT p.k AS k, count(DISTINCT u.cid) AS n FROM ${periods} p CROSS JOIN usage u
+           WHERE u.q >= p.lo AND u.q < p.hi AND ${scope.filterWhere} GROUP BY p.n`,
+        )
+        .all(...scope.filterParams) as { k: string; n: number }[]);
+  const cwd = scope.cwd === null ? "1" : scope.cwd === "" ? "c.cwd IS NULL" : "c.cwd = ?";
+  const cwdParams = scope.cwd ? [scope.cwd] : [];
   const started = db
-    .prepare(`SELECT ${startedDay} AS d, count(*) AS n FROM chats c WHERE c.start_q >= 0 AND ${where} GROUP BY d`)
-    .all(...params) as { d: number; n: number }[];
+    .prepare(
+      `SELECT p.k AS k, count(*) AS n FROM ${periods} p CROSS JOIN chats c
+       WHERE c.start_q >= p.lo AND c.start_q < p.hi AND ${cwd} GROUP BY p.n`,
+    )
+    .all(...cwdParams) as { k: string; n: number }[];
+  // Chats per folder: all of them, or those started in the date range.
+  const dated = scope.since !== null || scope.until !== null;
+  const range = dated ? "AND c.start_q >= ? AND c.start_q < ?" : "";
+  const rangeParams = dated ? [ranges[0]?.lo ?? 0, ranges[ranges.length - 1]?.hi ?? 0] : [];
   const folders = db
-    .prepare(`SELECT c.cwd AS cwd, count(*) AS n FROM chats c WHERE ${where} GROUP BY c.cwd ORDER BY n DESC, c.cwd`)
-    .all(...params) as { cwd: string | null; n: number }[];
-  const days = new Map<number, ActivityDay>();
-  const dayOf = (d: number) => {
+    .prepare(
+      `SELECT c.cwd AS cwd, count(*) AS n FROM chats c WHERE ${cwd} ${range} GROUP BY c.cwd ORDER BY n DESC, c.cwd`,
+    )
+    .all(...cwdParams, ...rangeParams) as { cwd: string | null; n: number }[];
+  const days = new Map<string, ActivityDay>();
+  const dayOf = (d: string) => {
     let row = days.get(d);
     if (!row) {
-      row = { date: dayName(d), started: 0, active: 0 };
+      row = { date: d, started: 0, active: 0 };
       days.set(d, row);
     }
     return row;
   };
-  for (const r of started) dayOf(r.d).started = r.n;
-  for (const r of active) dayOf(r.d).active = r.n;
+  for (const r of started) dayOf(r.k).started = r.n;
+  for (const r of active) dayOf(r.k).active = r.n;
   return {
     scope: reportScope(scope),
-    days: [...days.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r),
+    days: [...days.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, r]) => r),
     folders: folders.map((r) => ({ cwd: r.cwd, chats: r.n })),
   };
 }

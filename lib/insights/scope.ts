@@ -1,5 +1,6 @@
 import type { Db } from "../index/db";
-import { checkTimeZone, localDaySql, offsetSpans, parseDay, systemTimeZone } from "./tz";
+import { localDay } from "./periods";
+import { checkTimeZone, localDaySql, type OffsetSpan, offsetSpans, parseDay, systemTimeZone } from "./tz";
 
 /**
  * What every Insights report is narrowed by, and the SQL that narrows the
@@ -32,6 +33,13 @@ export interface Scope {
   params: unknown[];
   /** Same, without the dated-only condition: chat and folder totals over all time count undated messages too. */
   whereAll: string;
+  /** The working-folder and model conditions alone (on `usage u`), and their parameters. */
+  filterWhere: string;
+  filterParams: unknown[];
+  /** The zone's offsets over the covered range, and the local days a period report covers. */
+  spans: OffsetSpan[];
+  firstDay: number;
+  lastDay: number;
 }
 
 const QD = 96;
@@ -60,9 +68,12 @@ export function resolveScope(db: Db, filter: InsightsFilter = {}): Scope {
   if (since !== null) lo = Math.max(lo, (since - 2) * QD);
   if (until !== null) hi = Math.min(hi, (until + 2) * QD);
   if (hi < lo) hi = lo;
-  const day = localDaySql("u.q", offsetSpans(tz, lo, hi));
+  const spans = offsetSpans(tz, lo, hi);
+  const day = localDaySql("u.q", spans);
   const conds: string[] = [];
   const params: unknown[] = [];
+  const filterConds: string[] = [];
+  const filterParams: unknown[] = [];
   if (since !== null) {
     conds.push(`u.q >= ? AND ${day} >= ?`);
     params.push((since - 2) * QD, since);
@@ -85,8 +96,26 @@ export function resolveScope(db: Db, filter: InsightsFilter = {}): Scope {
     conds.push("u.model = ?");
     params.push(model);
   }
+  for (const c of conds) if (!c.startsWith("u.q")) filterConds.push(c);
+  if (cwd) filterParams.push(cwd);
+  if (model !== null) filterParams.push(model);
   const rest = conds.length ? conds.join(" AND ") : "1";
-  return { tz, since, until, cwd, model, day, where: `u.q >= 0 AND ${rest}`, params, whereAll: rest };
+  return {
+    tz,
+    since,
+    until,
+    cwd,
+    model,
+    day,
+    where: `u.q >= 0 AND ${rest}`,
+    params,
+    whereAll: rest,
+    filterWhere: filterConds.length ? filterConds.join(" AND ") : "1",
+    filterParams,
+    spans,
+    firstDay: since ?? localDay(spans, lo),
+    lastDay: until ?? localDay(spans, hi),
+  };
 }
 
 /** The conditions chat and folder totals use: all time counts undated messages, a date range only dated ones. */

@@ -1,4 +1,5 @@
 import type { Db } from "../index/db";
+import { loadModels, loadPeriods, periodRanges } from "./periods";
 import { type InsightsFilter, resolveScope, type Scope, totalsWhere } from "./scope";
 import { dayName } from "./tz";
 
@@ -71,13 +72,6 @@ export function reportScope(scope: Scope): ReportScope {
   };
 }
 
-/** The SQL of the period key over the local day `d`. */
-function periodKey(period: Period): string {
-  if (period === "weekly") return "(d - ((d + 3) % 7))";
-  if (period === "monthly") return "strftime('%Y-%m', d * 86400, 'unixepoch')";
-  return "d";
-}
-
 type SumRow = { k: string | number; model: string; m: number; b: number; i: number; o: number };
 
 function sums(r: { m: number; b: number; i: number; o: number }): UsageSums {
@@ -89,26 +83,32 @@ const SUMS_SQL = "sum(u.messages) AS m, sum(u.bare) AS b, sum(u.input) AS i, sum
 /** Input and output tokens and messages per day, week or month, split by model. */
 export function usageByPeriod(db: Db, period: Period, filter: InsightsFilter = {}): PeriodReport {
   const scope = resolveScope(db, filter);
-  const key = periodKey(period);
-  const inner = `SELECT ${scope.day} AS d, u.* FROM usage u WHERE ${scope.where}`;
+  const periods = loadPeriods(db, periodRanges(scope.spans, period, scope.firstDay, scope.lastDay));
+  const models = loadModels(db, scope.model);
+  // Models, then periods, outside; each (model, period) is one range of the model-first index, in group order.
   const rows = db
     .prepare(
-      `SELECT ${key} AS k, u.model AS model, ${SUMS_SQL} FROM (${inner}) u GROUP BY k, u.model ORDER BY k, u.model`,
+      `SELECT p.k AS k, mm.model AS model, ${SUMS_SQL} FROM ${models} mm CROSS JOIN ${periods} p CROSS JOIN usage u
+       WHERE u.model = mm.model AND u.q >= p.lo AND u.q < p.hi AND ${scope.filterWhere}
+       GROUP BY mm.n, p.n ORDER BY p.n, mm.model`,
     )
-    .all(...scope.params) as SumRow[];
+    .all(...scope.filterParams) as SumRow[];
   const chats = db
-    .prepare(`SELECT ${key} AS k, count(DISTINCT u.cid) AS n FROM (${inner}) u GROUP BY k`)
-    .all(...scope.params) as { k: string | number; n: number }[];
+    .prepare(
+      `SELECT p.k AS k, count(DISTINCT u.cid) AS n FROM ${periods} p CROSS JOIN usage u
+       WHERE u.q >= p.lo AND u.q < p.hi AND ${scope.filterWhere} GROUP BY p.n`,
+    )
+    .all(...scope.filterParams) as { k: string; n: number }[];
   const active = new Map(chats.map((c) => [c.k, c.n]));
   const out: PeriodRow[] = [];
   const byModel = new Map<string, { m: number; b: number; i: number; o: number }>();
   for (const r of rows) {
     let row = out[out.length - 1];
-    const name = typeof r.k === "number" ? dayName(r.k) : r.k;
+    const name = String(r.k);
     if (!row || row.period !== name) {
       row = {
         period: name,
-        chats: active.get(r.k) ?? 0,
+        chats: active.get(name) ?? 0,
         modelsUsed: [],
         modelBreakdowns: [],
         ...sums({ m: 0, b: 0, i: 0, o: 0 }),
