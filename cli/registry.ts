@@ -1,4 +1,5 @@
 import { SEARCH_ROLES } from "../lib/index/extract";
+import { usageHelp } from "./commands/usage-help";
 import type { Command } from "./context";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
@@ -20,6 +21,7 @@ const sessions = () => import("./commands/sessions").then((m) => m.sessionRuns);
 const search = () => import("./commands/search").then((m) => m.searchRuns);
 const serve = () => import("./commands/serve").then((m) => m.serveRuns);
 const repair = () => import("./commands/repair").then((m) => m.repairRuns);
+const usage = () => import("./commands/usage").then((m) => m.usageRuns);
 
 function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
   return async () => (await domain())[name] as Command;
@@ -150,4 +152,28 @@ Options:
     load: from(repair, "repair resume"),
   },
   "repair done": { summary: "the repairs made, with their ids for undo", load: from(repair, "repair done") },
+  "usage daily": {
+    ...usageHelp("tokens and messages per day, by model", "oda-admin usage daily [options]"),
+    load: from(usage, "usage daily"),
+  },
+  "usage weekly": {
+    ...usageHelp("tokens and messages per week", "oda-admin usage weekly [options]"),
+    load: from(usage, "usage weekly"),
+  },
+  "usage monthly": {
+    ...usageHelp("tokens and messages per month", "oda-admin usage monthly [options]"),
+    load: from(usage, "usage monthly"),
+  },
+  "usage chats": {
+    ...usageHelp("the chats with the most tokens [--limit N, 0: all]", "oda-admin usage chats [--limit N] [options]"),
+    load: from(usage, "usage chats"),
+  },
+  "usage folders": {
+    ...usageHelp("tokens and messages per working folder", "oda-admin usage folders [options]"),
+    load: from(usage, "usage folders"),
+  },
+  storage: {
+    ...usageHelp("disk space per folder, chat and log generation", "oda-admin storage [--cwd DIR] [--json]"),
+    load: from(usage, "storage"),
+  },
 };

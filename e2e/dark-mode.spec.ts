@@ -91,6 +91,22 @@ const PAGES: Visit[] = [
     // First checked while the index is being built (its progress bar), then once it is current.
     later: (p) => expect(p.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 }),
   },
+  {
+    name: "insights",
+    path: at("/insights?tz=UTC"),
+    ready: async (p) => {
+      // The index is built in the background before the page shows its charts.
+      test.setTimeout(180_000);
+      await expect(p.getByRole("heading", { name: "Usage", level: 2 })).toBeVisible();
+    },
+    // Once the index is built the page re-renders with its charts; then a chart's table view.
+    later: async (p) => {
+      await expect(p.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 });
+      const card = p.getByRole("region", { name: "Tokens per day, by model" });
+      await card.getByRole("button", { name: "Table view" }).click();
+      await expect(card.getByRole("table")).toBeVisible({ timeout: 30_000 });
+    },
+  },
 ];
 
 /**

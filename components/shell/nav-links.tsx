@@ -5,6 +5,7 @@ const LINKS = [
   { href: "/memory", label: "Memory" },
   { href: "/chats", label: "Chats" },
   { href: "/search", label: "Search" },
+  { href: "/insights", label: "Insights" },
   { href: "/repairs", label: "Repairs" },
 ];
 

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { OdaError } from "../errors";
+import { USAGE_SCHEMA } from "./usage";
 
 /**
  * The search index's SQLite file, `<state>/index.sqlite`: a cache of the log
@@ -11,7 +12,7 @@ import { OdaError } from "../errors";
  */
 
 /** Bumped whenever the tables change: an index of another version is set aside and rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries
@@ -58,9 +59,28 @@ CREATE TABLE chats (
   text_error TEXT,
   bad_lines INTEGER NOT NULL DEFAULT 0,
   summary TEXT NOT NULL,
-  indexed_at TEXT NOT NULL
+  indexed_at TEXT NOT NULL,
+  -- Storage facts for Insights (see usage.ts): the current log's format and decompressed bytes of its
+  -- complete lines, the older generations, the checkpoint and the lock; the quarter hour it started.
+  start_q INTEGER,
+  -- The chat's usage totals (sums of its usage rows), so all-time reports need not scan them.
+  u_messages INTEGER NOT NULL DEFAULT 0,
+  u_bare INTEGER NOT NULL DEFAULT 0,
+  u_input INTEGER NOT NULL DEFAULT 0,
+  u_output INTEGER NOT NULL DEFAULT 0,
+  format INTEGER,
+  log_dec INTEGER,
+  old_bytes INTEGER NOT NULL DEFAULT 0,
+  old_logs INTEGER NOT NULL DEFAULT 0,
+  cache_bytes INTEGER NOT NULL DEFAULT 0,
+  lock_bytes INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX chats_cwd ON chats(cwd);
+CREATE INDEX chats_start ON chats(start_q);
+-- Covers every Insights query over the chats: they scan this narrow copy instead of rows whose summary spills
+-- into overflow pages (the columns after it would cost a page chain each).
+CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes,
+  u_messages, u_bare, u_input, u_output, id);
 CREATE TABLE lines (
   -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
   id INTEGER PRIMARY KEY,
@@ -81,7 +101,7 @@ END;
 CREATE TRIGGER lines_ad AFTER DELETE ON lines BEGIN
   INSERT INTO lines_fts(lines_fts, rowid, text, cid, line, role, ts) VALUES ('delete', old.id, old.text, old.cid, old.line, old.role, old.ts);
 END;
-`;
+${USAGE_SCHEMA}`;
 
 const open = new Map<string, IndexHandle>();
 

@@ -6,6 +6,7 @@ import { LineSplitter, parseObject } from "../sessions/lines";
 import { type Db, ENTRY_SPAN, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
 import { extractText } from "./extract";
 import { type IndexedChat, readIndexedChat, type SeenChat, scanChanges } from "./scan";
+import { chatFacts, deleteUsage, UsageBatch } from "./usage";
 
 /**
  * The incremental refresh: only chats whose files changed are re-read; a log
@@ -81,19 +82,23 @@ async function refreshChat(
     source: summary.cached ? "checkpoint" : "log",
     summary: JSON.stringify(summary),
     indexed_at: now,
+    ...chatFacts(summary, seen.loc.dir),
   };
   const upsert = db.prepare(`
     INSERT INTO chats (id, folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint,
-      log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at)
+      log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at,
+      start_q, format, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes)
     VALUES (@id, @folder, @cwd, @title, @first_activity, @last_activity, @messages, @problems, @source, @fingerprint,
-      @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @bad_lines, @summary, @indexed_at)
+      @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @bad_lines, @summary, @indexed_at,
+      @start_q, @format, @log_dec, @old_bytes, @old_logs, @cache_bytes, @lock_bytes)
     ON CONFLICT(id) DO UPDATE SET folder = excluded.folder, cwd = excluded.cwd, title = excluded.title,
       first_activity = excluded.first_activity, last_activity = excluded.last_activity, messages = excluded.messages,
       problems = excluded.problems, source = excluded.source, fingerprint = excluded.fingerprint,
       log_name = excluded.log_name, log_size = excluded.log_size, log_mtime = excluded.log_mtime, log_ino = excluded.log_ino,
       text_lines = excluded.text_lines, seek_line = excluded.seek_line, seek_dec = excluded.seek_dec,
       seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error, bad_lines = excluded.bad_lines,
-      summary = excluded.summary, indexed_at = excluded.indexed_at
+      summary = excluded.summary, indexed_at = excluded.indexed_at, start_q = excluded.start_q, format = excluded.format, log_dec = excluded.log_dec,
+      old_bytes = excluded.old_bytes, old_logs = excluded.old_logs, cache_bytes = excluded.cache_bytes, lock_bytes = excluded.lock_bytes
     RETURNING cid`);
   const deleteLines = db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?");
   const lastEntry = db.prepare("SELECT max(id) AS id FROM lines WHERE id >= ? AND id < ?");
@@ -116,7 +121,8 @@ async function refreshChat(
     db.prepare(
       `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
         messages = @messages, source = @source, summary = @summary, indexed_at = @indexed_at, fingerprint = @fingerprint,
-        problems = @problems WHERE cid = @cid`,
+        problems = @problems, start_q = @start_q, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
+        lock_bytes = @lock_bytes WHERE cid = @cid`,
     ).run({
       ...base,
       fingerprint: seen.fingerprint,
@@ -150,6 +156,9 @@ async function refreshChat(
   let textError: string | null = null;
   let linesRead = 0;
   const pending: Pending[] = [];
+  const usage = new UsageBatch();
+  // Decompressed bytes of the log's complete lines (the storage report's decompressed size).
+  let decEnd = from?.dec ?? 0;
 
   const flush = (final: boolean) => {
     db.transaction(() => {
@@ -168,6 +177,7 @@ async function refreshChat(
         seek_line: point?.line ?? null,
         seek_dec: point?.dec ?? null,
         seek_comp: point?.comp ?? null,
+        log_dec: current ? decEnd : null,
         seek_sha: current && point ? hashLogTail(current.path, point.comp) : null,
         text_error: textError,
         bad_lines: badLines,
@@ -180,7 +190,10 @@ async function refreshChat(
       }) as { cid: number };
       cid = result.cid;
       const lo = cid * ENTRY_SPAN;
-      if (first && !from) deleteLines.run(lo, lo + ENTRY_SPAN);
+      if (first && !from) {
+        deleteLines.run(lo, lo + ENTRY_SPAN);
+        deleteUsage(db, cid);
+      }
       first = false;
       let next = ((lastEntry.get(lo, lo + ENTRY_SPAN) as { id: number | null }).id ?? lo - 1) + 1;
       for (const p of pending) {
@@ -189,6 +202,7 @@ async function refreshChat(
         insertLine.run(next++, cid, p.line, p.role, p.ts, p.text);
       }
       pending.length = 0;
+      usage.write(db, cid);
     })();
   };
 
@@ -196,11 +210,13 @@ async function refreshChat(
     const splitter = new LineSplitter(from?.line ?? 0, from?.dec ?? 0);
     const onLine = (n: number, _offset: number, bytes: Buffer, length: number) => {
       linesRead++;
+      decEnd = splitter.lineStart;
       if (n <= skipTo) return true;
       const raw = bytes.toString("utf8");
       // A line over the line limit comes as its head: its text is searchable, it is not parsed.
       const json = length > bytes.length ? null : parseObject(raw);
       if (!json && length === bytes.length) badLines++;
+      usage.add(json, current.format);
       for (const entry of extractText(json, raw)) pending.push({ line: n, ...entry });
       indexedTo = n;
       return true;
@@ -287,6 +303,7 @@ async function refreshOnce(
   const dropChat = db.transaction((cid: number) => {
     db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?").run(cid * ENTRY_SPAN, (cid + 1) * ENTRY_SPAN);
     db.prepare("DELETE FROM chats WHERE cid = ?").run(cid);
+    deleteUsage(db, cid);
   });
   for (const row of changes.gone) dropChat(row.cid);
   result.removed = changes.gone.length;

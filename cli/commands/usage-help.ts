@@ -1,0 +1,29 @@
+import type { CommandOptions } from "../registry";
+
+/**
+ * The usage and storage commands' help and options, apart from their code so
+ * that `--help` and parsing load none of it.
+ */
+const OPTIONS = `Options:
+  --since DATE     from this local day (YYYY-MM-DD or YYYYMMDD)
+  --until DATE     to this local day, included
+  --cwd DIR        only chats working in this folder ("" for chats with none)
+  --model M        only messages of this model
+  --tz ZONE        group days in this IANA zone (default: this computer's)
+  --no-refresh     read the index as it is (default: refresh it first)
+  --json           one JSON document`;
+
+const options: CommandOptions = {
+  since: { type: "string" },
+  until: { type: "string" },
+  cwd: { type: "string" },
+  model: { type: "string" },
+  tz: { type: "string" },
+  limit: { type: "string" },
+  "no-refresh": { type: "boolean" },
+};
+
+/** Summary, usage text and options of one usage command. */
+export function usageHelp(summary: string, usage: string): { summary: string; usage: string; options: CommandOptions } {
+  return { summary, usage: `${usage}\n\n${OPTIONS}\n`, options };
+}

@@ -1,0 +1,101 @@
+import type { InsightsOverview } from "@/lib/insights";
+import {
+  activityFolderTable,
+  activityTable,
+  formatTable,
+  largestChatsTable,
+  storageFolderTable,
+} from "@/lib/insights/tables";
+import { BarChart } from "./bar-chart";
+import { ChartCard } from "./chart-card";
+
+const n = (v: number) => v.toLocaleString("en");
+
+/** Bytes in binary units with one decimal; tables keep every byte. */
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
+}
+
+/** Activity: chats started and active per day, chats per folder. */
+export function ActivitySection({ overview: o }: { overview: InsightsOverview }) {
+  const days = o.activity.days;
+  return (
+    <section aria-labelledby="activity-heading" className="space-y-4">
+      <h2 id="activity-heading" className="text-xl font-semibold">
+        Activity
+      </h2>
+      <ChartCard
+        title="Chats started and active per day"
+        table={activityTable(o.activity)}
+        file="chats-per-day"
+        chart={
+          <BarChart
+            stacked={false}
+            categories={days.map((d) => d.date)}
+            series={[
+              { label: "Chats started", values: days.map((d) => d.started) },
+              { label: "Chats active", values: days.map((d) => d.active) },
+            ]}
+            label={`Chats started and chats active on each of ${days.length} days. The table view lists every number.`}
+          />
+        }
+      />
+      <ChartCard title="Chats per working folder" table={activityFolderTable(o.activity)} file="chats-per-folder" />
+    </section>
+  );
+}
+
+/** Storage: bytes per folder and chat, current against older generations, checkpoints and locks. */
+export function StorageSection({ overview: o }: { overview: InsightsOverview }) {
+  const s = o.storage.totals;
+  const top = o.storage.folders.slice(0, 15);
+  return (
+    <section aria-labelledby="storage-heading" className="space-y-4">
+      <h2 id="storage-heading" className="text-xl font-semibold">
+        Storage
+      </h2>
+      <ul className="space-y-1 text-zinc-700 dark:text-zinc-300">
+        <li>
+          {n(s.chats)} chats take {formatBytes(s.totalBytes)} on disk.
+        </li>
+        <li>
+          Current logs: {formatBytes(s.currentBytes)}, {formatBytes(s.decompressedBytes)} decompressed.
+        </li>
+        <li>
+          Older log generations: {formatBytes(s.olderBytes)} in {n(s.olderLogs)} logs. Nothing removes session files for
+          you; archiving older generations is not available yet.
+        </li>
+        <li>
+          Checkpoints: {formatBytes(s.checkpointBytes)} in {n(s.checkpoints)} files. Lock files:{" "}
+          {formatBytes(s.lockBytes)} in {n(s.locks)} files.
+        </li>
+      </ul>
+      <ChartCard
+        title="Bytes on disk per working folder"
+        table={storageFolderTable(o.storage)}
+        file="bytes-per-folder"
+        chart={
+          <BarChart
+            categories={top.map((f) => f.cwd ?? "(none)")}
+            series={[
+              { label: "Current logs", values: top.map((f) => f.currentBytes) },
+              { label: "Older generations", values: top.map((f) => f.olderBytes) },
+              { label: "Checkpoints", values: top.map((f) => f.checkpointBytes) },
+              { label: "Locks", values: top.map((f) => f.lockBytes) },
+            ]}
+            label={`Bytes on disk of the ${top.length} largest working folders, by kind of file. The table view lists every folder.`}
+          />
+        }
+      />
+      <ChartCard title="Current logs per format" table={formatTable(o.storage)} file="bytes-per-format" />
+      <ChartCard title="Largest chats" table={largestChatsTable(o.storage)} file="largest-chats" />
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { closeAllIndexes, handleOf, refreshIndex } from "../lib/index";
+import { type InsightsFilter, type Period, usageByFolder, usageByPeriod } from "../lib/insights";
+import { makeDemoInto } from "../scripts/demo";
+import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
+
+/** The Insights page over demo data: its numbers are the CLI's (computed here from an index of the same logs). */
+
+test.use({
+  timezoneId: "Europe/Paris",
+  odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 40 }))),
+});
+
+/** What lib/insights says for the demo logs, from an index of our own. */
+async function expected(oda: Oda, period: Period, filter: InsightsFilter) {
+  const state = mkdtempSync(join(tmpdir(), "oda-insights-e2e-"));
+  try {
+    await refreshIndex(state, oda.logs);
+    const db = handleOf(state, oda.logs).db;
+    return { usage: usageByPeriod(db, period, filter), folders: usageByFolder(db, filter).folders };
+  } finally {
+    closeAllIndexes();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+const n = (v: number) => v.toLocaleString("en");
+
+test.describe("insights", () => {
+  test("usage per day as a table, a folder filter, the same numbers as the CLI, axe clean", async ({ page, oda }) => {
+    // Two index builds (the page's and ours) and two axe runs, on a shared machine.
+    test.setTimeout(180_000);
+    const all = await expected(oda, "daily", { tz: "Europe/Paris" });
+    expect(all.usage.rows.length).toBeGreaterThan(0);
+    await page.goto("/insights");
+    // The browser's zone is put into the URL, and the page re-renders once the index is built.
+    await expect(page).toHaveURL(/tz=Europe%2FParis/);
+    await expect(page.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 });
+    const t = all.usage.totals;
+    await expect(
+      page.getByText(`${n(t.inputTokens)} input and ${n(t.outputTokens)} output tokens (${n(t.totalTokens)} in all)`),
+    ).toBeVisible({ timeout: 30_000 });
+
+    const card = page.getByRole("region", { name: "Tokens per day, by model" });
+    await expect(card.getByRole("img", { name: /^Tokens per day, stacked by model/ })).toBeVisible();
+    await card.getByRole("button", { name: "Table view" }).click();
+    await expect(card.getByRole("button", { name: "Table view" })).toHaveAttribute("aria-pressed", "true");
+    const table = card.getByRole("table", { name: /Tokens and messages per day, Europe\/Paris/ });
+    const rows = table.locator("tbody tr");
+    await expect(rows).toHaveCount(all.usage.rows.length);
+    for (const [i, r] of all.usage.rows.entries()) {
+      await expect(rows.nth(i).locator("th, td")).toHaveText([
+        r.period,
+        n(r.messages),
+        n(r.messagesWithoutUsage),
+        n(r.inputTokens),
+        n(r.outputTokens),
+        n(r.totalTokens),
+        n(r.chats),
+        r.modelsUsed.join(", "),
+      ]);
+    }
+    await expectAccessible(page);
+
+    // A filter: one working folder, grouped by month.
+    const folder = all.folders.find((f) => f.cwd !== null)?.cwd as string;
+    await page.getByRole("combobox", { name: "Working folder" }).selectOption(folder);
+    await page.getByRole("combobox", { name: "Group by" }).selectOption("monthly");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/period=monthly/);
+    const one = await expected(oda, "monthly", { tz: "Europe/Paris", cwd: folder });
+    const m = one.usage.totals;
+    await expect(
+      page.getByText(`${n(m.inputTokens)} input and ${n(m.outputTokens)} output tokens (${n(m.totalTokens)} in all)`),
+    ).toBeVisible();
+    const monthly = page.getByRole("region", { name: "Tokens per month, by model" });
+    await monthly.getByRole("button", { name: "Table view" }).click();
+    await expect(monthly.locator("tbody tr")).toHaveCount(one.usage.rows.length);
+    await expect(monthly.locator("tbody tr").first().locator("th")).toHaveText(one.usage.rows[0]?.period ?? "");
+    const folders = page.getByRole("region", { name: "Tokens per working folder" });
+    await folders.getByRole("button", { name: "Table view" }).click();
+    await expect(folders.locator("tbody tr")).toHaveCount(1);
+    await expect(folders.locator("tbody tr th")).toHaveText(folder);
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * `lib/insights`: where the tokens, the chats and the disk space go (issue 17),
+ * answered from the search index (`lib/index`), which keeps per-chat,
+ * per-quarter-hour usage facts and per-chat storage facts as it refreshes.
+ * Everything is summed in SQLite; local days come from the zone's offsets over
+ * the covered range (see `tz.ts`), so `--tz` groups exactly across DST changes.
+ *
+ * - `usageByPeriod(db, "daily"|"weekly"|"monthly", filter)`, `usageByChat`, `usageByFolder`
+ * - `activityByDay(db, filter)`: chats started and active per day, chats per folder
+ * - `storageReport(db, {cwd})`: bytes per folder, chat, generation, checkpoints, locks
+ * - `memoryInsights(home)`: what each workspace's chats receive, memories per set and source
+ * - `insightsOverview(...)`: everything the page's first view shows, in one call
+ */
+
+import type { Db } from "../index/db";
+import { type ActivityReport, activityByDay } from "./activity";
+import { type MemoryInsights, memoryInsights } from "./memory";
+import type { InsightsFilter } from "./scope";
+import { type StorageReport, storageReport } from "./storage";
+import {
+  type ChatUsage,
+  type FolderUsage,
+  type Period,
+  type PeriodReport,
+  usageByChat,
+  usageByFolder,
+  usageByPeriod,
+} from "./usage";
+
+export { type ActivityDay, type ActivityReport, activityByDay, type FolderChats } from "./activity";
+export { type MemoryInsights, memoryInsights, type SetCounts } from "./memory";
+export type { InsightsFilter } from "./scope";
+export {
+  type ChatStorageRow,
+  type FolderStorage,
+  type GenerationStorage,
+  type StorageReport,
+  type StorageSums,
+  storageReport,
+} from "./storage";
+export { checkTimeZone, systemTimeZone } from "./tz";
+export {
+  type ChatUsage,
+  type FolderUsage,
+  formatOneNote,
+  type ModelBreakdown,
+  type Period,
+  type PeriodReport,
+  type PeriodRow,
+  type ReportScope,
+  type UsageSums,
+  usageByChat,
+  usageByFolder,
+  usageByPeriod,
+} from "./usage";
+
+/** Everything the Insights page shows at once. */
+export interface InsightsOverview {
+  usage: PeriodReport;
+  chats: ChatUsage[];
+  folders: FolderUsage[];
+  activity: ActivityReport;
+  storage: StorageReport;
+  /** Null when there is no Oda home to read memories from. */
+  memory: MemoryInsights | null;
+  /** Models and working folders present in the index, for the filters. */
+  models: string[];
+  cwds: (string | null)[];
+}
+
+/** The page's first view: every report for one filter, from one index connection. */
+export async function insightsOverview(
+  db: Db,
+  home: string | null,
+  filter: InsightsFilter & { period?: Period },
+): Promise<InsightsOverview> {
+  const period = filter.period ?? "daily";
+  const usage = usageByPeriod(db, period, filter);
+  const unfiltered = !filter.since && !filter.until && filter.cwd === undefined && !filter.model;
+  // Unfiltered, the totals already name every model; a filter may hide some from them, so the index is asked.
+  const models = unfiltered
+    ? usage.totals.modelBreakdowns
+        .map((m) => m.modelName)
+        .filter((m) => m !== "")
+        .sort()
+    : (db.prepare("SELECT DISTINCT model FROM usage WHERE model <> '' ORDER BY model").pluck().all() as string[]);
+  const cwds = db.prepare("SELECT DISTINCT cwd FROM chats ORDER BY cwd").pluck().all() as (string | null)[];
+  return {
+    usage,
+    chats: usageByChat(db, filter, 20).chats,
+    folders: usageByFolder(db, filter).folders,
+    activity: activityByDay(db, filter, period === "daily" ? usage.rows : undefined),
+    storage: storageReport(db, { cwd: filter.cwd }),
+    memory: home ? await memoryInsights(home) : null,
+    models,
+    cwds,
+  };
+}
