@@ -1,6 +1,6 @@
 import { SEARCH_ROLES } from "../lib/index/extract";
-import { usageHelp } from "./commands/usage-help";
 import type { Command } from "./context";
+import { usageHelp } from "./usage-help";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
 export type CommandOptions = Record<string, { type: "string" | "boolean"; short?: string }>;

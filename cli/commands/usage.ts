@@ -108,7 +108,7 @@ const storage: Command = async (ctx) => {
   return 0;
 };
 
-/** `cli/registry.ts` holds their summaries and options (`usage-help.ts`). */
+/** `cli/registry.ts` holds their summaries and options (`cli/usage-help.ts`). */
 export const usageRuns = {
   "usage daily": periodCommand("daily"),
   "usage weekly": periodCommand("weekly"),

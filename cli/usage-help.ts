@@ -1,4 +1,4 @@
-import type { CommandOptions } from "../registry";
+import type { CommandOptions } from "./registry";
 
 /**
  * The usage and storage commands' help and options, apart from their code so
