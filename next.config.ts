@@ -3,6 +3,9 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   // Tests and parallel builds use their own output folder so they never clash.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The installable package ships this self-contained server (no build on the user's machine);
+  // `scripts/pack/assemble.mjs` copies it into dist/server without its trimmed node_modules.
+  output: "standalone",
   reactStrictMode: true,
   poweredByHeader: false,
   // Native modules stay outside the bundle and load from node_modules.

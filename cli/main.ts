@@ -1,13 +1,15 @@
 import { parseArgs } from "node:util";
 import { isOdaError } from "../lib/errors";
-import { type Command, type CommandContext, makeRoots } from "./context";
-import { commands } from "./registry";
+import { type CommandContext, makeRoots } from "./context";
+import { readPackage } from "./package-root";
+import { type CommandEntry, commands } from "./registry";
 
 const USAGE = `oda-admin — look after DataMind Oda's memories and chat logs
 
 Usage: oda-admin <command> [options]
 
 Global options:
+  --version         print the version
   --home DIR        the Oda home (or ODA_HOME)
   --logs DIR        the log folder (or ODA_LOG_DIR)
   --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
@@ -31,6 +33,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
       options: {
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
         home: { type: "string" },
         logs: { type: "string" },
         state: { type: "string" },
@@ -46,6 +49,10 @@ export async function main(argv: string[], io = { out: console.log, err: console
   }
   const positionals = parsed.positionals;
   const flags = parsed.values as Record<string, string | boolean>;
+  if (flags.version && !positionals.length) {
+    io.out(readPackage().version);
+    return 0;
+  }
   // Find the longest command name that the positionals start with ("memory list", "doctor").
   const match = Object.keys(commands)
     .filter((name) => {
@@ -57,7 +64,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
     (match ? io.out : positionals.length ? io.err : io.out)(match ? (commands[match]?.usage ?? USAGE) : USAGE);
     return match || !positionals.length ? 0 : 2;
   }
-  const entry = commands[match] as { run: Command };
+  const entry = commands[match] as CommandEntry;
   const ctx: CommandContext = {
     args: positionals.slice(match.split(" ").length),
     flags,
@@ -67,7 +74,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
     err: io.err,
   };
   try {
-    return await entry.run(ctx);
+    const run = await entry.load();
+    return await run(ctx);
   } catch (error) {
     const message = isOdaError(error) ? error.message : `Unexpected error: ${(error as Error).message}`;
     if (ctx.json) io.out(JSON.stringify({ ok: false, error: message }, null, 2));

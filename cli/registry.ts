@@ -1,16 +1,140 @@
-import { doctorCommand } from "./commands/doctor";
-import { memoryCommands } from "./commands/memory";
-import { searchCommands } from "./commands/search";
-import { sessionCommands } from "./commands/sessions";
+import { SEARCH_ROLES } from "../lib/index/extract";
 import type { Command } from "./context";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
 export type CommandOptions = Record<string, { type: "string" | "boolean"; short?: string }>;
 
-/** Every CLI command, keyed by its words ("memory list"). Each domain adds its own. */
-export const commands: Record<string, { summary: string; usage?: string; options?: CommandOptions; run: Command }> = {
-  doctor: doctorCommand,
-  ...memoryCommands,
-  ...sessionCommands,
-  ...searchCommands,
+/** What the CLI knows about a command before it loads it: enough for `--help` and parsing. */
+export interface CommandEntry {
+  summary: string;
+  usage?: string;
+  options?: CommandOptions;
+  /** Imports the command's module only when it runs, so start-up reads no more than it uses. */
+  load: () => Promise<Command>;
+}
+
+// Each domain's module is imported on first use; its runs are keyed by the command's words.
+const doctor = () => import("./commands/doctor").then((m) => m.doctorRuns);
+const memory = () => import("./commands/memory").then((m) => m.memoryRuns);
+const sessions = () => import("./commands/sessions").then((m) => m.sessionRuns);
+const search = () => import("./commands/search").then((m) => m.searchRuns);
+const serve = () => import("./commands/serve").then((m) => m.serveRuns);
+
+function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
+  return async () => (await domain())[name] as Command;
+}
+
+const textOptions = { title: { type: "string" }, text: { type: "string" }, "text-file": { type: "string" } } as const;
+const expect = { expect: { type: "string" } } as const;
+
+/** Every CLI command, keyed by its words ("memory list"). */
+export const commands: Record<string, CommandEntry> = {
+  doctor: { summary: "list every problem under the roots", load: from(doctor, "doctor") },
+  "memory list": { summary: "list a set's memories, problems and deleted memories", load: from(memory, "memory list") },
+  "memory show": { summary: "show one memory: memory show ID", load: from(memory, "memory show") },
+  "memory history": {
+    summary: "a memory's versions, newest first: memory history ID",
+    load: from(memory, "memory history"),
+  },
+  "memory create": {
+    summary: "create a memory: --title T --text X (or --text-file F|-) [--off]",
+    options: { ...textOptions, off: { type: "boolean" } },
+    load: from(memory, "memory create"),
+  },
+  "memory set": {
+    summary: "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]",
+    options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
+    load: from(memory, "memory set"),
+  },
+  "memory delete": {
+    summary: "delete a memory: memory delete ID [--expect SHA256]",
+    options: expect,
+    load: from(memory, "memory delete"),
+  },
+  "memory restore": {
+    summary: "restore a deleted memory, or a version: memory restore ID [VERSION]",
+    options: expect,
+    load: from(memory, "memory restore"),
+  },
+  "memory undo": {
+    summary: "undo the chat change that made a memory's text: memory undo ID",
+    options: expect,
+    load: from(memory, "memory undo"),
+  },
+  "memory payload": { summary: "what a chat in --workspace (or none) receives", load: from(memory, "memory payload") },
+  "sessions list": {
+    summary: "list every chat of the log folder: --logs DIR [--json]",
+    load: from(sessions, "sessions list"),
+  },
+  "session show": {
+    summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
+    options: {
+      from: { type: "string" },
+      count: { type: "string" },
+      raw: { type: "boolean" },
+      generation: { type: "string" },
+    },
+    load: from(sessions, "session show"),
+  },
+  search: {
+    summary:
+      'find chats: search "<query>" [--cwd DIR] [--role R] [--since ISO] [--until ISO] [--problems] [--no-refresh]',
+    usage: `oda-admin search "<query>" [options]
+
+Searches every chat of the log folder through the index in the state folder,
+refreshing it first (only changed chats are read again).
+
+Query syntax (SQLite FTS5): words (all must appear), "exact phrases", prefix*,
+NOT, OR and parentheses, e.g.  budget NOT "staging server"
+
+Options:
+  --cwd DIR        only chats working in this folder
+  --role R         only entries of this role: ${SEARCH_ROLES.join(", ")}
+  --since ISO      only lines at or after this date (YYYY-MM-DD or a date-time)
+  --until ISO      only lines at or before this date (a date includes the whole day, UTC)
+  --problems       only chats with problems
+  --chats N        how many chats to show (default 50, most recent first)
+  --no-refresh     search the index as it is
+  --json           one JSON document; each hit has the inspector's url
+`,
+    options: {
+      cwd: { type: "string" },
+      role: { type: "string" },
+      since: { type: "string" },
+      until: { type: "string" },
+      problems: { type: "boolean" },
+      chats: { type: "string" },
+      "no-refresh": { type: "boolean" },
+    },
+    load: from(search, "search"),
+  },
+  "index refresh": {
+    summary: "bring the search index up to date (progress on stderr)",
+    load: from(search, "index refresh"),
+  },
+  "index status": {
+    summary: "the search index: where, how big, whether it is current",
+    load: from(search, "index status"),
+  },
+  serve: {
+    summary: "serve the dashboard on 127.0.0.1: serve [--home DIR --logs DIR] [--port N|0] [--open]",
+    usage: `oda-admin serve [options]
+
+Starts the dashboard's production server on 127.0.0.1 and prints the one URL
+to open (it carries a fresh access token). Ctrl+C stops it. With neither
+--home nor --logs it serves demo data, generated into <state>/demo.
+
+Options:
+  --home DIR     the Oda home (or ODA_HOME)
+  --logs DIR     the log folder (or ODA_LOG_DIR)
+  --state DIR    the dashboard's state folder (or ODA_ADMIN_STATE; default
+                 <home>/.oda-admin, or ~/.oda-admin for demo data)
+  --port N       the port (or ODA_ADMIN_PORT); 0 picks a free one; default the
+                 first free port from 4377
+  --open         open the URL in the browser, when the system has a way to
+  -h, --help     this text
+`,
+    options: { port: { type: "string" }, open: { type: "boolean" } },
+    load: from(serve, "serve"),
+  },
 };

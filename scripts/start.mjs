@@ -5,10 +5,11 @@
 // Plain Node with no dependencies: it runs before `npm ci` has.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { nextBuildIsCurrent } from "./build-state.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -41,21 +42,7 @@ if (!existsSync(join(root, "node_modules", ".package-lock.json"))) {
 
 // 2. A production build, redone when any source is newer than the last one.
 const distDir = process.env.NEXT_DIST_DIR || ".next";
-const buildId = join(root, distDir, "BUILD_ID");
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules" || entry.name.endsWith(".test.ts")) continue;
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-const sources = ["app", "components", "lib", "server", "proxy.ts", "next.config.ts", "package-lock.json"]
-  .map((p) => join(root, p))
-  .filter(existsSync)
-  .map((p) => (statSync(p).isDirectory() ? newestSource(p) : statSync(p).mtimeMs));
-const stale = !existsSync(buildId) || Math.max(...sources) > statSync(buildId).mtimeMs;
+const stale = !nextBuildIsCurrent(root, distDir);
 if (stale && !flags["no-build"]) {
   log("oda-admin: building the dashboard (next build)…");
   run(bin("next"), ["build"], {
@@ -108,7 +95,13 @@ env.ODA_ADMIN_TOKEN = randomBytes(32).toString("base64url");
 const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
   env,
-  stdio: ["ignore", "pipe", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
+});
+// The build is also the installable package's standalone server, which `next
+// start` warns about; it serves it all the same, so that one line is dropped.
+child.stderr.on("data", (chunk) => {
+  const text = String(chunk).replace(/^.*"next start" does not work with "output: standalone".*\n?/m, "");
+  if (text) process.stderr.write(text);
 });
 let announced = false;
 child.stdout.on("data", (chunk) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: install what is missing (npm packages; Debian's Chromium), then
-// lint, type-check, unit tests, a production build and the end-to-end tests.
+// lint, type-check, unit tests, a production build, the installed package and
+// the end-to-end tests.
 // It ends with vitest's and Playwright's own summary lines.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -35,4 +36,8 @@ step("lint (biome)", bin("biome"), ["check", "."]);
 step("type-check (tsc)", bin("tsc"), ["--noEmit"]);
 step("unit tests (vitest)", bin("vitest"), ["run"]);
 step("production build (next build)", bin("next"), ["build"]);
+// Reuses the build above (prepack skips a current one); most of its time is npm compiling better-sqlite3.
+step("package (npm pack, install the tarball, oda-admin serve and doctor)", process.execPath, [
+  join(root, "scripts", "pack", "check-package.mjs"),
+]);
 step("end-to-end tests (playwright, Debian's chromium)", bin("playwright"), ["test"]);

@@ -170,34 +170,15 @@ export const memoryDoctorCheck: DoctorCheck = async (ctx) => {
   };
 };
 
-const textOptions = { title: { type: "string" }, text: { type: "string" }, "text-file": { type: "string" } } as const;
-const expect = { expect: { type: "string" } } as const;
-
-/** The `memory …` commands, keyed by their words. */
-export const memoryCommands = {
-  "memory list": { summary: "list a set's memories, problems and deleted memories", run: list },
-  "memory show": { summary: "show one memory: memory show ID", run: show },
-  "memory history": { summary: "a memory's versions, newest first: memory history ID", run: history },
-  "memory create": {
-    summary: "create a memory: --title T --text X (or --text-file F|-) [--off]",
-    options: { ...textOptions, off: { type: "boolean" } },
-    run: create,
-  },
-  "memory set": {
-    summary: "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]",
-    options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
-    run: set,
-  },
-  "memory delete": { summary: "delete a memory: memory delete ID [--expect SHA256]", options: expect, run: remove },
-  "memory restore": {
-    summary: "restore a deleted memory, or a version: memory restore ID [VERSION]",
-    options: expect,
-    run: restore,
-  },
-  "memory undo": {
-    summary: "undo the chat change that made a memory's text: memory undo ID",
-    options: expect,
-    run: undo,
-  },
-  "memory payload": { summary: "what a chat in --workspace (or none) receives", run: payload },
-} satisfies Record<string, { summary: string; options?: Record<string, { type: "string" | "boolean" }>; run: Command }>;
+/** The `memory …` commands' runs, keyed by their words; `cli/registry.ts` holds their summaries and options. */
+export const memoryRuns = {
+  "memory list": list,
+  "memory show": show,
+  "memory history": history,
+  "memory create": create,
+  "memory set": set,
+  "memory delete": remove,
+  "memory restore": restore,
+  "memory undo": undo,
+  "memory payload": payload,
+} satisfies Record<string, Command>;

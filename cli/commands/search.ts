@@ -134,40 +134,8 @@ const search: Command = async (ctx) => {
   return 0;
 };
 
-/** `search`, `index refresh` and `index status`. */
-export const searchCommands = {
-  search: {
-    summary:
-      'find chats: search "<query>" [--cwd DIR] [--role R] [--since ISO] [--until ISO] [--problems] [--no-refresh]',
-    usage: `oda-admin search "<query>" [options]
-
-Searches every chat of the log folder through the index in the state folder,
-refreshing it first (only changed chats are read again).
-
-Query syntax (SQLite FTS5): words (all must appear), "exact phrases", prefix*,
-NOT, OR and parentheses, e.g.  budget NOT "staging server"
-
-Options:
-  --cwd DIR        only chats working in this folder
-  --role R         only entries of this role: ${SEARCH_ROLES.join(", ")}
-  --since ISO      only lines at or after this date (YYYY-MM-DD or a date-time)
-  --until ISO      only lines at or before this date (a date includes the whole day, UTC)
-  --problems       only chats with problems
-  --chats N        how many chats to show (default 50, most recent first)
-  --no-refresh     search the index as it is
-  --json           one JSON document; each hit has the inspector's url
-`,
-    options: {
-      cwd: { type: "string" },
-      role: { type: "string" },
-      since: { type: "string" },
-      until: { type: "string" },
-      problems: { type: "boolean" },
-      chats: { type: "string" },
-      "no-refresh": { type: "boolean" },
-    },
-    run: search,
-  },
-  "index refresh": { summary: "bring the search index up to date (progress on stderr)", run: refresh },
-  "index status": { summary: "the search index: where, how big, whether it is current", run: status },
-} as const;
+/** `search`, `index refresh` and `index status`; `cli/registry.ts` holds their usage and options. */
+export const searchRuns = { search, "index refresh": refresh, "index status": status } satisfies Record<
+  string,
+  Command
+>;

@@ -172,17 +172,5 @@ export const sessionsDoctorCheck: DoctorCheck = async (ctx) => {
   return { name: "chat logs", problems };
 };
 
-/** The `sessions list` and `session show` commands. */
-export const sessionCommands = {
-  "sessions list": { summary: "list every chat of the log folder: --logs DIR [--json]", run: list },
-  "session show": {
-    summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
-    options: {
-      from: { type: "string" },
-      count: { type: "string" },
-      raw: { type: "boolean" },
-      generation: { type: "string" },
-    },
-    run: show,
-  },
-} as const;
+/** The `sessions list` and `session show` runs; `cli/registry.ts` holds their summaries and options. */
+export const sessionRuns = { "sessions list": list, "session show": show } satisfies Record<string, Command>;

@@ -1,0 +1,70 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "oda-lazy-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A module hook that writes down every file the CLI's module graph loads.
+const hooks = join(dir, "hooks.mjs");
+writeFileSync(
+  hooks,
+  `import { appendFileSync } from "node:fs";
+let log;
+export function initialize(path) { log = path; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.startsWith("file:")) appendFileSync(log, result.url + "\\n");
+  return result;
+}
+`,
+);
+
+/** The project's own modules (relative to the repository) loaded by `oda-admin ...argv`, run from the sources. */
+function loadedBy(...argv: string[]): string[] {
+  const log = join(dir, `${argv.join("-").replace(/\W/g, "_")}.log`);
+  writeFileSync(log, "");
+  const register = `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: ${JSON.stringify(log)} });`;
+  const run = `import { main } from "./cli/main.ts"; process.exitCode = await main(${JSON.stringify(argv)}, { out() {}, err() {} });`;
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--import",
+      `data:text/javascript,${encodeURIComponent(register)}`,
+      "--input-type=module",
+      "-e",
+      run,
+    ],
+    { cwd: root, encoding: "utf8" },
+  );
+  expect(result.stderr).toBe("");
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith(pathToFileURL(root).href) && !url.includes("/node_modules/"))
+    .map((url) => fileURLToPath(url).slice(root.length));
+}
+
+describe("the CLI imports only what a command uses", () => {
+  it("--help loads no command module, and of lib only the errors, the roots and the search roles", () => {
+    const loaded = loadedBy("--help");
+    expect(loaded).toContain("cli/main.ts");
+    expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
+    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
+      "lib/errors.ts",
+      "lib/index/extract.ts",
+      "lib/roots.ts",
+    ]);
+  });
+
+  it("sessions list loads the sessions commands and none of the others", () => {
+    const logs = mkdtempSync(join(dir, "logs-"));
+    const commands = loadedBy("sessions", "list", "--logs", logs).filter((path) => path.startsWith("cli/commands/"));
+    expect([...new Set(commands)]).toEqual(["cli/commands/sessions.ts"]);
+  });
+});

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { main } from "./main";
+import { commands } from "./registry";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("the CLI's command table", () => {
+  it("loads a run for every command it lists", async () => {
+    for (const [name, entry] of Object.entries(commands)) {
+      expect(typeof (await entry.load()), name).toBe("function");
+    }
+  });
+
+  it("prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(await run("--version")).toEqual({ code: 0, out: version, err: "" });
+  });
+
+  it("lists every flag of serve in its help", async () => {
+    const { code, out } = await run("serve", "--help");
+    expect(code).toBe(0);
+    for (const flag of ["--home DIR", "--logs DIR", "--state DIR", "--port N", "--open", "--help"]) {
+      expect(out).toContain(flag);
+    }
+  });
+
+  it("refuses a port that is not one, before starting anything", async () => {
+    const { code, err } = await run("serve", "--port", "80000", "--home", "/nonexistent");
+    expect(code).toBe(1);
+    expect(err).toBe("--port takes a port number from 0 to 65535 (0 picks a free one).");
+  });
+});
