@@ -35,9 +35,7 @@ describe("detectors", () => {
       "password=9f86d081884c7d659a2feaa0c55ad015",
       '"api_key": "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="',
     ].join(" ");
-    expect(redact(text)).toBe(
-      '<key-1> <key-2> <key-3> <key-4> <key-5> password=<key-6> "api_key": "<key-7>"',
-    );
+    expect(redact(text)).toBe('<key-1> <key-2> <key-3> <key-4> <key-5> password=<key-6> "api_key": "<key-7>"');
     // prose after a key word is left alone
     expect(redact("the token is accommodatingly")).toBe("the token is accommodatingly");
   });

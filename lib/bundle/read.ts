@@ -80,6 +80,8 @@ export async function readBundle(file: string, into: string | null = null): Prom
   const expected = new Map<string, { size: number; sha256: string }>();
   const seen = new Set<string>();
   extract.on("entry", (header, stream, next) => {
+    // A refused entry is destroyed with the archive; its error is the one `pipeline` reports.
+    stream.on("error", () => undefined);
     (async () => {
       const name = header.name;
       if (seen.has(name)) throw refuse(`The bundle holds ${JSON.stringify(name)} twice.`);
