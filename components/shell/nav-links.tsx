@@ -5,6 +5,7 @@ const LINKS = [
   { href: "/memory", label: "Memory" },
   { href: "/chats", label: "Chats" },
   { href: "/search", label: "Search" },
+  { href: "/support", label: "Support" },
 ];
 
 /** The main navigation; the current section is marked for screen readers too. */
