@@ -26,7 +26,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `next start` on 127.0.0.1 with a fresh token, resolving once it answers. */
-export async function startServer(roots: { home: string; logs: string; state: string; demo?: boolean }) {
+export async function startServer(
+  roots: { home: string; logs: string; state: string; demo?: boolean },
+  /** More environment, e.g. `ODA_ADMIN_BUNDLE` for a server over an unpacked support bundle. */
+  extraEnv: Record<string, string> = {},
+) {
   const port = String(await freePort());
   const token = randomBytes(32).toString("base64url");
   const child: ChildProcess = spawn(
@@ -44,6 +48,7 @@ export async function startServer(roots: { home: string; logs: string; state: st
         ODA_DEMO: roots.demo ? "1" : "0",
         ODA_ADMIN_PORT: port,
         ODA_ADMIN_TOKEN: token,
+        ...extraEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
