@@ -69,7 +69,7 @@ export function CreateBundle() {
             {preview.data.counts.files} files, {size(preview.data.counts.bytes)}: {preview.data.counts.chats} chats,{" "}
             {preview.data.counts.memories} memories, {preview.data.counts.problems} problems in the doctor report.
           </p>
-          <table className="text-sm">
+          <table className="min-w-72 text-sm">
             <caption className="text-left font-medium">Values each redaction replaces</caption>
             <tbody>
               {Object.entries(preview.data.counts.replaced).length === 0 && (
