@@ -85,17 +85,19 @@ async function main(): Promise<void> {
   const hugeLog = await makeHugeLog(out, gb * 1e9, log);
   // One log folder with both: hard links (regular files, no copy of the gigabyte).
   const logs = join(out, `combined-${chats}-${gb}`);
-  if (!existsSync(join(logs, ".complete"))) {
+  // The marker lies beside the folder: anything inside it would be a folder the log reader reports.
+  if (!existsSync(`${logs}.ready`)) {
     rmSync(logs, { recursive: true, force: true });
     execFileSync("cp", ["-al", small, logs]);
+    rmSync(join(logs, ".complete"), { recursive: true, force: true });
     execFileSync("cp", ["-al", join(hugeLog, "..", ".."), join(logs, "_no-cwd")]);
-    mkdirSync(join(logs, ".complete"));
+    mkdirSync(`${logs}.ready`);
   }
-  const bytes = Number(execSync(`du -sb --exclude=.complete ${logs} | cut -f1`, { encoding: "utf8" }));
+  const bytes = Number(execSync(`du -sb ${logs} | cut -f1`, { encoding: "utf8" }));
   console.log(`\nlog folder: ${chats} chats + one ${gb} GB log, ${(bytes / 1e6).toFixed(0)} MB on disk\n`);
 
   const tarZst = join(out, "baseline.tar.zst");
-  const baseline = timeShell(`tar -c -C ${logs} --exclude=.complete . | zstd -q -3 -T1 -o ${tarZst} -f`);
+  const baseline = timeShell(`tar -c -C ${logs} . | zstd -q -3 -T1 -o ${tarZst} -f`);
   const redacted = runChild("redact", logs, join(out, "bundle-redacted.tar.gz"));
   const plain = runChild("plain", logs, join(out, "bundle-plain.tar.gz"));
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
