@@ -75,20 +75,17 @@ const bin = join(installed, "bin", "oda-admin");
 const baseline = timeNode(["-e", "0"], runs);
 const help = timeNode([bin, "--help"], runs);
 const list = timeNode([bin, "sessions", "list", "--logs", logs], runs);
-// The old way: the TypeScript sources through tsx, every command's module loaded.
+// The old way: the TypeScript sources compiled at run time by tsx, as bin/oda-admin ran before the package.
 const tsxMain =
   "import { main } from './cli/main.ts'; process.exitCode = await main(['--help'], { out() {}, err() {} });";
 const tsxHelp = timeNode(["--import", "tsx", "--input-type=module", "-e", tsxMain], Math.min(runs, 5));
-const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
+const row = (label: string, value: number, note = "") =>
+  log(`  ${label.padEnd(48)}${value.toFixed(0).padStart(6)} ms ${(value / baseline).toFixed(2).padStart(6)}×  ${note}`);
 log(`\nstart-up, medians of ${runs} runs (the tsx line: of ${Math.min(runs, 5)}):`);
-log(`  node -e 0                                   ${ms(baseline)}   1.00×`);
-log(`  oda-admin --help (installed)                ${ms(help)}   ${(help / baseline).toFixed(2)}×  (goal ≤ 3×)`);
-log(
-  `  oda-admin sessions list (${chats.trim().split("\n").length} chats, installed) ${ms(list)}   ${(list / baseline).toFixed(2)}×`,
-);
-log(
-  `  --help from the sources through tsx        ${ms(tsxHelp)}   ${(tsxHelp / baseline).toFixed(2)}×  (before the package)`,
-);
+row("node -e 0", baseline);
+row("oda-admin --help (installed)", help, "(goal ≤ 3×)");
+row(`oda-admin sessions list (${chats.trim().split("\n").length} chats, installed)`, list);
+row("--help from the sources through tsx", tsxHelp, "(before the package)");
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const ownModules = join(installed, "node_modules");
 log(`\nsizes:`);

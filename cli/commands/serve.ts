@@ -63,7 +63,7 @@ async function bundleEnv(ctx: CommandContext, file: string): Promise<Record<stri
   };
 }
 
-/** Resolves with the server's exit once it is ready, or rejects when it ends before that. */
+/** Resolves once the server says it is ready; rejects when it ends before that. */
 function whenReady(server: ChildProcess): Promise<void> {
   return new Promise((ready, fail) => {
     let seen = "";
@@ -95,7 +95,7 @@ const serve: Command = async (ctx) => {
   if (!existsSync(serverJs))
     throw new OdaError(
       "unusable",
-      "The dashboard's server is not built here: run `npm start` in a clone, or `npm pack` to build the package.",
+      "The dashboard's server is not built here: run `npm run build:package` (or `npm start`) in the repository.",
     );
   const token = randomBytes(32).toString("base64url");
   const roots = await rootsEnv(ctx, root);

@@ -72,3 +72,30 @@ export function get(url, headers = {}) {
     req.end();
   });
 }
+
+/**
+ * The local addresses listening on `port`, from /proc/net/tcp and tcp6 as
+ * "127.0.0.1" or raw hex; null where /proc has no such tables.
+ */
+export function listeners(port) {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const found = [];
+  let tables = 0;
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text;
+    try {
+      text = readFileSync(table, "utf8");
+      tables++;
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      // State 0A is LISTEN.
+      if (state !== "0A" || !local?.endsWith(`:${hexPort}`)) continue;
+      const address = local.slice(0, -5);
+      found.push(address === "0100007F" ? "127.0.0.1" : address);
+    }
+  }
+  return tables ? found : null;
+}
