@@ -39,6 +39,15 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** A zstd log decoded by the real CLI; a cut last frame makes it exit non-zero after printing what it decoded. */
+function unzstd(file: string): string {
+  try {
+    return execFileSync("zstd", ["-dcq", file], { stdio: ["ignore", "pipe", "ignore"] }).toString("latin1");
+  } catch (error) {
+    return String((error as { stdout?: Buffer }).stdout ?? "");
+  }
+}
+
 /** Every byte a support person could see: the archive's files, each zstd log decompressed, and every path. */
 function everythingIn(dir: string): string {
   const parts: string[] = [];
@@ -47,12 +56,7 @@ function everythingIn(dir: string): string {
     const data = readFileSync(file);
     parts.push(data.toString("latin1"));
     if (file.endsWith(".zstd")) {
-      // the real zstd CLI decodes every complete frame; a cut last frame makes it exit non-zero after printing
-      try {
-        parts.push(execFileSync("zstd", ["-dcq", file]).toString("latin1"));
-      } catch (error) {
-        parts.push(String((error as { stdout?: Buffer }).stdout ?? ""));
-      }
+      parts.push(unzstd(file));
     }
   }
   return parts.join("\n");
@@ -119,4 +123,54 @@ describe("a redacted bundle", () => {
       expect(readFileSync(join(unpacked, "logs", rel)).equals(readFileSync(file))).toBe(true);
     }
   });
+
+  it("uses one placeholder for one value in every file: memory, frontmatter, log lines and folder names", async () => {
+    const base = temp();
+    const roots = await plantSecrets(base);
+    const out = join(base, "bundle.tar.gz");
+    const made = await createBundle(roots, everything, out, { version: "test" });
+    const map = JSON.parse(readFileSync(made.mapFile, "utf8")) as {
+      placeholders: { kind: string; placeholder: string; value: string }[];
+    };
+    const entry = map.placeholders.find((p) => p.value === SECRETS.email);
+    expect(entry).toBeDefined();
+    const unpacked = join(base, "unpacked");
+    await readBundle(out, unpacked);
+    const placeholder = (entry as { placeholder: string }).placeholder;
+    const memory = readFileSync(join(unpacked, "home", "memory", "global", "0000000a"), "utf8");
+    expect(memory).toContain(`title: Mail ${placeholder}`);
+    const logsWith = after(unpacked).filter((f) => unzstd(f).includes(placeholder));
+    expect(logsWith.length).toBeGreaterThan(0);
+    const checkpoint = readFileSync(join(logsWith[0] as string, "..", "session.cache.json"), "utf8");
+    expect(checkpoint).not.toContain(SECRETS.email);
+  });
+
+  it("with --drop-text keeps every line, its byte length, roles and usage, and replaces every text", async () => {
+    const base = temp();
+    const roots = await plantSecrets(base);
+    const out = join(base, "bundle.tar.gz");
+    await createBundle(roots, { ...everything, kinds: [], keywords: [], dropText: true }, out, { version: "test" });
+    const unpacked = join(base, "unpacked");
+    await readBundle(out, unpacked);
+    const log = walk(roots.logs).find(
+      (f) => f.endsWith("session.v4.jsonl.zstd") && f.includes(encodeName(CHAT_IDS[0] as string)),
+    ) as string;
+    const before = execFileSync("zstd", ["-dcq", log]).toString("utf8").split("\n");
+    const afterLines = execFileSync("zstd", ["-dcq", join(unpacked, "logs", log.slice(roots.logs.length))])
+      .toString("utf8")
+      .split("\n");
+    expect(afterLines.map((l) => Buffer.byteLength(l))).toEqual(before.map((l) => Buffer.byteLength(l)));
+    const message = JSON.parse(afterLines.find((l) => l.includes('"role":"assistant"')) as string);
+    expect(message.usage).toEqual({ input_tokens: 12, output_tokens: 30 });
+    expect(message.content[0].text).toMatch(/^x+$/);
+    expect(message.content[1].input.path).toMatch(/^x+$/);
+    expect(message.content[2].content).toMatch(/^x+$/);
+    const memory = readFileSync(join(unpacked, "home", "memory", "global", "0000000a"), "utf8");
+    expect(memory).toMatch(/\n\nx+\n$/);
+    expect(memory.length).toBe(readFileSync(join(roots.home, "memory", "global", "0000000a"), "utf8").length);
+  });
 });
+
+function after(dir: string): string[] {
+  return walk(join(dir, "logs")).filter((f) => f.endsWith(".zstd"));
+}
