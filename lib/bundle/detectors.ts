@@ -52,6 +52,13 @@ const KEY_SHAPES = [
 const SECRET_AFTER_WORD =
   /(?:api[_-]?key|apikey|access[_-]?key|key|token|secret|password|passwd|pwd|bearer|authorization)(?:\\?["'])?\s*[:=]?\s*(?:\\?["'])?\s*(?:bearer\s+)?([A-Fa-f0-9]{16,}|[A-Za-z0-9+/_-]{20,}={0,2})/gi;
 
+// Cheap first looks: a kind's full patterns run only on text that passes its filter (most log lines pass none).
+const HOME_HINT = /\/home\/|\/Users\/|Users\\/;
+const IPV4_HINT = /\d\.\d/;
+const IPV6_HINT = /::|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7}/;
+const KEY_HINT = /sk-|gh[pousr]_|github_pat_|AKIA|ASIA|xox[bpars]-|eyJ|AIza/;
+const SECRET_WORD_HINT = /key|token|secret|passw|pwd|bearer|authorization/i;
+
 function push(out: Found[], kind: RedactKind, start: number, end: number, value: string): void {
   out.push({ kind, start, end, value });
 }
@@ -90,28 +97,32 @@ export class Detectors {
         push(found, "keyword", m.index, m.index + m[0].length, m[0].toLowerCase());
     if (this.homes)
       for (const m of text.matchAll(this.homes)) push(found, "home", m.index, m.index + m[0].length, m[0]);
-    if (kinds.has("home")) {
+    if (kinds.has("home") && HOME_HINT.test(text)) {
       for (const m of text.matchAll(HOME_SHAPE)) {
         if (PLACEHOLDER.test(m[2] as string)) continue; // already redacted
         const start = m.index + (m[1] as string).length;
         push(found, "home", start, start + (m[2] as string).length, m[2] as string);
       }
     }
-    if (kinds.has("email"))
+    if (kinds.has("email") && text.includes("@"))
       for (const m of text.matchAll(EMAIL)) push(found, "email", m.index, m.index + m[0].length, m[0].toLowerCase());
     if (kinds.has("key")) {
-      for (const re of KEY_SHAPES)
-        for (const m of text.matchAll(re)) push(found, "key", m.index, m.index + m[0].length, m[0]);
-      for (const m of text.matchAll(SECRET_AFTER_WORD)) {
-        const value = m[1] as string;
-        if (!/\d/.test(value) && !/[A-Z]/.test(value)) continue; // a long plain word is prose, not a secret
-        const start = m.index + m[0].length - value.length;
-        push(found, "key", start, start + value.length, value);
+      if (KEY_HINT.test(text))
+        for (const re of KEY_SHAPES)
+          for (const m of text.matchAll(re)) push(found, "key", m.index, m.index + m[0].length, m[0]);
+      if (SECRET_WORD_HINT.test(text)) {
+        for (const m of text.matchAll(SECRET_AFTER_WORD)) {
+          const value = m[1] as string;
+          if (!/\d/.test(value) && !/[A-Z]/.test(value)) continue; // a long plain word is prose, not a secret
+          const start = m.index + m[0].length - value.length;
+          push(found, "key", start, start + value.length, value);
+        }
       }
     }
     if (kinds.has("ip")) {
-      for (const m of text.matchAll(IPV4)) if (isIPv4(m[0])) push(found, "ip", m.index, m.index + m[0].length, m[0]);
-      if (text.includes(":")) {
+      if (IPV4_HINT.test(text))
+        for (const m of text.matchAll(IPV4)) if (isIPv4(m[0])) push(found, "ip", m.index, m.index + m[0].length, m[0]);
+      if (IPV6_HINT.test(text)) {
         for (const m of text.matchAll(IPV6)) {
           const v = m[0];
           if (/[0-9A-Fa-f]/.test(v) && (v.includes("::") || v.split(":").length === 8) && isIPv6(v))

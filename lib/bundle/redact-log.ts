@@ -56,6 +56,30 @@ export function redactLine(text: string, redactor: Redactor, dropText: boolean):
   return JSON.stringify(redactor.redactJson(dropText ? dropEventText(json) : json));
 }
 
+/**
+ * True when redacting would change some line of the log (or it ends in a cut
+ * frame, which is always made anew). Reads only: a log with nothing to replace
+ * goes into the bundle as it is, without being encoded again. Stops at the
+ * first line that would change.
+ */
+export async function logNeedsRedaction(source: string, compressed: boolean, redactor: Redactor): Promise<boolean> {
+  if (redactor.off) return false;
+  const splitter = new LineSplitter();
+  let found = false;
+  for await (const item of streamLog(source, { compressed })) {
+    if (item.type === "end") {
+      const rest = splitter.pending();
+      return item.cut !== null || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
+    }
+    splitter.push(item.data, (_n, _o, line) => {
+      if (redactor.touches(line.toString("utf8"))) found = true;
+      return !found;
+    });
+    if (found) return true;
+  }
+  return found;
+}
+
 /** What `redactLog` wrote. */
 export interface RedactedLog {
   /** False when every line came out as it went in: the original file can go in byte for byte. */
@@ -68,7 +92,7 @@ export interface RedactedLog {
 export async function redactLog(
   source: string,
   target: string,
-  options: { compressed: boolean; redactor: Redactor; dropText: boolean; onBytes?: (n: number) => void },
+  options: { compressed: boolean; redactor: Redactor; dropText: boolean },
 ): Promise<RedactedLog> {
   const fd = openSync(target, "wx", 0o600);
   const splitter = new LineSplitter();
@@ -111,7 +135,6 @@ export async function redactLog(
         take(line.toString("utf8"), true);
         return true;
       });
-      options.onBytes?.(item.data.length);
       if (batchBytes >= FRAME_BYTES) await flush();
     }
     await flush();

@@ -6,7 +6,7 @@ import { hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
 import { rebuildDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import type { PlannedFile } from "./plan";
-import { redactLog } from "./redact-log";
+import { logNeedsRedaction, redactLog } from "./redact-log";
 import { redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
 
@@ -105,15 +105,17 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
   const passThrough = r.off && !o.dropText;
   let n = 0;
   for (const f of files) {
+    // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
+    if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
     const path = redactBundlePath(f.path, r);
     if (f.role === "log") {
-      if (!passThrough) {
+      const compressed = f.compressed ?? true;
+      if (!passThrough && (o.dropText || (await logNeedsRedaction(f.source, compressed, r)))) {
         const temp = join(o.tempDir, `log-${n++}`);
         const res = await redactLog(f.source, temp, {
-          compressed: f.compressed ?? true,
+          compressed,
           redactor: r,
           dropText: o.dropText,
-          onBytes: o.onBytes,
         });
         if (res.changed) {
           const size = statSync(temp).size;
@@ -126,7 +128,7 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       out.push({
         path,
         size: f.size,
-        sha256: await hashPrefix(f.source, f.size, passThrough ? o.onBytes : undefined),
+        sha256: await hashPrefix(f.source, f.size),
         from: { file: f.source },
         redacted: false,
       });
@@ -150,6 +152,7 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       out.push(fromData(path, original, await stageCheckpoint(f, original, r, rewrittenLogs)));
     } else out.push(fromData(path, original, redactJsonFile(original, r)));
   }
+  if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
   return out;
 }
 
