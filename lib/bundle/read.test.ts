@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,6 +152,13 @@ describe("reading a bundle", () => {
     expect(await refusal(await archive(dir, goodEntries, good, { manifest: false }))).toBe(
       "The bundle does not begin with manifest.json; this is not a support bundle.",
     );
+  });
+
+  it("refuses a FIFO named like a bundle without blocking", async () => {
+    const dir = temp();
+    const fifo = join(dir, "b.tar.gz");
+    execFileSync("mkfifo", [fifo]);
+    expect(await refusal(fifo)).toBe(`${fifo} is a FIFO (named pipe), not a regular file; it is not read.`);
   });
 
   it("refuses a truncated archive", async () => {

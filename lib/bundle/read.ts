@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract as tarExtract } from "tar-stream";
 import { OdaError } from "../errors";
+import { openRegularSync } from "../fs/open-regular";
 import { BUNDLE_FORMAT, badEntryPath, MANIFEST_MAX_BYTES, type Manifest, ZManifest } from "./manifest";
 
 /**
@@ -114,8 +115,16 @@ export async function readBundle(file: string, into: string | null = null): Prom
       (error: Error) => next(error),
     );
   });
+  let fd: number;
   try {
-    await pipeline(createReadStream(file), createGunzip(), extract);
+    // A FIFO or device named like a bundle would block or never end: only a regular file is read.
+    fd = openRegularSync(file).fd;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new OdaError("not_found", `No file ${file} exists.`);
+    throw error;
+  }
+  try {
+    await pipeline(createReadStream("", { fd }), createGunzip(), extract);
   } catch (error) {
     if (error instanceof OdaError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
