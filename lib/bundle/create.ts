@@ -78,8 +78,10 @@ export async function prepareBundle(
       done += n;
       o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
     };
+    // The doctor reads every log through first: its buffers are gone before the staging reads them again.
+    const found = await runDoctor(roots);
     const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, tempDir, onBytes });
-    const doctor = redactor.redactJson(await runDoctor(roots)) as Awaited<ReturnType<typeof runDoctor>>;
+    const doctor = redactor.redactJson(found) as Awaited<ReturnType<typeof runDoctor>>;
     const createdAt = new Date().toISOString();
     const reports = [
       entryOf("doctor.json", json(doctor)),
