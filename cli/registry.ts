@@ -3,7 +3,7 @@ import type { Command } from "./context";
 import { usageHelp } from "./usage-help";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
-export type CommandOptions = Record<string, { type: "string" | "boolean"; short?: string }>;
+export type CommandOptions = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
 
 /** What the CLI knows about a command before it loads it: enough for `--help` and parsing. */
 export interface CommandEntry {
@@ -22,10 +22,14 @@ const search = () => import("./commands/search").then((m) => m.searchRuns);
 const serve = () => import("./commands/serve").then((m) => m.serveRuns);
 const repair = () => import("./commands/repair").then((m) => m.repairRuns);
 const usage = () => import("./commands/usage").then((m) => m.usageRuns);
+const bundle = () => import("./commands/bundle").then((m) => m.bundleRuns);
 
 function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
   return async () => (await domain())[name] as Command;
 }
+
+// Spelled out (not imported from lib/bundle) so that --help loads no bundle code.
+const REDACT_KIND_LIST = "home, host, email, ip, key";
 
 const textOptions = { title: { type: "string" }, text: { type: "string" }, "text-file": { type: "string" } } as const;
 const expect = { expect: { type: "string" } } as const;
@@ -135,9 +139,12 @@ Options:
   --port N       the port (or ODA_ADMIN_PORT); 0 picks a free one; default the
                  first free port from 4377
   --open         open the URL in the browser, when the system has a way to
+  --bundle FILE  serve a support bundle read-only: it is verified, unpacked
+                 into <state>/bundles/ and every page shows it; every change
+                 is refused
   -h, --help     this text
 `,
-    options: { port: { type: "string" }, open: { type: "boolean" } },
+    options: { port: { type: "string" }, open: { type: "boolean" }, bundle: { type: "string" } },
     load: from(serve, "serve"),
   },
   "repair list": { summary: "every problem with a repair, and its id", load: from(repair, "repair list") },
@@ -175,5 +182,44 @@ Options:
   storage: {
     ...usageHelp("disk space per folder, chat and log generation", "oda-admin storage [--cwd DIR] [--json]"),
     load: from(usage, "storage"),
+  },
+  "bundle create": {
+    summary: "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--keyword W]…",
+    usage: `oda-admin bundle create -o FILE [options]
+
+Writes one support bundle (a gzip-compressed tar: list it with tar -tzf FILE)
+holding the manifest, the doctor report, settings.json and what you choose,
+with every redaction kind on unless you turn it off. The map from
+placeholders back to the real values is written beside it as FILE.map.json
+and never into it: keep it, do not send it.
+
+Options:
+  -o, --output FILE   the bundle to write (a new file)
+  --chats ID,ID…      these chats' folders (every generation, checkpoint, lock)
+  --all-chats         every chat of the log folder
+  --since ISO         only chats active at or after this date
+  --memory            the memory sets with their history and deleted marks
+  --redact KINDS      only these kinds (comma-separated): ${REDACT_KIND_LIST}
+  --no-redact         redact nothing (files go in byte for byte)
+  --keyword WORD      also replace this word wherever it occurs (repeatable)
+  --drop-text         replace every message and memory text, keeping the structure
+  --json              one JSON document
+`,
+    options: {
+      output: { type: "string", short: "o" },
+      chats: { type: "string" },
+      "all-chats": { type: "boolean" },
+      since: { type: "string" },
+      memory: { type: "boolean" },
+      redact: { type: "string" },
+      "no-redact": { type: "boolean" },
+      keyword: { type: "string", multiple: true },
+      "drop-text": { type: "boolean" },
+    },
+    load: from(bundle, "bundle create"),
+  },
+  "bundle verify": {
+    summary: "check a support bundle's manifest and every checksum: bundle verify FILE",
+    load: from(bundle, "bundle verify"),
   },
 };

@@ -28,7 +28,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `next start` on 127.0.0.1 with a fresh token, resolving once it answers. */
-export async function startServer(roots: { home: string; logs: string; state: string; demo?: boolean }) {
+export async function startServer(
+  roots: { home: string; logs: string; state: string; demo?: boolean },
+  /** More environment, e.g. `ODA_ADMIN_BUNDLE` for a server over an unpacked support bundle. */
+  extraEnv: Record<string, string> = {},
+) {
   const port = String(await freePort());
   const token = randomBytes(32).toString("base64url");
   const child: ChildProcess = spawn(
@@ -50,6 +54,7 @@ export async function startServer(roots: { home: string; logs: string; state: st
         NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${JSON.stringify(join(root, "server", "host-guard.cjs"))}`]
           .filter(Boolean)
           .join(" "),
+        ...extraEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,5 +1,6 @@
 import { OdaError } from "@/lib/errors";
 import { type RepairRoots, resumeRepairs, runFormJob } from "@/lib/repair";
+import { activeBundle } from "@/server/bundle";
 import { serverRoots } from "@/server/roots";
 
 /** The roots a repair needs; refused when the server has no admin state folder. */
@@ -39,6 +40,8 @@ export function startFormJob(roots: RepairRoots, continueOnly = false): boolean 
  * background. A repair another live process runs is left alone.
  */
 export async function resumeOnce(roots: RepairRoots): Promise<void> {
+  // a support bundle is read-only: an interrupted repair in it stays as it was shipped
+  if (activeBundle()) return;
   resumed ??= resumeRepairs(roots.state)
     .then(() => startFormJob(roots, true))
     .catch((error) => {

@@ -62,25 +62,33 @@ export async function readHistoryAction(input: unknown) {
 
 /** Restores a version (source `restore`); the replaced state becomes a version. */
 export async function restoreVersionAction(input: unknown) {
-  return runAction(ZMemoryRef.extend({ version: z.string().max(64), expectedSha256: ZSha }), input, async (v) =>
-    summarise(
-      await restoreVersion(
-        home(),
-        v.workspace,
-        v.id,
-        v.version,
-        v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {},
+  return runAction(
+    ZMemoryRef.extend({ version: z.string().max(64), expectedSha256: ZSha }),
+    input,
+    async (v) =>
+      summarise(
+        await restoreVersion(
+          home(),
+          v.workspace,
+          v.id,
+          v.version,
+          v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {},
+        ),
       ),
-    ),
+    { writes: true },
   );
 }
 
 /** Undoes the chat change that made the current state (source `undo`). */
 export async function undoChatChangeAction(input: unknown) {
-  return runAction(ZMemoryRef.extend({ expectedSha256: ZSha }), input, async (v) =>
-    summarise(
-      await undoChatChange(home(), v.workspace, v.id, v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {}),
-    ),
+  return runAction(
+    ZMemoryRef.extend({ expectedSha256: ZSha }),
+    input,
+    async (v) =>
+      summarise(
+        await undoChatChange(home(), v.workspace, v.id, v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {}),
+      ),
+    { writes: true },
   );
 }
 
@@ -96,7 +104,9 @@ export async function listDeletedAction(input: unknown) {
 
 /** Restores a deleted memory from its newest version. */
 export async function restoreDeletedAction(input: unknown) {
-  return runAction(ZMemoryRef, input, async (v) => summarise(await restoreDeleted(home(), v.workspace, v.id)));
+  return runAction(ZMemoryRef, input, async (v) => summarise(await restoreDeleted(home(), v.workspace, v.id)), {
+    writes: true,
+  });
 }
 
 /** What a chat in a workspace (or none) receives, the workspaces to pick from, and the memories it could change. */
@@ -156,15 +166,19 @@ export async function listProblemsAction(input: unknown) {
 
 /** Saves a person's fix of a problem file, only if it then reads with no problem. */
 export async function saveRawFileAction(input: unknown) {
-  return runAction(ZMemoryRef.extend({ raw: z.string().max(2_000_000), expectedSha256: ZSha }), input, async (v) =>
-    summarise(
-      await saveRawMemoryFile(
-        home(),
-        v.workspace,
-        v.id,
-        v.raw,
-        v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {},
+  return runAction(
+    ZMemoryRef.extend({ raw: z.string().max(2_000_000), expectedSha256: ZSha }),
+    input,
+    async (v) =>
+      summarise(
+        await saveRawMemoryFile(
+          home(),
+          v.workspace,
+          v.id,
+          v.raw,
+          v.expectedSha256 ? { expectedSha256: v.expectedSha256 } : {},
+        ),
       ),
-    ),
+    { writes: true },
   );
 }

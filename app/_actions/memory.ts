@@ -72,6 +72,7 @@ export async function createMemoryAction(input: unknown) {
     z.object({ workspace: ZWorkspace, title: z.string(), text: z.string(), enabled: z.boolean() }),
     input,
     ({ workspace, title, text, enabled }) => createMemory(home(), workspace, { title, text, enabled }),
+    { writes: true },
   );
 }
 
@@ -82,6 +83,7 @@ export async function changeMemoryAction(input: unknown) {
     input,
     ({ workspace, id, title, text, expectedSha256 }) =>
       changeMemory(home(), workspace, id, { title, text }, { expectedSha256 }),
+    { writes: true },
   );
 }
 
@@ -92,12 +94,13 @@ export async function setEnabledAction(input: unknown) {
     input,
     ({ workspace, id, enabled, expectedSha256 }) =>
       setEnabled(home(), workspace, id, enabled, expectedSha256 ? { expectedSha256 } : {}),
+    { writes: true },
   );
 }
 
 /** Deletes a memory (never refused). */
 export async function deleteMemoryAction(input: unknown) {
-  return runAction(ZOne, input, ({ workspace, id }) => deleteMemory(home(), workspace, id));
+  return runAction(ZOne, input, ({ workspace, id }) => deleteMemory(home(), workspace, id), { writes: true });
 }
 
 /** Restores a version (the Undo of a save); the replaced state is kept, so the restore can be undone too. */
@@ -107,12 +110,13 @@ export async function restoreVersionAction(input: unknown) {
     input,
     ({ workspace, id, version, expectedSha256 }) =>
       restoreVersion(home(), workspace, id, version, expectedSha256 ? { expectedSha256 } : {}),
+    { writes: true },
   );
 }
 
 /** Brings a deleted memory back (the Undo of a delete). */
 export async function restoreDeletedAction(input: unknown) {
-  return runAction(ZOne, input, ({ workspace, id }) => restoreDeleted(home(), workspace, id));
+  return runAction(ZOne, input, ({ workspace, id }) => restoreDeleted(home(), workspace, id), { writes: true });
 }
 
 /** The settings as read (defaults filled in) with their problems. */
@@ -134,5 +138,6 @@ export async function saveSettingsAction(input: unknown) {
     }),
     input,
     (values) => writeSettings(home(), values),
+    { writes: true },
   );
 }

@@ -39,24 +39,34 @@ export async function previewRepairAction(input: unknown) {
 
 /** Applies a repair the person confirmed after its preview. */
 export async function applyRepairAction(input: unknown) {
-  return runAction(ZTargetInput, input, async ({ target }) => {
-    const roots = repairRoots();
-    await resumeOnce(roots);
-    const journal = await applyRepair(roots, target as RepairTarget);
-    revalidatePath("/", "layout");
-    return { id: journal.id, summary: journal.summary };
-  });
+  return runAction(
+    ZTargetInput,
+    input,
+    async ({ target }) => {
+      const roots = repairRoots();
+      await resumeOnce(roots);
+      const journal = await applyRepair(roots, target as RepairTarget);
+      revalidatePath("/", "layout");
+      return { id: journal.id, summary: journal.summary };
+    },
+    { writes: true },
+  );
 }
 
 /** Puts back every byte a repair changed. */
 export async function undoRepairAction(input: unknown) {
-  return runAction(ZUndo, input, async ({ id }) => {
-    const roots = repairRoots();
-    await resumeOnce(roots);
-    const journal = await undoRepair(roots.state, id);
-    revalidatePath("/", "layout");
-    return { id: journal.id, summary: journal.summary };
-  });
+  return runAction(
+    ZUndo,
+    input,
+    async ({ id }) => {
+      const roots = repairRoots();
+      await resumeOnce(roots);
+      const journal = await undoRepair(roots.state, id);
+      revalidatePath("/", "layout");
+      return { id: journal.id, summary: journal.summary };
+    },
+    { writes: true },
+  );
 }
 
 /** The Repairs page's data: problems with a repair, space, the conversion job, and the repairs made. */
@@ -103,9 +113,14 @@ export async function compareCopiesAction(input: unknown) {
  * the page follows the job journal. Returns at once: the job may take minutes.
  */
 export async function startFormJobAction(input: unknown) {
-  return runAction(z.object({}), input, async () => {
-    const roots = repairRoots();
-    await resumeOnce(roots);
-    return { started: startFormJob(roots) };
-  });
+  return runAction(
+    z.object({}),
+    input,
+    async () => {
+      const roots = repairRoots();
+      await resumeOnce(roots);
+      return { started: startFormJob(roots) };
+    },
+    { writes: true },
+  );
 }

@@ -45,10 +45,15 @@ export async function nextErrorAction(input: unknown) {
  * stale and still names `expectPid`. The dashboard's only write in a chat folder.
  */
 export async function freeStaleLockAction(input: unknown) {
-  return runAction(ZFree, input, async ({ id, expectPid }) => {
-    const { logDir } = requireLogFolder();
-    const status = freeStaleLock(logDir, id, { expectPid });
-    revalidatePath("/chats");
-    return { state: status.state, reason: status.reason };
-  });
+  return runAction(
+    ZFree,
+    input,
+    async ({ id, expectPid }) => {
+      const { logDir } = requireLogFolder();
+      const status = freeStaleLock(logDir, id, { expectPid });
+      revalidatePath("/chats");
+      return { state: status.state, reason: status.reason };
+    },
+    { writes: true },
+  );
 }

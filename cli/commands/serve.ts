@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { OdaError } from "../../lib/errors";
 import { type Command, type CommandContext, flagString } from "../context";
 import { readPackage } from "../package-root";
@@ -21,6 +21,8 @@ async function rootsEnv(
   root: string,
 ): Promise<{ env: Record<string, string>; liveLogs: string | null }> {
   const { home, logs, state } = ctx.roots;
+  const bundle = flagString(ctx, "bundle");
+  if (bundle !== undefined) return { env: await bundleEnv(ctx, bundle), liveLogs: null };
   if (home || logs) {
     const env: Record<string, string> = { ODA_DEMO: "0" };
     if (home) env.ODA_HOME = home;
@@ -42,6 +44,23 @@ async function rootsEnv(
   }
   const env = { ODA_HOME: join(demo, "home"), ODA_LOG_DIR: join(demo, "logs"), ODA_ADMIN_STATE: stateDir };
   return { env: { ...env, ODA_DEMO: "1" }, liveLogs: env.ODA_LOG_DIR };
+}
+
+/** `--bundle FILE`: verified and unpacked into the state folder first; the server serves it read-only. */
+async function bundleEnv(ctx: CommandContext, file: string): Promise<Record<string, string>> {
+  const { unpackBundle } = await import("../../lib/bundle/unpack");
+  const { home, state } = ctx.roots;
+  const stateDir = state ?? (home ? join(home, ".oda-admin") : join(homedir(), ".oda-admin"));
+  ctx.err(`oda-admin: checking and unpacking ${file}…`);
+  const opened = await unpackBundle(resolve(file), stateDir);
+  return {
+    ODA_DEMO: "0",
+    ODA_HOME: opened.home,
+    ODA_LOG_DIR: opened.logs,
+    ODA_ADMIN_STATE: opened.state,
+    ODA_ADMIN_BUNDLE: opened.dir,
+    ODA_ADMIN_BUNDLE_NAME: opened.name,
+  };
 }
 
 /** Resolves once the server says it is ready; rejects when it ends before that. */

@@ -1,10 +1,13 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { BundleBanner } from "@/components/bundle/bundle-banner";
 import type { Roots } from "@/lib/roots";
+import { activeBundle } from "@/server/bundle";
 import { NavLinks } from "./nav-links";
 
-/** The page frame: skip link, demo banner, navigation and the main landmark. */
+/** The page frame: skip link, support bundle and demo banners, navigation and the main landmark. */
 export function AppShell({ roots, children }: { roots: Roots; children: ReactNode }) {
+  const bundle = activeBundle();
   return (
     <div className="flex min-h-full flex-col">
       <a
@@ -13,6 +16,7 @@ export function AppShell({ roots, children }: { roots: Roots; children: ReactNod
       >
         Skip to content
       </a>
+      {bundle && <BundleBanner bundle={bundle} />}
       {roots.demo && (
         <div
           role="note"

@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/search", label: "Search" },
   { href: "/insights", label: "Insights" },
   { href: "/repairs", label: "Repairs" },
+  { href: "/support", label: "Support" },
 ];
 
 /** The main navigation; the current section is marked for screen readers too. */

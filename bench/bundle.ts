@@ -1,0 +1,122 @@
+/**
+ * `npm run bench:bundle [-- --chats 10000] [-- --gb 1]`: writing a support
+ * bundle of a log folder holding a 1 GB (decompressed) log plus 10,000 chats,
+ * against `tar -c … | zstd` of the same files in the same run, and the peak
+ * memory (VmHWM of the process that writes the bundle). Data is generated once
+ * under bench/out (the same generators as bench:sessions).
+ *
+ * Rows: the bundle with every redaction kind on (every chat's working folder
+ * is under /home/user, so all 10,000 small logs are rewritten; the huge log
+ * has nothing to replace and goes in byte for byte), and with --no-redact.
+ */
+import { execFileSync, execSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createBundle, REDACT_KINDS } from "../lib/bundle";
+import { makeChatFolder, makeHugeLog } from "./sessions-data";
+
+const { values } = parseArgs({
+  options: {
+    chats: { type: "string" },
+    gb: { type: "string" },
+    child: { type: "string" },
+    logs: { type: "string" },
+    out: { type: "string" },
+  },
+});
+const out = join(process.cwd(), "bench", "out", "bundle");
+
+/** Peak resident memory of this process so far (Linux). */
+function peakRss(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+  return m ? Number(m[1]) * 1024 : Number.NaN;
+}
+
+/** In a child of its own, so that the peak memory is the bundle's alone. */
+async function child(mode: string, logs: string, target: string): Promise<void> {
+  const t = performance.now();
+  const kinds = mode === "redact" ? [...REDACT_KINDS] : [];
+  const made = await createBundle(
+    { home: null, logs },
+    { chats: "all", since: null, memory: false, kinds, keywords: [], dropText: false },
+    target,
+    { version: "bench" },
+  );
+  process.stdout.write(
+    JSON.stringify({
+      ms: performance.now() - t,
+      peak: peakRss(),
+      files: made.manifest.counts.files,
+      redacted: made.manifest.counts.redactedFiles,
+    }),
+  );
+}
+
+function runChild(
+  mode: string,
+  logs: string,
+  target: string,
+): { ms: number; peak: number; files: number; redacted: number } {
+  rmSync(target, { force: true });
+  rmSync(`${target}.map.json`, { force: true });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "bench/bundle.ts", "--child", mode, "--logs", logs, "--out", target],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  if (r.status !== 0) throw new Error(`bundle child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+function timeShell(command: string): number {
+  const t = performance.now();
+  execSync(command, { stdio: ["ignore", "ignore", "inherit"], shell: "/bin/bash" });
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  if (values.child) return child(values.child, values.logs as string, values.out as string);
+  const chats = Number(values.chats ?? 10_000);
+  const gb = Number(values.gb ?? 1);
+  mkdirSync(out, { recursive: true });
+  const log = (s: string) => console.log(s);
+  const small = await makeChatFolder(out, chats, log);
+  const hugeLog = await makeHugeLog(out, gb * 1e9, log);
+  // One log folder with both: hard links (regular files, no copy of the gigabyte).
+  const logs = join(out, `combined-${chats}-${gb}`);
+  // The marker lies beside the folder: anything inside it would be a folder the log reader reports.
+  if (!existsSync(`${logs}.ready`)) {
+    rmSync(logs, { recursive: true, force: true });
+    execFileSync("cp", ["-al", small, logs]);
+    rmSync(join(logs, ".complete"), { recursive: true, force: true });
+    execFileSync("cp", ["-al", join(hugeLog, "..", ".."), join(logs, "_no-cwd")]);
+    mkdirSync(`${logs}.ready`);
+  }
+  const bytes = Number(execSync(`du -sb ${logs} | cut -f1`, { encoding: "utf8" }));
+  console.log(`\nlog folder: ${chats} chats + one ${gb} GB log, ${(bytes / 1e6).toFixed(0)} MB on disk\n`);
+
+  const tarZst = join(out, "baseline.tar.zst");
+  const baseline = timeShell(`tar -c -C ${logs} . | zstd -q -3 -T1 -o ${tarZst} -f`);
+  const redacted = runChild("redact", logs, join(out, "bundle-redacted.tar.gz"));
+  const plain = runChild("plain", logs, join(out, "bundle-plain.tar.gz"));
+  const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
+  const row = (name: string, ms: number, size: number, peak: number | null) =>
+    console.log(
+      `${name.padEnd(40)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / baseline).toFixed(2).padStart(6)}x  ${mb(size).padStart(9)}  ${peak === null ? "" : `peak RSS ${mb(peak)}`}`,
+    );
+  console.log(`${"".padEnd(40)} ${"time".padStart(9)}  ${"vs tar".padStart(7)}  ${"size".padStart(9)}`);
+  row("tar -c | zstd -3 (baseline)", baseline, statSync(tarZst).size, null);
+  row(
+    "bundle create, every redaction on",
+    redacted.ms,
+    statSync(join(out, "bundle-redacted.tar.gz")).size,
+    redacted.peak,
+  );
+  row("bundle create --no-redact", plain.ms, statSync(join(out, "bundle-plain.tar.gz")).size, plain.peak);
+  console.log(
+    `\n${redacted.files} files in the bundle, ${redacted.redacted} of them rewritten by the redaction; target: peak RSS < 300 MB`,
+  );
+}
+
+await main();

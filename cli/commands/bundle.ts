@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { type BundleScope, createBundle, REDACT_KINDS, type RedactKind, readBundle } from "../../lib/bundle";
+import { OdaError } from "../../lib/errors";
+import { type Command, type CommandContext, emit, flagString } from "../context";
+import { readPackage } from "../package-root";
+
+/** `--redact home,email`, every kind when absent, none with `--no-redact`. */
+function kindsOf(ctx: CommandContext): RedactKind[] {
+  if (ctx.flags["no-redact"] === true) {
+    if (flagString(ctx, "redact") !== undefined)
+      throw new OdaError("bad_input", "Give --no-redact or --redact KINDS, not both.");
+    return [];
+  }
+  const given = flagString(ctx, "redact");
+  if (given === undefined) return [...REDACT_KINDS];
+  const kinds = given
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+  for (const k of kinds) {
+    if (!(REDACT_KINDS as readonly string[]).includes(k))
+      throw new OdaError("bad_input", `"${k}" is not a redaction kind; the kinds are ${REDACT_KINDS.join(", ")}.`);
+  }
+  return kinds as RedactKind[];
+}
+
+/** The words of every `--keyword` (the option may be given again and again). */
+function keywordsOf(ctx: CommandContext): string[] {
+  const value = ctx.flags.keyword as unknown;
+  const words = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  return words.map(String).filter((w) => w.length > 0);
+}
+
+/** The scope a person chose on the command line. */
+export function scopeOf(ctx: CommandContext): BundleScope {
+  const chats = flagString(ctx, "chats");
+  if (chats !== undefined && ctx.flags["all-chats"] === true)
+    throw new OdaError("bad_input", "Give --chats ID,ID… or --all-chats, not both.");
+  return {
+    chats:
+      ctx.flags["all-chats"] === true
+        ? "all"
+        : chats !== undefined
+          ? chats
+              .split(",")
+              .map((c) => c.trim())
+              .filter(Boolean)
+          : null,
+    since: flagString(ctx, "since") ?? null,
+    memory: ctx.flags.memory === true,
+    kinds: kindsOf(ctx),
+    keywords: keywordsOf(ctx),
+    dropText: ctx.flags["drop-text"] === true,
+  };
+}
+
+const create: Command = async (ctx) => {
+  const out = flagString(ctx, "output");
+  if (!out) throw new OdaError("bad_input", "Give the bundle's file with -o FILE (for example -o support.tar.gz).");
+  if (!ctx.roots.home && !ctx.roots.logs)
+    throw new OdaError("bad_input", "Give the Oda home with --home DIR and the log folder with --logs DIR.");
+  const target = resolve(out);
+  if (existsSync(target)) throw new OdaError("refused", `${target} already exists; give another file name.`);
+  let shown = -1;
+  const made = await createBundle(ctx.roots, scopeOf(ctx), target, {
+    version: readPackage().version,
+    onProgress: (p) => {
+      const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
+      if (!ctx.json && pct >= shown + 10) {
+        shown = pct;
+        ctx.err(`oda-admin: ${p.phase} ${pct}%`);
+      }
+    },
+  });
+  const m = made.manifest;
+  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
+    [
+      `Wrote ${made.file}: ${m.counts.files} files, ${m.counts.bytes} bytes, ${m.counts.chats} chats, ${m.counts.memories} memories.`,
+      `Replaced: ${
+        Object.entries(m.counts.replaced)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ") || "nothing"
+      }.`,
+      `The map from placeholders to the real values is in ${made.mapFile}; it stays on this computer: do not send it.`,
+      `List the bundle with: tar -tzf ${made.file}`,
+    ].join("\n"),
+  );
+  return 0;
+};
+
+const verify: Command = async (ctx) => {
+  const file = ctx.args[0];
+  if (!file) throw new OdaError("bad_input", "Give the bundle's file: oda-admin bundle verify FILE.");
+  const manifest = await readBundle(resolve(file));
+  emit(
+    ctx,
+    {
+      ok: true,
+      file,
+      createdAt: manifest.createdAt,
+      bundleFormat: manifest.bundleFormat,
+      files: manifest.files.length,
+    },
+    () =>
+      `${file}: the manifest and all ${manifest.files.length} files check out (bundle of ${manifest.createdAt}, Oda Admin ${manifest.odaAdminVersion}).`,
+  );
+  return 0;
+};
+
+/** `bundle create` and `bundle verify`; `cli/registry.ts` holds their usage and options. */
+export const bundleRuns = { "bundle create": create, "bundle verify": verify } satisfies Record<string, Command>;

@@ -1,0 +1,100 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readOnlySentence } from "../lib/bundle/messages";
+import { unpackBundle } from "../lib/bundle/unpack";
+import { makeDemoInto } from "../scripts/demo";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+import { startServer } from "./server";
+
+test.use({
+  odaDemo: true,
+  odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 12 }))),
+});
+
+test("a bundle made in the page opens in a second server: every page under the banner, every save refused", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto("/support");
+  await expect(page.getByRole("heading", { level: 1, name: "Support bundle" })).toBeVisible();
+  await expectAccessible(page);
+
+  // the preview comes before anything is written
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByRole("heading", { name: "What goes in" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/\d+ files, .*: \d+ chats, \d+ memories/)).toBeVisible();
+  await expect(page.getByRole("table", { name: "Values each redaction replaces" })).toBeVisible();
+  await page.getByRole("button", { name: "Create bundle" }).click();
+  const link = page.getByRole("link", { name: /^Download oda-support-.*\.tar\.gz$/ });
+  await expect(link).toBeVisible({ timeout: 120_000 });
+  await expect(
+    page.getByText(/The map from placeholders back to the real values stays on this computer/),
+  ).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  const dir = await mkdtemp(join(tmpdir(), "oda-e2e-bundle-"));
+  const file = join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+
+  // a second server over the bundle, as `oda-admin serve --bundle` starts it
+  const opened = await unpackBundle(file, join(dir, "state"));
+  const second = await startServer(
+    { home: opened.home, logs: opened.logs, state: opened.state },
+    { ODA_ADMIN_BUNDLE: opened.dir, ODA_ADMIN_BUNDLE_NAME: opened.name },
+  );
+  const context = await browser.newContext({ baseURL: second.baseURL });
+  await context.addCookies([
+    {
+      name: `oda_admin_${second.port}`,
+      value: second.token,
+      domain: "127.0.0.1",
+      path: "/",
+      httpOnly: true,
+      sameSite: "Strict",
+    },
+  ]);
+  const reader = await context.newPage();
+  try {
+    const memoryIds = (await readdir(join(opened.home, "memory", "global"))).filter((n) => /^[0-9a-f]{8}$/.test(n));
+    const pages = [
+      "/",
+      "/memory",
+      "/memory/global",
+      `/memory/global/${memoryIds[0]}`,
+      "/memory/settings",
+      "/chats",
+      "/search",
+      "/support",
+      "/support/doctor",
+    ];
+    for (const path of pages) {
+      await reader.goto(path);
+      const banner = reader.getByRole("note", { name: "Support bundle" });
+      await expect(banner, path).toContainText(opened.name);
+      await expect(banner, path).toContainText(opened.manifest.createdAt);
+      await expect(reader.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
+    }
+    await expectAccessible(reader);
+    await expect(reader.getByRole("heading", { level: 1, name: "Doctor report" })).toBeVisible();
+
+    // a chat of the bundle reads like any other
+    await reader.goto("/chats");
+    await reader.locator('a[href^="/chats/"]').first().click();
+    await expect(reader).toHaveURL(/\/chats\/.+/);
+    await expect(reader.getByRole("note", { name: "Support bundle" })).toBeVisible();
+
+    // saves reach the server, which refuses them with the read-only sentence
+    await reader.goto("/memory/settings");
+    await reader.getByRole("button", { name: "Save settings" }).click();
+    await expect(reader.getByText(readOnlySentence(opened.name)).first()).toBeVisible();
+    await reader.goto(`/memory/global/${memoryIds[0]}`);
+    await reader.getByLabel("Text", { exact: true }).fill("A change that must not be saved.");
+    await reader.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(reader.getByText(readOnlySentence(opened.name)).first()).toBeVisible();
+  } finally {
+    await context.close();
+    await second.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, hostname } from "node:os";
+import { dirname, join } from "node:path";
+import { writeArchive } from "./archive";
+import { formatDoctor, runDoctor } from "./doctor";
+import { BUNDLE_FORMAT, type Manifest } from "./manifest";
+import { type BundleScope, planBundle } from "./plan";
+import { kindsFrom, type MapEntry, Redactor } from "./redactor";
+import { type StagedFile, stageFiles } from "./stage";
+
+/** The roots a bundle is made from. */
+export interface BundleRoots {
+  home: string | null;
+  logs: string | null;
+}
+
+/** Progress while a bundle is made: bytes read of the chosen files, then bytes archived. */
+export interface BundleProgress {
+  phase: "reading" | "writing";
+  done: number;
+  total: number;
+}
+
+/** Options for `prepareBundle`. */
+export interface PrepareOptions {
+  version: string;
+  onProgress?: (p: BundleProgress) => void;
+  /** Extra home folders to treat as this computer's (tests). */
+  homes?: string[];
+  hosts?: string[];
+}
+
+/** A bundle's contents, staged and checked, ready to be written (or shown as a preview). */
+export interface PreparedBundle {
+  manifest: Manifest;
+  entries: StagedFile[];
+  map: MapEntry[];
+  /** Removes the staged copies of rewritten logs. */
+  dispose: () => void;
+}
+
+const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+const entryOf = (path: string, data: Buffer): StagedFile => ({
+  path,
+  size: data.length,
+  sha256: createHash("sha256").update(data).digest("hex"),
+  from: { data },
+  redacted: false,
+});
+
+/**
+ * Plans, redacts and checksums everything a bundle of `scope` holds. Rewritten
+ * logs are staged in a private temporary folder next to `tempNear`; nothing is
+ * written into the roots.
+ */
+export async function prepareBundle(
+  roots: BundleRoots,
+  scope: BundleScope,
+  tempNear: string,
+  o: PrepareOptions,
+): Promise<PreparedBundle> {
+  const plan = await planBundle(roots, scope);
+  const redactor = new Redactor(
+    {
+      homes: [homedir(), ...(o.homes ?? [])],
+      hosts: [hostname(), ...plan.lockHosts, ...(o.hosts ?? [])],
+      keywords: scope.keywords,
+    },
+    kindsFrom(scope),
+  );
+  const tempDir = mkdtempSync(join(tempNear, ".oda-bundle-"));
+  const dispose = () => rmSync(tempDir, { recursive: true, force: true });
+  try {
+    const total = plan.files.reduce((n, f) => n + f.size, 0);
+    let done = 0;
+    const onBytes = (n: number) => {
+      done += n;
+      o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
+    };
+    // The doctor reads every log through first: its buffers are gone before the staging reads them again.
+    const found = await runDoctor(roots);
+    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, tempDir, onBytes });
+    const doctor = redactor.redactJson(found) as Awaited<ReturnType<typeof runDoctor>>;
+    const createdAt = new Date().toISOString();
+    const reports = [
+      entryOf("doctor.json", json(doctor)),
+      entryOf("doctor.txt", Buffer.from(formatDoctor(doctor, `Oda Admin doctor report, ${createdAt}`))),
+    ];
+    const all = [...reports, ...files];
+    const manifest: Manifest = {
+      bundleFormat: BUNDLE_FORMAT,
+      odaAdminVersion: o.version,
+      createdAt,
+      scope: {
+        chats: scope.chats === "all" ? "all" : plan.chats.map((c) => redactor.redactText(c.id)),
+        since: scope.since,
+        memory: scope.memory,
+        redact: [...kindsFrom(scope)].sort(),
+        keywords: scope.keywords.length,
+        dropText: scope.dropText,
+      },
+      counts: {
+        files: all.length,
+        bytes: all.reduce((n, f) => n + f.size, 0),
+        chats: plan.chats.length,
+        memories: plan.files.filter((f) => f.role === "memory").length,
+        redactedFiles: files.filter((f) => f.redacted).length,
+        replaced: { ...redactor.replaced },
+        problems: doctor.sections.reduce((n, s) => n + s.problems.length, 0),
+      },
+      files: all.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+    };
+    return {
+      manifest,
+      entries: [entryOf("manifest.json", json(manifest)), ...all],
+      map: redactor.mapEntries(),
+      dispose,
+    };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}
+
+/** What `createBundle` wrote. */
+export interface CreatedBundle {
+  file: string;
+  mapFile: string;
+  manifest: Manifest;
+}
+
+/** Writes the bundle to `target` (a new file) and the placeholder map beside it, never into it. */
+export async function createBundle(
+  roots: BundleRoots,
+  scope: BundleScope,
+  target: string,
+  o: PrepareOptions,
+): Promise<CreatedBundle> {
+  const prepared = await prepareBundle(roots, scope, dirname(target), o);
+  const partial = `${target}.partial-${process.pid}`;
+  try {
+    const total = prepared.entries.reduce((n, f) => n + f.size, 0);
+    let done = 0;
+    await writeArchive(partial, prepared.entries, (n) => {
+      done += n;
+      o.onProgress?.({ phase: "writing", done, total });
+    });
+    renameSync(partial, target);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    prepared.dispose();
+  }
+  const mapFile = `${target}.map.json`;
+  writeFileSync(mapFile, json({ bundle: target, createdAt: prepared.manifest.createdAt, placeholders: prepared.map }), {
+    mode: 0o600,
+  });
+  return { file: target, mapFile, manifest: prepared.manifest };
+}

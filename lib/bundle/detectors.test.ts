@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { type DetectorContext, REDACT_KINDS, type RedactKind } from "./detectors";
+import { Redactor } from "./redactor";
+
+const ctx: DetectorContext = { homes: ["/root", "/home/ana"], hosts: ["build-box-7"], keywords: ["Falcon"] };
+const all = new Set<RedactKind>([...REDACT_KINDS, "keyword"]);
+const redact = (text: string, kinds: Set<RedactKind> = all) => new Redactor(ctx, kinds).redactText(text);
+
+describe("detectors", () => {
+  it("replaces user names in every home shape, and this machine's home whole", () => {
+    expect(redact("/home/ana/reports and /Users/bob/x")).toBe("/home/user-1/reports and /Users/user-2/x");
+    expect(redact("C:\\Users\\carl\\docs")).toBe("C:\\Users\\user-1\\docs");
+    expect(redact('{"p":"C:\\\\Users\\\\carl\\\\docs"}')).toBe('{"p":"C:\\\\Users\\\\user-1\\\\docs"}');
+    expect(redact("/root/notes and /rooted")).toBe("<home-1>/notes and /rooted");
+  });
+
+  it("finds host names from the machine and lock files, case-insensitively, as whole names", () => {
+    expect(redact("on BUILD-BOX-7 and build-box-77")).toBe("on <host-1> and build-box-77");
+  });
+
+  it("finds e-mails, IPv4 and IPv6 but not times or versions", () => {
+    expect(redact("mail Ana.L@Example.org or ana.l@example.org")).toBe("mail <email-1> or <email-1>");
+    expect(redact("ssh 10.1.2.3, version 1.2.3, 999.1.1.1")).toBe("ssh <ip-1>, version 1.2.3, 999.1.1.1");
+    expect(redact("fe80::1ff:fe23:4567:890a and ::1 at 18:24:08.123")).toBe("<ip-1> and <ip-2> at 18:24:08.123");
+    expect(redact("2001:0db8:0000:0000:0000:ff00:0042:8329")).toBe("<ip-1>");
+  });
+
+  it("finds API keys, tokens and JWTs by shape, and long secrets after key words", () => {
+    const text = [
+      "sk-proj-AbCdEf0123456789XyZqRs",
+      "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
+      "AKIAIOSFODNN7EXAMPLE",
+      "xoxb-1234567890-abcdefghijkl",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlc2VjcmV0",
+      "password=9f86d081884c7d659a2feaa0c55ad015",
+      '"api_key": "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="',
+    ].join(" ");
+    expect(redact(text)).toBe('<key-1> <key-2> <key-3> <key-4> <key-5> password=<key-6> "api_key": "<key-7>"');
+    // prose after a key word is left alone
+    expect(redact("the token is accommodatingly")).toBe("the token is accommodatingly");
+  });
+
+  it("finds keywords anywhere, case-insensitively", () => {
+    expect(redact("falconry and FALCON")).toBe("<keyword-1>ry and <keyword-1>");
+  });
+
+  it("keeps a placeholder stable across strings and counts every replacement", () => {
+    const r = new Redactor(ctx, all);
+    expect(r.redactText("a@b.io x")).toBe("<email-1> x");
+    expect(r.redactText("c@d.io a@b.io")).toBe("<email-2> <email-1>");
+    expect(r.replaced.email).toBe(3);
+    expect(r.mapEntries().map((e) => e.value)).toEqual(["a@b.io", "c@d.io"]);
+  });
+
+  it("redacts encoded folder names so they still decode", () => {
+    const r = new Redactor(ctx, all);
+    expect(r.redactText("--%2Fhome%2Fana%2Freports--/c-1")).toBe("--%2Fhome%2Fuser-1%2Freports--/c-1");
+    expect(r.redactText("x%40falcon.io")).toBe("%3Cemail-1%3E");
+  });
+
+  it("turns off kinds that are not chosen, and redacting twice changes nothing more", () => {
+    expect(redact("a@b.io 10.0.0.1", new Set<RedactKind>(["ip"]))).toBe("a@b.io <ip-1>");
+    const r = new Redactor(ctx, all);
+    const once = r.redactText("/home/ana/x a@b.io on build-box-7");
+    expect(r.redactText(once)).toBe(once);
+  });
+
+  it("walks JSON values and keeps structural keys", () => {
+    const r = new Redactor({ ...ctx, keywords: ["text"] }, all);
+    expect(r.redactJson({ type: "message", text: "the text", "a@b.io": 1 })).toEqual({
+      type: "message",
+      text: "the <keyword-1>",
+      "<email-1>": 1,
+    });
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * `lib/bundle`: support bundles (issue 14). One `.tar.gz` with a manifest,
+ * the doctor report, settings, the chosen memory sets and chat folders,
+ * redacted consistently; and the checks that open one read-only.
+ *
+ * - `prepareBundle(roots, scope, tempNear, {version})`: the preview (files,
+ *   sizes, replacements per kind) with everything staged; `createBundle` writes it.
+ * - `readBundle(file, into?)`: verify (and unpack into a folder).
+ * - `unpackBundle(file, stateDir)`: into `<state>/bundles/<name>/`.
+ */
+
+export {
+  type BundleProgress,
+  type BundleRoots,
+  type CreatedBundle,
+  createBundle,
+  type PreparedBundle,
+  prepareBundle,
+} from "./create";
+export { type DetectorContext, Detectors, REDACT_KINDS, type RedactKind } from "./detectors";
+export { type DoctorReport, formatDoctor, runDoctor } from "./doctor";
+export { BUNDLE_FORMAT, type Manifest, ZManifest } from "./manifest";
+export { type BundleScope, planBundle } from "./plan";
+export { readBundle } from "./read";
+export { kindsFrom, type MapEntry, Redactor } from "./redactor";
+export { bundleRoots, type OpenedBundle, readOpenedBundle, unpackBundle } from "./unpack";

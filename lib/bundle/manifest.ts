@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** The bundle format this Oda Admin writes and the only one it opens. */
+export const BUNDLE_FORMAT = 1;
+
+/** `manifest.json`, the first entry of every bundle. */
+export const ZManifest = z.object({
+  bundleFormat: z.number().int(),
+  odaAdminVersion: z.string(),
+  createdAt: z.string(),
+  scope: z.object({
+    chats: z.union([z.literal("all"), z.array(z.string())]),
+    since: z.string().nullable(),
+    memory: z.boolean(),
+    redact: z.array(z.string()),
+    /** How many keywords were redacted (never the words). */
+    keywords: z.number().int().nonnegative(),
+    dropText: z.boolean(),
+  }),
+  counts: z.object({
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    chats: z.number().int().nonnegative(),
+    memories: z.number().int().nonnegative(),
+    redactedFiles: z.number().int().nonnegative(),
+    replaced: z.record(z.string(), z.number().int().nonnegative()),
+    problems: z.number().int().nonnegative(),
+  }),
+  files: z.array(
+    z.object({ path: z.string(), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  ),
+});
+export type Manifest = z.infer<typeof ZManifest>;
+
+/** The manifest is read whole: a larger first entry is not a bundle of ours. */
+export const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A bundle path as it may stand in an archive: relative, forward slashes, no
+ * `.`/`..`/empty segment, no backslash, colon or control character. `null`
+ * means it is fine; otherwise the reason.
+ */
+export function badEntryPath(path: string): string | null {
+  if (path.length === 0) return "an empty name";
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return "an absolute path";
+  if (path.includes("\\")) return "a backslash";
+  if (/[\u0000-\u001f]/.test(path)) return "a control character";
+  const parts = path.split("/");
+  if (parts.includes("..")) return "a .. segment";
+  if (parts.some((p) => p === "" || p === ".")) return "an empty or . segment";
+  return null;
+}

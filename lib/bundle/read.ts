@@ -1,0 +1,148 @@
+import { createHash } from "node:crypto";
+import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { extract as tarExtract } from "tar-stream";
+import { OdaError } from "../errors";
+import { openRegularSync } from "../fs/open-regular";
+import { BUNDLE_FORMAT, badEntryPath, MANIFEST_MAX_BYTES, type Manifest, ZManifest } from "./manifest";
+
+/**
+ * Reads a bundle as a stream and checks it as it goes: the manifest first,
+ * then every entry against it (name, kind, size, SHA-256), nothing twice and
+ * nothing missing. With `into`, each checked byte is written below that
+ * folder and nowhere else; without it, nothing is written (verify).
+ */
+
+const refuse = (sentence: string) => new OdaError("unusable", sentence);
+
+async function readAll(stream: AsyncIterable<unknown>, limit: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit)
+      throw refuse("The bundle's manifest.json is larger than any manifest; this is not a support bundle.");
+    parts.push(chunk as Buffer);
+  }
+  return Buffer.concat(parts);
+}
+
+function parseManifest(data: Buffer): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(data.toString("utf8"));
+  } catch {
+    throw refuse("The bundle's manifest.json is not JSON; this is not a support bundle.");
+  }
+  const format = (value as { bundleFormat?: unknown } | null)?.bundleFormat;
+  if (typeof format === "number" && format !== BUNDLE_FORMAT)
+    throw refuse(`The bundle has format version ${format}; this Oda Admin opens format ${BUNDLE_FORMAT} only.`);
+  const parsed = ZManifest.safeParse(value);
+  if (!parsed.success) throw refuse("The bundle's manifest.json does not describe a support bundle.");
+  for (const f of parsed.data.files) {
+    const bad = badEntryPath(f.path);
+    if (bad) throw refuse(`The bundle's manifest names ${JSON.stringify(f.path)}, which has ${bad}.`);
+  }
+  return parsed.data;
+}
+
+/** Streams one entry's bytes, hashing them and writing them below `into` when given. */
+async function takeEntry(
+  stream: AsyncIterable<unknown>,
+  path: string,
+  into: string | null,
+): Promise<{ size: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let fd: number | null = null;
+  if (into) {
+    const target = join(into, ...path.split("/"));
+    mkdirSync(dirname(target), { recursive: true });
+    fd = openSync(target, "wx", 0o644);
+  }
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (fd !== null) writeSync(fd, chunk as Buffer);
+    }
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  return { size, sha256: hash.digest("hex") };
+}
+
+/** Checks a bundle (and unpacks it into `into`, a new empty folder, when given); returns its manifest. */
+export async function readBundle(file: string, into: string | null = null): Promise<Manifest> {
+  const extract = tarExtract();
+  let manifest: Manifest | null = null;
+  const expected = new Map<string, { size: number; sha256: string }>();
+  const seen = new Set<string>();
+  extract.on("entry", (header, stream, next) => {
+    // A refused entry is destroyed with the archive; its error is the one `pipeline` reports.
+    stream.on("error", () => undefined);
+    (async () => {
+      const name = header.name;
+      if (seen.has(name)) throw refuse(`The bundle holds ${JSON.stringify(name)} twice.`);
+      seen.add(name);
+      const bad = badEntryPath(name);
+      if (bad) throw refuse(`The bundle's entry ${JSON.stringify(name)} has ${bad}; nothing of it is used.`);
+      if (header.type !== "file")
+        throw refuse(
+          `The bundle's entry ${JSON.stringify(name)} is a ${header.type}, not a file; nothing of it is used.`,
+        );
+      if (!manifest) {
+        if (name !== "manifest.json")
+          throw refuse("The bundle does not begin with manifest.json; this is not a support bundle.");
+        const data = await readAll(stream, MANIFEST_MAX_BYTES);
+        manifest = parseManifest(data);
+        for (const f of manifest.files) expected.set(f.path, f);
+        if (into) await takeEntry(asStream(data), name, into);
+        return;
+      }
+      const want = expected.get(name);
+      if (!want) throw refuse(`The bundle holds ${name}, which its manifest does not list.`);
+      if (header.size !== want.size)
+        throw refuse(`The bundle's ${name} is ${header.size} bytes, but the manifest says ${want.size}.`);
+      const got = await takeEntry(stream, name, into);
+      if (got.size !== want.size) throw refuse(`The bundle is cut short: ${name} ends early.`);
+      if (got.sha256 !== want.sha256)
+        throw refuse(`The bundle's ${name} was changed: its SHA-256 does not match the manifest.`);
+    })().then(
+      () => next(),
+      (error: Error) => next(error),
+    );
+  });
+  let fd: number;
+  try {
+    // A FIFO or device named like a bundle would block or never end: only a regular file is read.
+    fd = openRegularSync(file).fd;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new OdaError("not_found", `No file ${file} exists.`);
+    throw error;
+  }
+  try {
+    await pipeline(createReadStream("", { fd }), createGunzip(), extract);
+  } catch (error) {
+    if (error instanceof OdaError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new OdaError("not_found", `No file ${file} exists.`);
+    if (code === "Z_BUF_ERROR" || /unexpected end/i.test((error as Error).message))
+      throw refuse("The bundle is cut short: the archive ends before its last entry.");
+    throw refuse(`The bundle cannot be read as a .tar.gz archive: ${(error as Error).message}.`);
+  }
+  if (!manifest) throw refuse("The bundle holds no manifest.json; this is not a support bundle.");
+  for (const f of (manifest as Manifest).files)
+    if (!seen.has(f.path)) throw refuse(`The bundle is missing ${f.path}, which its manifest lists.`);
+  return manifest;
+}
+
+async function* bytesOf(data: Buffer): AsyncGenerator<Buffer> {
+  yield data;
+}
+
+function asStream(data: Buffer): AsyncIterable<Buffer> {
+  return bytesOf(data);
+}

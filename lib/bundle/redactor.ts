@@ -1,0 +1,164 @@
+import { decodeName, encodeName } from "../sessions/names";
+import { type DetectorContext, Detectors, type RedactKind } from "./detectors";
+
+/**
+ * Consistent redaction for one bundle, as `sos clean` does it: the same value
+ * always becomes the same placeholder in every file, so a support person can
+ * still follow it, and the map back to the real values stays on this computer.
+ */
+
+/** One entry of the map written beside the bundle (never into it). */
+export interface MapEntry {
+  kind: RedactKind;
+  placeholder: string;
+  value: string;
+}
+
+// Object keys that give a log line or a file its shape: a keyword equal to one must not break it.
+const STRUCTURAL_KEYS = new Set([
+  "type",
+  "ts",
+  "time",
+  "role",
+  "content",
+  "text",
+  "id",
+  "name",
+  "input",
+  "tool_use_id",
+  "is_error",
+  "model",
+  "usage",
+  "input_tokens",
+  "output_tokens",
+  "format",
+  "created",
+  "cwd",
+  "continues",
+  "mode",
+  "title",
+  "pid",
+  "host",
+  "startedAt",
+  "sha256",
+  "savedAt",
+  "source",
+  "deletedAt",
+  "memory",
+  "sessions",
+  "compress",
+]);
+
+// An encoded name with at least one escape, as `encodeName` writes them.
+const ENCODED = /(?:[A-Za-z0-9._-]|%[0-9A-F]{2})*%[0-9A-F]{2}(?:[A-Za-z0-9._-]|%[0-9A-F]{2})*/g;
+
+/** Turns secrets into placeholders and counts what it replaced, kind by kind. */
+export class Redactor {
+  private readonly detectors: Detectors;
+  private readonly placeholders = new Map<string, string>();
+  private readonly perKind = new Map<RedactKind, number>();
+  private readonly entries: MapEntry[] = [];
+  /** How many values each kind replaced (every occurrence counts). */
+  readonly replaced: Partial<Record<RedactKind, number>> = {};
+
+  constructor(ctx: DetectorContext, kinds: ReadonlySet<RedactKind>) {
+    this.detectors = new Detectors(ctx, kinds);
+  }
+
+  /** True when no kind is on: every file goes into the bundle as it is. */
+  get off(): boolean {
+    return this.detectors.kinds.size === 0;
+  }
+
+  /** The placeholder of one value, made on first sight. */
+  placeholderOf(kind: RedactKind, value: string): string {
+    const key = `${kind}\u0000${value}`;
+    let placeholder = this.placeholders.get(key);
+    if (placeholder === undefined) {
+      const n = (this.perKind.get(kind) ?? 0) + 1;
+      this.perKind.set(kind, n);
+      // A user name inside a path stays a plain path segment; a whole home folder reads as one.
+      placeholder = kind === "home" ? (/[/\\]/.test(value) ? `<home-${n}>` : `user-${n}`) : `<${kind}-${n}>`;
+      this.placeholders.set(key, placeholder);
+      this.entries.push({ kind, placeholder, value });
+    }
+    return placeholder;
+  }
+
+  /** True when `redactText` would change `text` (nothing is counted). */
+  touches(text: string): boolean {
+    return !this.off && text.length > 0 && (this.detectors.find(text).length > 0 || this.encodedTouches(text));
+  }
+
+  /** The string with every secret replaced (the same string when there is none). */
+  redactText(text: string): string {
+    if (this.off || text.length === 0) return text;
+    // Encoded folder names first: a secret split by `%XX` escapes is only seen decoded.
+    const source = text.includes("%") ? this.redactEncoded(text) : text;
+    const found = this.detectors.find(source);
+    if (found.length === 0) return source;
+    let out = "";
+    let at = 0;
+    for (const f of found) {
+      out += source.slice(at, f.start) + this.placeholderOf(f.kind, f.value);
+      at = f.end;
+      this.replaced[f.kind] = (this.replaced[f.kind] ?? 0) + 1;
+    }
+    return out + source.slice(at);
+  }
+
+  /** Folder names as the log folder encodes them (`%2Fhome%2Fana`): decoded, redacted, encoded again. */
+  private redactEncoded(text: string): string {
+    return text.replace(ENCODED, (name) => {
+      const value = decodeName(name);
+      if (value === null || value === name) return name;
+      const red = this.redactText(value);
+      return red === value ? name : encodeName(red);
+    });
+  }
+
+  private encodedTouches(text: string): boolean {
+    if (!text.includes("%")) return false;
+    for (const m of text.matchAll(ENCODED)) {
+      const value = decodeName(m[0]);
+      if (value !== null && value !== m[0] && this.detectors.find(value).length > 0) return true;
+    }
+    return false;
+  }
+
+  /** A JSON value with every string (and every key that is not structural) redacted. */
+  redactJson(value: unknown): unknown {
+    if (typeof value === "string") return this.redactText(value);
+    if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
+    if (value !== null && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value))
+        out[STRUCTURAL_KEYS.has(k) ? k : this.redactText(k)] = this.redactJson(v);
+      return out;
+    }
+    return value;
+  }
+
+  /**
+   * A workspace key (`^[A-Za-z0-9][A-Za-z0-9._-]*$`, stored unencoded): its
+   * placeholders lose their angle brackets so the key stays a valid folder name.
+   */
+  redactWorkspaceKey(key: string): string {
+    const out = this.redactText(key)
+      .replace(/[<>]/g, "")
+      .replace(/[^A-Za-z0-9._-]/g, "_");
+    return /^[A-Za-z0-9]/.test(out) ? out : `w${out}`;
+  }
+
+  /** The map from placeholders back to the real values, in the order they were first seen. */
+  mapEntries(): MapEntry[] {
+    return [...this.entries];
+  }
+}
+
+/** `--redact home,email` (or every kind) as a set, with `keyword` on when words were given. */
+export function kindsFrom(options: { kinds: readonly RedactKind[]; keywords: readonly string[] }): Set<RedactKind> {
+  const kinds = new Set<RedactKind>(options.kinds);
+  if (options.keywords.length) kinds.add("keyword");
+  return kinds;
+}
