@@ -57,7 +57,7 @@ function worker(): Worker {
     if (!job) return;
     if (reply.error) {
       state.jobs.delete(reply.id);
-      job.fail(toError(reply.error));
+      job.fail(errorFromData(reply.error));
     } else if (reply.done) {
       state.jobs.delete(reply.id);
       job.end(reply.value);
@@ -76,7 +76,8 @@ function worker(): Worker {
   return w;
 }
 
-function toError(data: ErrorData): Error {
+/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code). */
+export function errorFromData(data: ErrorData): Error {
   if (data.name === "OdaError" && data.code) return new OdaError(data.code as OdaErrorCode, data.message);
   return new Error(data.message);
 }
