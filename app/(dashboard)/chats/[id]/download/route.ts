@@ -15,6 +15,13 @@ const ZQuery = z.object({
   line: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
+/**
+ * `no-transform` keeps Next from gzipping a download on the fly: compressing
+ * hundreds of megabytes of a log was the server thread's largest cost while
+ * it streamed (the file is saved as it is anyway).
+ */
+const NO_STORE = "no-store, no-transform";
+
 /** A file name safe in Content-Disposition: the chat id's safe characters only. */
 function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): string {
   const base = id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "chat";
@@ -40,7 +47,7 @@ export function GET(request: Request): Promise<Response> {
       const headers: Record<string, string> = {
         "content-type": gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
         "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
-        "cache-control": "no-store",
+        "cache-control": NO_STORE,
         "content-length": String(gen.bytes),
       };
       return new Response(body, { headers });
@@ -65,7 +72,7 @@ async function downloadDecompressed(
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="${fileNameOf(id, generation, "decompressed")}"`,
-      "cache-control": "no-store",
+      "cache-control": NO_STORE,
     },
   });
 }
@@ -80,7 +87,7 @@ async function downloadLine(id: string, n: number, generation: string | undefine
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${name}"`,
-      "cache-control": "no-store",
+      "cache-control": NO_STORE,
     },
   });
 }
