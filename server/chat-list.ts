@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type IndexedChatList, listChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { type ChatSummary, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
+import { refreshInWorker } from "@/server/index-worker";
 import { streamInWorker } from "@/server/log-worker";
 import { serverRoots } from "@/server/roots";
 
@@ -143,7 +144,7 @@ async function readIndex(
     const list = await listChatsFromIndex(state, logDir, { compress });
     if (list.freshness.fresh) return { list, source: { fresh: true, sentence: list.freshness.sentence } };
     // Not awaited: the folder is listed meanwhile; a failed refresh is reported through the index's job.
-    void startIndexRefresh(state, logDir, { compress }).catch((error: unknown) =>
+    void startIndexRefresh(state, logDir, { compress, runner: refreshInWorker }).catch((error: unknown) =>
       console.error("oda-admin: the index refresh could not start:", error),
     );
     return { list: null, source: { fresh: false, sentence: list.freshness.sentence } };

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { errorResponse } from "@/server/chat-inspector";
+import type { Pull } from "@/server/log-worker";
 
 /**
  * Downloads answer with their problem before a byte is sent. A log is read
@@ -38,6 +39,35 @@ export async function primeStream(stream: Readable): Promise<ReadableStream<Uint
     },
     cancel() {
       stream.destroy();
+    },
+  });
+}
+
+/**
+ * A download decoded on the decode worker (`pullInWorker`) as a web stream:
+ * each piece is asked for when the response wants more, so the worker decodes
+ * no faster than the reader reads, and decoding never runs on the server's
+ * thread. The first piece is read before the answer is made, as `primeStream` does.
+ */
+export async function primePull(pull: Pull<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  const first = await pull.next();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      try {
+        const next = await pull.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        console.error("oda-admin: a download failed after its first bytes:", error);
+        controller.error(error);
+      }
+    },
+    cancel() {
+      pull.cancel();
     },
   });
 }

@@ -57,7 +57,7 @@ function worker(): Worker {
     if (!job) return;
     if (reply.error) {
       state.jobs.delete(reply.id);
-      job.fail(toError(reply.error));
+      job.fail(errorFromData(reply.error));
     } else if (reply.done) {
       state.jobs.delete(reply.id);
       job.end(reply.value);
@@ -76,19 +76,25 @@ function worker(): Worker {
   return w;
 }
 
-function toError(data: ErrorData): Error {
+/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code). */
+export function errorFromData(data: ErrorData): Error {
   if (data.name === "OdaError" && data.code) return new OdaError(data.code as OdaErrorCode, data.message);
   return new Error(data.message);
 }
 
-function post(fn: keyof Api, args: unknown[], job: Job): void {
+function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
   const id = state.next++;
   state.jobs.set(id, job);
-  worker().postMessage({ id, fn, args });
+  worker().postMessage({ id, fn, args, pull });
+  return id;
 }
 
+/** The reads that yield items rather than return a value. */
+type Streaming = "listChats" | "downloadLog" | "downloadLine";
+type ItemOf<K extends keyof Api> = ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never;
+
 /** Runs one read on the worker and resolves with its result. */
-export function inWorker<K extends Exclude<keyof Api, "listChats">>(
+export function inWorker<K extends Exclude<keyof Api, Streaming>>(
   fn: K,
   ...args: Parameters<Api[K]>
 ): Promise<Awaited<ReturnType<Api[K]>>> {
@@ -97,12 +103,64 @@ export function inWorker<K extends Exclude<keyof Api, "listChats">>(
   });
 }
 
+/** A read on the worker whose items come one per `next()`: the worker decodes no further than asked. */
+export interface Pull<T> {
+  next: () => Promise<IteratorResult<T, undefined>>;
+  /** Stops the read (the reader went away). */
+  cancel: () => void;
+}
+
+/** Starts a paced read (a download) on the worker. */
+export function pullInWorker<K extends "downloadLog" | "downloadLine">(
+  fn: K,
+  ...args: Parameters<Api[K]>
+): Pull<ItemOf<K>> {
+  let waiting: { end: (r: IteratorResult<ItemOf<K>, undefined>) => void; fail: (e: Error) => void } | null = null;
+  let over = false;
+  const settle = (act: (w: NonNullable<typeof waiting>) => void) => {
+    const w = waiting;
+    waiting = null;
+    if (w) act(w);
+  };
+  const id = post(
+    fn,
+    args,
+    {
+      push: (item) => settle((w) => w.end({ value: item as ItemOf<K>, done: false })),
+      end: () => {
+        over = true;
+        settle((w) => w.end({ value: undefined, done: true }));
+      },
+      fail: (error) => {
+        over = true;
+        settle((w) => w.fail(error));
+      },
+    },
+    true,
+  );
+  return {
+    next: () => {
+      if (over) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((end, fail) => {
+        waiting = { end, fail };
+        state.worker?.postMessage({ id, next: true });
+      });
+    },
+    cancel: () => {
+      if (over) return;
+      over = true;
+      state.jobs.delete(id);
+      state.worker?.postMessage({ id, cancel: true });
+    },
+  };
+}
+
 /** Runs a streaming read (`listChats`) on the worker, yielding its items as they arrive. */
 export async function* streamInWorker<K extends "listChats">(
   fn: K,
   ...args: Parameters<Api[K]>
-): AsyncGenerator<ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never> {
-  type Item = ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never;
+): AsyncGenerator<ItemOf<K>> {
+  type Item = ItemOf<K>;
   const queue: Item[] = [];
   let finished = false;
   let failure: Error | null = null;

@@ -5,6 +5,7 @@ import { OdaError } from "@/lib/errors";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
 import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
+import { refreshInWorker } from "@/server/index-worker";
 import { serverRoots } from "@/server/roots";
 
 const ZDate = z
@@ -59,7 +60,7 @@ export async function indexStatusAction(input: unknown) {
     const status = await indexStatus(state, logs);
     const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
     if (refresh === "now" || (refresh === "when-stale" && stale)) {
-      return (await startIndexRefresh(state, logs, { compress })).status;
+      return (await startIndexRefresh(state, logs, { compress, runner: refreshInWorker })).status;
     }
     return status;
   });

@@ -220,6 +220,23 @@ export function rebuildIndex(handle: IndexHandle, reason: string): IndexHandle {
   return fresh;
 }
 
+/**
+ * Forgets this process's connection to an index file that another connection
+ * (the server's refresh worker) set aside and replaced: the next `openIndex`
+ * opens the new file, reporting where the old one went.
+ */
+export function reopenIndex(handle: IndexHandle, setAsideInfo: IndexHandle["setAside"]): IndexHandle {
+  for (const [key, h] of open) if (h === handle) open.delete(key);
+  try {
+    handle.db.close();
+  } catch {
+    // Already unusable.
+  }
+  const fresh = openIndex(resolve(handle.path, ".."), handle.logDir);
+  fresh.setAside = setAsideInfo;
+  return fresh;
+}
+
 /** Closes every open index (tests). */
 export function closeAllIndexes(): void {
   for (const h of open.values()) if (h.db.open) h.db.close();

@@ -16,7 +16,7 @@
 
 import type { IndexHandle } from "./db";
 import { openIndex } from "./db";
-import { startRefresh } from "./jobs";
+import { type RefreshRunner, startRefresh } from "./jobs";
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
 import {
@@ -29,7 +29,7 @@ import {
 
 export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SCHEMA_VERSION } from "./db";
 export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./extract";
-export type { RefreshJob } from "./jobs";
+export type { RefreshJob, RefreshRunner } from "./jobs";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
 export type { Freshness, IndexedChatList, IndexStatus, ListFromIndexOptions } from "./status";
@@ -43,11 +43,14 @@ export async function refreshIndex(
   return refresh(openIndex(state, logDir), options);
 }
 
-/** Starts a background refresh (or joins the running one); returns its state at once. */
+/**
+ * Starts a background refresh (or joins the running one); returns its state at
+ * once. `runner` runs it elsewhere (the server's worker thread).
+ */
 export async function startIndexRefresh(
   state: string | null,
   logDir: string,
-  options: { compress?: boolean } = {},
+  options: { compress?: boolean; runner?: RefreshRunner } = {},
 ): Promise<{ status: IndexStatus; wait: Promise<RefreshResult> }> {
   const handle = openIndex(state, logDir);
   const { wait } = startRefresh(handle, options);

@@ -1,4 +1,4 @@
-import type { IndexHandle } from "./db";
+import { type IndexHandle, reopenIndex } from "./db";
 import { type RefreshResult, refreshIndex } from "./refresh";
 
 /**
@@ -18,6 +18,18 @@ export interface RefreshJob {
   result: RefreshResult | null;
   error: string | null;
 }
+
+/**
+ * Runs one refresh, reporting progress; a server passes one that runs it on a
+ * worker thread with its own connection (`server/index-worker.ts`), so reading
+ * logs never holds up its event loop. The default runs it in this thread.
+ */
+export type RefreshRunner = (
+  handle: IndexHandle,
+  options: { compress?: boolean; onProgress: (done: number, total: number) => void },
+) => Promise<RefreshResult>;
+
+const inThisThread: RefreshRunner = (handle, options) => refreshIndex(handle, options);
 
 interface Entry {
   job: RefreshJob;
@@ -49,7 +61,7 @@ export function jobStatus(handle: IndexHandle): RefreshJob {
  */
 export function startRefresh(
   handle: IndexHandle,
-  options: { compress?: boolean } = {},
+  options: { compress?: boolean; runner?: RefreshRunner } = {},
 ): { job: RefreshJob; wait: Promise<RefreshResult> } {
   const known = registry.get(handle.path);
   if (known?.job.running && known.promise) return { job: { ...known.job }, wait: known.promise };
@@ -58,7 +70,8 @@ export function startRefresh(
     promise: null,
   };
   registry.set(handle.path, entry);
-  entry.promise = refreshIndex(handle, {
+  const run = options.runner ?? inThisThread;
+  entry.promise = run(handle, {
     compress: options.compress,
     onProgress: (done, total) => {
       entry.job.done = done;
@@ -66,6 +79,8 @@ export function startRefresh(
     },
   }).then(
     (result) => {
+      // Another connection set the damaged file aside and built a new one: this one still reads the old file.
+      if (result.setAside && result.setAside.path !== handle.setAside?.path) reopenIndex(handle, result.setAside);
       Object.assign(entry.job, { running: false, finishedAt: new Date().toISOString(), result });
       return result;
     },

@@ -2,10 +2,11 @@ import { type ChatSummary, summarizeChat } from "./chat";
 import { locateChat } from "./folder";
 import { readLogLimits, setLogLimits } from "./limits";
 import { cachedIndex, type LinesResult, type LongLine, type TailReport } from "./line-index";
+import { streamLineBytes } from "./line-stream";
 import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
-import { indexChat, type ReadOptions, readChat, readLines } from "./read";
+import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
 
 /**
  * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
@@ -33,6 +34,27 @@ export interface IndexSummary {
   tail: TailReport;
   error: string | null;
   longLines: LongLine[];
+}
+
+/** The first piece of `downloadLog`: which log it is (for the answer's headers). */
+export interface DownloadHead {
+  generation: string;
+  compressed: boolean;
+}
+
+/**
+ * Pieces of a download cross to the server one at a time, each at most this
+ * big and in a buffer of its own, so it is moved (transferred), not copied, and
+ * the server never holds more than one piece of a download.
+ */
+const DOWNLOAD_PIECE = 1024 * 1024;
+
+async function* inPieces(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    for (let at = 0; at < bytes.length; at += DOWNLOAD_PIECE)
+      yield new Uint8Array(bytes.subarray(at, at + DOWNLOAD_PIECE));
+  }
 }
 
 /** The reads, by name. */
@@ -84,6 +106,22 @@ export const workerApi = {
     let point: SeekPoint = index.points[0] ?? { line: 0, dec: 0, comp: 0 };
     for (const p of index.points) if (p.line < n) point = p;
     return { path: index.path, compressed: index.compressed, lines: index.lines, point };
+  },
+
+  /** A chat's log decompressed, for its download: its `DownloadHead`, then its bytes (pulled piece by piece). */
+  async *downloadLog(logDir: string, id: string, options: ReadOptions): AsyncGenerator<DownloadHead | Uint8Array> {
+    const { generation, stream } = openChatDownload(logDir, id, { ...options, form: "decompressed" });
+    try {
+      yield { generation: generation.name, compressed: generation.compressed };
+      yield* inPieces(stream);
+    } finally {
+      stream.destroy();
+    }
+  },
+
+  /** One line's bytes, decoded from a seek point before it (pulled piece by piece). */
+  downloadLine(path: string, compressed: boolean, from: SeekPoint, n: number): AsyncGenerator<Uint8Array> {
+    return inPieces(streamLineBytes(path, compressed, from, n));
   },
 
   listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {

@@ -82,11 +82,11 @@ cpSync(join(standalone, distDir), join(server, distDir), {
 cpSync(join(root, distDir, "static"), join(server, distDir, "static"), { recursive: true });
 if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(server, "public"), { recursive: true });
 unhashExternals(join(standalone, distDir, "node_modules"), join(server, distDir, "server"));
-// The decode worker, compiled where the server looks for it (`<cwd>/server/decode-thread.mjs`; the
+// The decode and index refresh workers, compiled where the server looks for them (`<cwd>/server/decode-thread.mjs`, `index-thread.mjs`; the
 // standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency.
 await build({
   absWorkingDir: root,
-  entryPoints: { "decode-thread": "server/decode-thread-main.ts" },
+  entryPoints: { "decode-thread": "server/decode-thread-main.ts", "index-thread": "server/index-thread-main.ts" },
   outdir: join(server, "server"),
   outExtension: { ".js": ".mjs" },
   bundle: true,

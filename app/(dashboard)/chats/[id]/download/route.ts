@@ -1,10 +1,10 @@
-import { Readable } from "node:stream";
 import { z } from "zod";
 import { OdaError } from "@/lib/errors";
-import { openChatDownload, openLineStream } from "@/lib/sessions";
+import { openChatDownload } from "@/lib/sessions";
+import type { DownloadHead } from "@/lib/sessions/worker-api";
 import { requireLogFolder, runChatRoute } from "@/server/chat-inspector";
-import { downloadErrorResponse, primeStream } from "@/server/download";
-import { inWorker } from "@/server/log-worker";
+import { downloadErrorResponse, primePull, primeStream } from "@/server/download";
+import { inWorker, type Pull, pullInWorker } from "@/server/log-worker";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +14,13 @@ const ZQuery = z.object({
   /** One line alone (1-based): a line over the line limit, which the page shows truncated. */
   line: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
+
+/**
+ * `no-transform` keeps Next from gzipping a download on the fly: compressing
+ * hundreds of megabytes of a log was the server thread's largest cost while
+ * it streamed (the file is saved as it is anyway).
+ */
+const NO_STORE = "no-store, no-transform";
 
 /** A file name safe in Content-Disposition: the chat id's safe characters only. */
 function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): string {
@@ -27,20 +34,22 @@ function fileNameOf(id: string, logName: string, form: "decompressed" | "raw"): 
  * `?form=raw` (the file as stored). The file is opened read-only; a log that
  * cannot be used (undecodable, a FIFO, a link leading outside the log folder)
  * is answered with its sentence as plain text, before any byte of it is sent.
+ * Decompressing runs on the decode worker; the stored form is a plain file read.
  */
 export function GET(request: Request): Promise<Response> {
   return runChatRoute(request, ZQuery, async (id, { form, generation, line }) => {
     if (line !== undefined) return downloadLine(id, line, generation);
     try {
       const { logDir, compress } = requireLogFolder();
+      if (form === "decompressed") return await downloadDecompressed(id, logDir, { generation, compress });
       const { generation: gen, stream } = openChatDownload(logDir, id, { form, generation, compress });
       const body = await primeStream(stream);
       const headers: Record<string, string> = {
-        "content-type": form === "raw" && gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
+        "content-type": gen.compressed ? "application/zstd" : "application/x-ndjson; charset=utf-8",
         "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
-        "cache-control": "no-store",
+        "cache-control": NO_STORE,
+        "content-length": String(gen.bytes),
       };
-      if (form === "raw") headers["content-length"] = String(gen.bytes);
       return new Response(body, { headers });
     } catch (error) {
       return downloadErrorResponse(error);
@@ -48,20 +57,37 @@ export function GET(request: Request): Promise<Response> {
   });
 }
 
-/** One line of a log, decoded from the nearest seek point and streamed (never held whole). */
+/** A log decompressed on the decode worker: its head names the log, then its bytes follow as asked for. */
+async function downloadDecompressed(
+  id: string,
+  logDir: string,
+  options: { generation?: string; compress: boolean },
+): Promise<Response> {
+  const pull = pullInWorker("downloadLog", logDir, id, options);
+  const head = await pull.next();
+  if (head.done || head.value instanceof Uint8Array) throw new Error("The decode worker sent no download head.");
+  const { generation } = head.value as DownloadHead;
+  const body = await primePull(pull as Pull<Uint8Array>);
+  return new Response(body, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileNameOf(id, generation, "decompressed")}"`,
+      "cache-control": NO_STORE,
+    },
+  });
+}
+
+/** One line of a log, decoded (on the decode worker) from the nearest seek point and streamed (never held whole). */
 async function downloadLine(id: string, n: number, generation: string | undefined): Promise<Response> {
   const { logDir, compress } = requireLogFolder();
   const seek = await inWorker("seekPoint", logDir, id, { compress, generation }, n);
   if (n > seek.lines) throw new OdaError("not_found", `Chat "${id}" has no line ${n}.`);
   const name = `${fileNameOf(id, "session.jsonl", "decompressed").replace(/\.jsonl$/, "")}-line-${n}.json`;
-  return new Response(
-    Readable.toWeb(openLineStream(seek.path, seek.compressed, seek.point, n)) as ReadableStream<Uint8Array>,
-    {
-      headers: {
-        "content-type": "application/json; charset=utf-8",
-        "content-disposition": `attachment; filename="${name}"`,
-        "cache-control": "no-store",
-      },
+  return new Response(await primePull(pullInWorker("downloadLine", seek.path, seek.compressed, seek.point, n)), {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}"`,
+      "cache-control": NO_STORE,
     },
-  );
+  });
 }
