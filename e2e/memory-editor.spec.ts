@@ -1,6 +1,6 @@
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
+import type { Page, Response } from "@playwright/test";
 import { createMemory, parseMemorySource, serialiseMemoryFile, writeSettings } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
@@ -217,8 +217,9 @@ test.describe("an open editor", () => {
     await toasts(page).getByRole("button", { name: "Undo" }).click();
     await expect.poll(async () => (await readParsed(file)).text).toBe("two");
     await expect(text(page)).toHaveValue("two");
-    // No outside-change notice for our own writes.
-    await page.waitForTimeout(2_500);
+    // No outside-change notice for our own writes: let the editor re-read the disk (its polling server
+    // action) twice after the last write before looking.
+    for (let read = 0; read < 2; read++) await page.waitForResponse(isServerAction);
     await expect(page.getByText("This memory was changed outside the editor")).toHaveCount(0);
   });
 
@@ -322,3 +323,9 @@ test.describe("a set", () => {
     }
   });
 });
+
+/** A server action's answer (the editor's disk re-reads are one). */
+function isServerAction(response: Response): boolean {
+  const request = response.request();
+  return request.method() === "POST" && request.headers()["next-action"] !== undefined;
+}
