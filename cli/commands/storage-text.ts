@@ -1,18 +1,7 @@
 import type { StorageReport, StorageSums } from "../../lib/insights";
+import { formatBytes } from "../../lib/insights/tables";
 
 /** `oda-admin storage` as text: totals, then folders and the largest chats. */
-
-/** Bytes in binary units, one decimal (the exact count is in --json). */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
-}
 
 function row(label: string, s: StorageSums): string {
   const cells = [s.totalBytes, s.currentBytes, s.decompressedBytes, s.olderBytes, s.checkpointBytes, s.lockBytes];

@@ -1,12 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef } from "react";
-import { indexStatusAction } from "@/app/_actions/search";
-import { unwrap } from "@/components/ui/action-error";
+import { useEffect } from "react";
+import { useIndexStatus } from "@/components/search/use-index-status";
 import { Button } from "@/components/ui/button";
-import { queryKeys } from "@/lib/query-keys";
 
 const input =
   "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
@@ -119,16 +116,5 @@ export function InsightsFilters({
 /** Re-renders the page when a background refresh of the index ends (the panel beside it polls the same query). */
 function useRefreshWhenIndexed() {
   const router = useRouter();
-  const status = useQuery({
-    queryKey: queryKeys.search.status(),
-    queryFn: () => unwrap(indexStatusAction({ refresh: "when-stale" })),
-    refetchInterval: (q) => (q.state.data?.job.running ? 700 : 15_000),
-    retry: false,
-  });
-  const running = status.data?.job.running ?? false;
-  const was = useRef(false);
-  useEffect(() => {
-    if (was.current && !running) router.refresh();
-    was.current = running;
-  }, [running, router]);
+  useIndexStatus(() => router.refresh());
 }

@@ -2,6 +2,7 @@ import type { InsightsOverview } from "@/lib/insights";
 import {
   activityFolderTable,
   activityTable,
+  formatBytes,
   formatTable,
   largestChatsTable,
   storageFolderTable,
@@ -10,18 +11,6 @@ import { BarChart } from "./bar-chart";
 import { ChartCard } from "./chart-card";
 
 const n = (v: number) => v.toLocaleString("en");
-
-/** Bytes in binary units with one decimal; tables keep every byte. */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
-}
 
 /** Activity: chats started and active per day, chats per folder. */
 export function ActivitySection({ overview: o }: { overview: InsightsOverview }) {

@@ -1,12 +1,13 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { indexStatusAction } from "@/app/_actions/search";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { queryKeys } from "@/lib/query-keys";
+import { useIndexStatus } from "./use-index-status";
 
 /**
  * The search index's state: its freshness sentence, a progress bar while a
@@ -16,19 +17,9 @@ import { queryKeys } from "@/lib/query-keys";
 export function IndexStatusPanel() {
   const client = useQueryClient();
   const [forcing, setForcing] = useState(false);
-  const status = useQuery({
-    queryKey: queryKeys.search.status(),
-    queryFn: () => unwrap(indexStatusAction({ refresh: "when-stale" })),
-    refetchInterval: (q) => (q.state.data?.job.running ? 700 : 15_000),
-    retry: false,
-  });
+  // When a refresh ends, the results may have changed: search again.
+  const status = useIndexStatus(() => void client.invalidateQueries({ queryKey: queryKeys.search.all }));
   const running = status.data?.job.running ?? false;
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    // When a refresh ends, the results may have changed: search again.
-    if (wasRunning.current && !running) void client.invalidateQueries({ queryKey: queryKeys.search.all });
-    wasRunning.current = running;
-  }, [running, client]);
 
   async function refreshNow() {
     setForcing(true);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, createReadStream, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
-import { hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
+import { checkpointDetails, hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
 import { rebuildDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import type { PlannedFile } from "./plan";
@@ -177,14 +177,7 @@ async function stageCheckpoint(
     ...cp,
     identity: r.redactJson(cp.identity),
     log: { name: cp.log.name, bytes, tailSha256: hashLogTail(staged, bytes) },
-    details: {
-      title: details.title,
-      messages: details.messages,
-      lastActivity: details.lastActivity,
-      model: details.models[details.models.length - 1] ?? null,
-      inputTokens: details.inputTokens,
-      outputTokens: details.outputTokens,
-    },
+    details: checkpointDetails(details),
   };
   return Buffer.from(`${JSON.stringify(next, null, 2)}\n`);
 }

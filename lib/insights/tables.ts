@@ -9,6 +9,18 @@ import type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./usage";
  * what the chart draws and what the CLI prints.
  */
 
+/** Bytes in binary units with one decimal; the tables and `--json` keep every byte; the page and `oda-admin storage` share it. */
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
+}
+
 /** One column: `numeric` columns are right-aligned and summed by charts. */
 export interface Column {
   label: string;

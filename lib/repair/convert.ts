@@ -1,6 +1,6 @@
 import { compress as compressNative } from "@mongodb-js/zstd";
 import { OdaError } from "../errors";
-import type { Checkpoint } from "../sessions/checkpoint";
+import { type Checkpoint, checkpointDetails } from "../sessions/checkpoint";
 import { DetailsBuilder } from "../sessions/details";
 import { parseObject } from "../sessions/lines";
 import { streamLog, withRawLog } from "../sessions/log-stream";
@@ -99,13 +99,6 @@ export function rebuildCheckpoint(
       tailSha256: sha256Of(encoded.subarray(Math.max(0, encoded.length - 4096))),
     },
     checkpointAt: new Date().toISOString(),
-    details: {
-      title: details.title,
-      messages: details.messages,
-      lastActivity: details.lastActivity,
-      model: details.models[details.models.length - 1] ?? null,
-      inputTokens: details.inputTokens,
-      outputTokens: details.outputTokens,
-    },
+    details: checkpointDetails(details),
   };
 }

@@ -1,7 +1,7 @@
 import { closeSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { openRegularSync } from "../fs/open-regular";
-import type { ChatIdentity } from "./details";
+import type { ChatDetails, ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
 
@@ -30,6 +30,18 @@ export const ZCheckpoint = z.object({
   }),
 });
 export type Checkpoint = z.infer<typeof ZCheckpoint>;
+
+/** A checkpoint's `details` from the details rebuilt from its log (the model is the last one used). */
+export function checkpointDetails(details: ChatDetails): Checkpoint["details"] {
+  return {
+    title: details.title,
+    messages: details.messages,
+    lastActivity: details.lastActivity,
+    model: details.models[details.models.length - 1] ?? null,
+    inputTokens: details.inputTokens,
+    outputTokens: details.outputTokens,
+  };
+}
 
 /** How a checkpoint was judged against its log. */
 export type CacheState = "cached" | "behind" | "discarded" | "unreadable" | "none";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { compress as compressNative } from "@mongodb-js/zstd";
 import { OdaError } from "../../errors";
 import { createLockFile, describeThisProcess, type LockHolder, readLockStatus } from "../../fs/lock";
-import { type Checkpoint, hashLogTail } from "../checkpoint";
+import { type Checkpoint, checkpointDetails, hashLogTail } from "../checkpoint";
 import { DetailsBuilder } from "../details";
 import { CACHE_FILE, encodeName, groupName, LOCK_FILE, logFileName } from "../names";
 
@@ -197,14 +197,7 @@ export class ChatWriter {
       },
       log: { name: logFileName(this.format, this.compressed), bytes, tailSha256: hashLogTail(this.logPath, bytes) },
       checkpointAt: new Date().toISOString(),
-      details: {
-        title: details.title,
-        messages: details.messages,
-        lastActivity: details.lastActivity,
-        model: details.models[details.models.length - 1] ?? null,
-        inputTokens: details.inputTokens,
-        outputTokens: details.outputTokens,
-      },
+      details: checkpointDetails(details),
     };
   }
 
