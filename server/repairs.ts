@@ -1,3 +1,4 @@
+import "server-only";
 import { OdaError } from "@/lib/errors";
 import { type RepairRoots, resumeRepairs, runFormJob } from "@/lib/repair";
 import { activeBundle } from "@/server/bundle";

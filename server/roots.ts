@@ -1,3 +1,4 @@
+import "server-only";
 import { type Roots, resolveRoots } from "@/lib/roots";
 
 /** The roots this server was started with (the start script sets the environment). */

@@ -8,7 +8,7 @@ import Link from "next/link";
 import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
-import type { ChatRow } from "@/server/chat-list";
+import type { ChatRow } from "@/lib/types";
 import { chatHref, formatBytes, formatCount, formatLabel, formatTime, lockLabel, workingFolderLabel } from "./format";
 import type { ListItem, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { LineView } from "@/server/chat-inspector";
+import type { LineView } from "@/lib/types";
 import { formatCount, formatTime } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";
 import { LineGutter } from "./raw-line";

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import type { LockView } from "@/server/chat-inspector";
+import type { LockView } from "@/lib/types";
 import { formatTime } from "./format";
 import { statusQuery } from "./log-data";
 

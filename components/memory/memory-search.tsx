@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import type { MemorySet } from "@/lib/memory/store";
+import type { MemorySet } from "@/lib/types";
 import { memoryHref, setLabel } from "./hrefs";
 
 type Hit =

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/index";
+import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/types";
 
 /** The link that opens the inspector at a line of a chat. */
 export function chatLineHref(id: string, line: number): string {
