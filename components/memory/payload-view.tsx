@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { readPayloadAction } from "@/app/_actions/memory-history";
+import { readPayloadAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";

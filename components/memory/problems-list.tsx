@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { listProblemsAction } from "@/app/_actions/memory-history";
+import { listProblemsAction } from "@/app/_actions/memory";
 import { FixButton } from "@/components/repairs/fix-button";
 import { unwrap } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
