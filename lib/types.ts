@@ -15,6 +15,7 @@ export type { MemoryInsights } from "./insights/memory";
 export type { StorageReport, StorageSums } from "./insights/storage";
 export type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./insights/usage";
 export type { VersionSource } from "./memory/format";
+export type { ChangeResult } from "./memory/mutate";
 export type { TokenBudget } from "./memory/payload";
 export type { MemoryDetail, MemorySet, SetProblem, VersionInfo } from "./memory/store";
 export type { Repairable } from "./repair/problems";

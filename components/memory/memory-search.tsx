@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { memoryHref } from "@/lib/routes";
 import type { MemorySet } from "@/lib/types";
-import { memoryHref, setLabel } from "./hrefs";
+import { setLabel } from "./names";
 
 type Hit =
   | {
