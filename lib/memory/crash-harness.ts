@@ -12,6 +12,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverOnlyAlias } from "../../scripts/server-only/alias";
 import { changeMemory, createMemory, findMemory, listSet, listVersions, writeSettings } from "./index";
 
 /** What a run found: empty `failures` means every check held. */
@@ -30,6 +31,7 @@ async function bundleChild(outDir: string): Promise<string> {
     platform: "node",
     format: "esm",
     outfile,
+    alias: serverOnlyAlias,
     logLevel: "silent",
     // bundled CommonJS dependencies (yaml) still call require()
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
