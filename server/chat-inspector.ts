@@ -117,7 +117,7 @@ export async function detailsFor(id: string, options: { readWholeMaxBytes?: numb
     lines: read.lines,
     decompressedBytes: read.decompressedBytes,
     tail: chat.tail,
-    problems: toRow(logDir, chat).problems,
+    problems: toRow(chat).problems,
     readWhole: read.readWhole,
   };
 }
