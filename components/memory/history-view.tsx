@@ -8,14 +8,16 @@ import { readHistoryAction, restoreVersionAction, undoChatChangeAction } from "@
 import { unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import type { ChangeResult } from "@/lib/memory";
 import { MESSAGES } from "@/lib/memory/messages";
 import { queryKeys } from "@/lib/query-keys";
+import { memoryHref, setHref } from "@/lib/routes";
 import { type CompareWith, HistoryCompare } from "./history-compare";
-import { editorPath, localMoment, setName, setPath } from "./history-links";
 import { HistoryList } from "./history-list";
 import { type HistoryEntry, historyEntries } from "./history-model";
+import { setName } from "./names";
 
 /** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
 export function HistoryView({
@@ -88,13 +90,13 @@ export function HistoryView({
             {data?.current ? (
               <>
                 {" · "}
-                <Link className="text-blue-700 underline dark:text-blue-300" href={editorPath(workspace, id)}>
+                <Link className="text-blue-700 underline dark:text-blue-300" href={memoryHref(workspace, id)}>
                   Edit this memory
                 </Link>
               </>
             ) : null}
             {" · "}
-            <Link className="text-blue-700 underline dark:text-blue-300" href={setPath(workspace)}>
+            <Link className="text-blue-700 underline dark:text-blue-300" href={setHref(workspace)}>
               Back to the set
             </Link>
           </>
@@ -108,9 +110,13 @@ export function HistoryView({
       )}
       {data && !data.current && (
         <p role="note" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm dark:bg-amber-950">
-          {data.deleted
-            ? `This memory was deleted ${localMoment(data.deleted.deletedAt)}. Restore a version to bring it back.`
-            : "This memory has no file now. Restore a version to bring it back."}
+          {data.deleted ? (
+            <>
+              This memory was deleted <Time iso={data.deleted.deletedAt} />. Restore a version to bring it back.
+            </>
+          ) : (
+            "This memory has no file now. Restore a version to bring it back."
+          )}
         </p>
       )}
       {data && entries.length === 0 && <p>No saved version of this memory exists yet.</p>}

@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { previewNoteAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
-import { setName } from "./history-links";
+import { setName } from "./names";
 
 interface Pickable {
   id: string;

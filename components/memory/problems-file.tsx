@@ -7,7 +7,7 @@ import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import { setName } from "./history-links";
+import { setName } from "./names";
 
 /** A problem file's raw text, its faulty line marked, and an in-place editor that saves only a file that reads. */
 export function ProblemsFile({
