@@ -58,6 +58,21 @@ export interface ErrorBody {
   fieldErrors?: Record<string, string>;
 }
 
+/**
+ * The `{ code, message }` body of a refusal, the same for server actions, route
+ * handlers, `/api/chats` and the CLI's `--json`. An error that is not an
+ * `OdaError` becomes `unexpected` with the caller's generic sentence: no stack
+ * trace or path reaches the page.
+ */
+export function errorBody(error: unknown, unexpected: string): ErrorBody {
+  if (!isOdaError(error)) return { code: "unexpected", message: unexpected };
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}),
+  };
+}
+
 /** True for an `OdaError`, also across module copies (Next bundles, vitest). */
 export function isOdaError(value: unknown): value is OdaError {
   return value instanceof OdaError || (value instanceof Error && value.name === "OdaError" && "code" in value);
