@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";

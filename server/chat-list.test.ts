@@ -1,38 +1,84 @@
-import { cpSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { createChat, problemAt, walkLogFolder, withRawLog } from "@/lib/sessions";
-import { tempDir } from "@/lib/sessions/test-helpers";
-import { toChatProblem } from "./chat-list";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeAllIndexes, indexStatus, refreshIndex } from "@/lib/index";
+import { createChat, openChat } from "@/lib/sessions/testing";
+import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
 
-describe("a problem as the chat list shows it", () => {
-  it("names the log files of both copies of a chat stored in two places, and the chat", async () => {
-    const dir = tempDir();
-    const w = createChat(dir, { id: "c1", cwd: "/home/ana", created: "2026-11-29T18:00:00.000Z" });
-    await w.appendTurn({ user: "Hello", assistant: "Hi", ts: "2026-11-29T18:00:01.000Z" });
-    await w.close();
-    const copy = join(dir, "_no-cwd", "c1");
-    cpSync(w.dir, copy, { recursive: true });
-    const [problem] = walkLogFolder(dir).problems.map(toChatProblem);
-    expect(problem).toEqual({
-      kind: "duplicate",
-      message: `Chat "c1" is stored in two places: ${w.dir} and ${copy}.`,
-      sentence: `Chat "c1" is stored in two places: ${w.dir} and ${copy}.`,
-      paths: [join(w.dir, "session.v4.jsonl.zstd"), join(copy, "session.v4.jsonl.zstd")],
-      chat: "c1",
-    });
+/**
+ * The chat list's stream with a built index: the index's rows go out first,
+ * marked as being checked, then the verdict and the rows that changed.
+ */
+
+let root: string;
+let logs: string;
+let state: string;
+
+async function chat(id: string, turns: number): Promise<void> {
+  const w = createChat(logs, { id, cwd: "/home/ana/zoo", created: "2026-11-29T18:24:08.123Z" });
+  for (let i = 0; i < turns; i++) await w.appendTurn({ user: `question ${i} of ${id}`, assistant: `answer ${i}` });
+  await w.close();
+}
+
+async function collect(): Promise<ChatListBatch[]> {
+  const batches: ChatListBatch[] = [];
+  for await (const batch of streamChatList(2)) batches.push(batch);
+  return batches;
+}
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), "oda-chat-list-"));
+  logs = join(root, "logs");
+  state = join(root, "state");
+  process.env.ODA_LOG_DIR = logs;
+  process.env.ODA_ADMIN_STATE = state;
+  for (const id of ["c-a", "c-b", "c-c"]) await chat(id, 2);
+  await refreshIndex(state, logs, { compress: true });
+});
+afterEach(async () => {
+  // A refresh the list started in the background ends before the folder goes.
+  while ((await indexStatus(state, logs)).job.running) await new Promise((r) => setTimeout(r, 50));
+  closeAllIndexes();
+  delete process.env.ODA_LOG_DIR;
+  delete process.env.ODA_ADMIN_STATE;
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("the chat list over a built index", () => {
+  it("sends the index's rows first, marked as being checked, then says they are current", async () => {
+    const batches = await collect();
+    const first = batches[0] as ChatListBatch;
+    expect(first.index).toEqual({ fresh: false, checking: true, sentence: CHECKING_INDEX });
+    const fromIndex = batches.filter((b) => !b.update).flatMap((b) => b.rows.map((r) => r.id));
+    expect(fromIndex.sort()).toEqual(["c-a", "c-b", "c-c"]);
+    const last = batches[batches.length - 1] as ChatListBatch;
+    expect(last.index).toEqual({ fresh: true, sentence: "The search index is up to date (3 chats)." });
+    expect(last.update).toEqual({ removed: [], replaceProblems: false });
+    expect(batches.filter((b) => b.update).flatMap((b) => b.rows)).toEqual([]);
   });
 
-  it("shows the raw log note apart from the sentence, even when the sentence itself says 'raw log: '", () => {
-    const path = "/logs/--%2Fsrv--/c2/session.v4.jsonl.zstd";
-    const sentence =
-      'The log\'s header names chat "a raw log: b" working in /srv, but it is stored as chat "c2" under --%2Fsrv--.';
-    const problem = toChatProblem(problemAt("identity", path, withRawLog(sentence, path)));
-    expect(problem).toMatchObject({ sentence, paths: [path], message: `${sentence} raw log: ${path}` });
-    // Without a note, every path the problem names is shown as a raw log.
-    expect(toChatProblem(problemAt("no-log", "/logs/_no-cwd/c3", "The chat folder holds no log."))).toMatchObject({
-      sentence: "The chat folder holds no log.",
-      paths: ["/logs/_no-cwd/c3"],
-    });
+  it("then updates the rows that changed, adds new chats, drops gone ones, and says the index is behind", async () => {
+    const w = await openChat(logs, "c-a");
+    await w.appendTurn({ user: "one more", assistant: "reply" });
+    await w.close();
+    await chat("c-new", 1);
+    rmSync(join(logs, "--%2Fhome%2Fana%2Fzoo--", "c-c"), { recursive: true });
+    const batches = await collect();
+    const shown = batches.filter((b) => !b.update).flatMap((b) => b.rows);
+    expect(shown.find((r) => r.id === "c-a")?.messages).toBe(4);
+    expect(batches[0]?.index?.checking).toBe(true);
+    const updates = batches.filter((b) => b.update);
+    const changed = updates.flatMap((b) => b.rows);
+    expect(changed.map((r) => [r.id, r.messages]).sort()).toEqual([
+      ["c-a", 6],
+      ["c-new", 2],
+    ]);
+    const last = batches[batches.length - 1] as ChatListBatch;
+    expect(last.update?.removed).toEqual(["c-c"]);
+    expect(last.index?.fresh).toBe(false);
+    expect(last.index?.sentence).toMatch(
+      /^The search index is behind the log folder: 1 chat changed, 1 chat new, 1 chat removed since it was refreshed at /,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { type RootName, type Roots, requireRoot, resolveRoots } from "@/lib/roots";
 
 /** The roots this server was started with (the start script sets the environment). */

@@ -1,4 +1,4 @@
-import type { ChatProblem } from "@/server/chat-list";
+import type { ChatProblem } from "@/lib/types";
 
 /** One problem sentence, with each `raw log: <path>` note on a line of its own. */
 export function ProblemItem({ problem }: { problem: ChatProblem }) {
