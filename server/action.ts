@@ -1,13 +1,11 @@
 import "server-only";
 import type { z } from "zod";
-import { isOdaError, type OdaErrorCode } from "@/lib/errors";
+import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";
 import { guardAction } from "@/server/guard";
 
 /** What every server action returns: never a thrown error across the boundary. */
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: OdaErrorCode | "unexpected"; message: string; fieldErrors?: Record<string, string> } };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
 
 const UNEXPECTED = "Something went wrong; nothing was changed. Try again, or run oda-admin doctor.";
 
@@ -29,7 +27,7 @@ export async function runAction<S extends z.ZodType, T>(
     try {
       refuseInBundle();
     } catch (error) {
-      if (isOdaError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+      if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
       throw error;
     }
   }
@@ -42,17 +40,7 @@ export async function runAction<S extends z.ZodType, T>(
   try {
     return { ok: true, data: await body(parsed.data) };
   } catch (error) {
-    if (isOdaError(error)) {
-      return {
-        ok: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}),
-        },
-      };
-    }
-    console.error("oda-admin: unexpected error in a server action:", error);
-    return { ok: false, error: { code: "unexpected", message: UNEXPECTED } };
+    if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
+    return { ok: false, error: errorBody(error, UNEXPECTED) };
   }
 }

@@ -62,7 +62,7 @@ export default async function ChatPage({
       <>
         <PageHeader title={`Chat ${id}`} />
         <Refusal>{error.message}</Refusal>
-        {error.message.includes("is stored in two places") && <ChatFix chat={id} problem="duplicate" />}
+        {error.data?.problem === "duplicate" && <ChatFix chat={id} problem="duplicate" />}
       </>
     );
   }
