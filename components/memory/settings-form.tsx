@@ -3,13 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { getSettingsAction, saveSettingsAction } from "@/app/_actions/memory";
+import { saveSettingsAction } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Loading, QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
 import { queryKeys } from "@/lib/query-keys";
 import { SettingsProblems } from "./problem-list";
+import { memoryQueries } from "./queries";
 
 const LABELS: Record<LimitName, { label: string; unit: string }> = {
   titleMaxChars: { label: "Title limit", unit: "characters" },
@@ -23,7 +25,7 @@ const LABELS: Record<LimitName, { label: string; unit: string }> = {
 export function SettingsForm() {
   const client = useQueryClient();
   const toast = useToast();
-  const query = useQuery({ queryKey: queryKeys.memory.settings(), queryFn: () => unwrap(getSettingsAction({})) });
+  const query = useQuery(memoryQueries.settings());
   const [values, setValues] = useState<Record<LimitName, string> | null>(null);
   const [compress, setCompress] = useState(true);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -58,13 +60,9 @@ export function SettingsForm() {
     },
   });
 
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {query.error.message}
-      </p>
-    );
-  if (!query.data || !values) return <p role="status">Reading settings.json…</p>;
+  if (!query.isSuccess) return <QueryState query={query} loading="Reading settings.json…" />;
+  // The form's values are copied from the first read (above, in an effect): one render without them.
+  if (!values) return <Loading label="Reading settings.json…" />;
 
   const parsed = (n: LimitName) => (values[n].trim() === "" ? Number.NaN : Number(values[n]));
   const clientError = (n: LimitName) => checkLimitValue(n, values[n].trim() === "" ? "" : parsed(n));
