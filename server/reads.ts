@@ -5,13 +5,11 @@ import {
   getOverviewAction,
   getSetAction,
   getSettingsAction,
-} from "@/app/_actions/memory";
-import {
   listDeletedAction,
   listProblemsAction,
   readHistoryAction,
   readPayloadAction,
-} from "@/app/_actions/memory-history";
+} from "@/app/_actions/memory";
 import { repairsOverviewAction } from "@/app/_actions/repairs";
 import { indexFoldersAction, indexStatusAction } from "@/app/_actions/search";
 import { type ActionResult, runGuardedRead } from "@/server/action";

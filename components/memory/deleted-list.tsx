@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { restoreDeletedAction } from "@/app/_actions/memory-history";
+import { restoreDeletedAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { QueryState } from "@/components/ui/query-state";

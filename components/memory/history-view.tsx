@@ -4,13 +4,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory-history";
+import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import type { ChangeResult } from "@/lib/memory";
 import { MESSAGES } from "@/lib/memory/messages";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
@@ -52,7 +53,7 @@ export function HistoryView({
     router.replace(key === "current" ? pathname : `${pathname}?version=${encodeURIComponent(key)}`, { scroll: false });
   };
 
-  const onDone = (r: { changed: boolean; message: string | null; deleted: boolean }, done: string) => {
+  const onDone = (r: ChangeResult, done: string) => {
     void client.invalidateQueries({ queryKey: queryKeys.memory.all });
     toast({ message: r.changed ? done : (r.message ?? done), tone: r.changed ? "success" : "info" });
   };
@@ -68,7 +69,7 @@ export function HistoryView({
     onSuccess: (r) =>
       onDone(
         r,
-        r.deleted
+        r.memory === null
           ? "Undone: the chat had created this memory, so it is deleted now (see Recently deleted)."
           : "Undone: the text the chat replaced is back.",
       ),

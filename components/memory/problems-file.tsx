@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { saveRawFileAction } from "@/app/_actions/memory-history";
+import { saveRawFileAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";

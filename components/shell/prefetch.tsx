@@ -3,6 +3,7 @@ import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-que
 import type { ReactNode } from "react";
 import { makeQueryClient } from "@/components/shell/query-client";
 import { unwrap } from "@/components/ui/action-error";
+import { guardPage } from "@/server/guard";
 import { runRead } from "@/server/reads";
 import type { ReadMeta } from "./read-query";
 
@@ -18,6 +19,8 @@ export async function Prefetch({
   queries: { queryKey: QueryKey; meta?: Record<string, unknown> }[];
   children: ReactNode;
 }) {
+  // Layouts and pages render side by side: check the access here too, before any read runs.
+  await guardPage();
   const client = makeQueryClient();
   await Promise.all(
     queries.map((query) => {
