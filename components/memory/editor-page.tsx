@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Prefetch } from "@/components/shell/prefetch";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { setHref } from "@/lib/routes";
@@ -45,9 +46,7 @@ export async function EditorPage({ workspace, id }: { workspace: string | null; 
         }
       />
       {found?.kind === "refused" ? (
-        <p role="alert" className="rounded border border-red-300 p-3 text-red-800 dark:text-red-300">
-          {found.message}
-        </p>
+        <Alert tone="error">{found.message}</Alert>
       ) : (
         <Prefetch
           queries={

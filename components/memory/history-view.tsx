@@ -6,6 +6,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryState } from "@/components/ui/query-state";
@@ -113,11 +114,7 @@ export function HistoryView({
         </p>
       )}
       {data && entries.length === 0 && <p>No saved version of this memory exists yet.</p>}
-      {missing && (
-        <p role="alert" className="rounded-md border border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
-          {MESSAGES.noVersion(missing)}
-        </p>
-      )}
+      {missing && <Alert tone="error">{MESSAGES.noVersion(missing)}</Alert>}
       {data && entries.length > 0 && (
         <div className="grid gap-6 lg:grid-cols-[20rem_1fr]">
           <HistoryList
