@@ -8,7 +8,7 @@ import { Progress } from "@/components/ui/progress";
 import { QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import type { Repairable, RepairTarget } from "@/lib/repair";
+import type { Repairable, RepairTarget } from "@/lib/types";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
 import { repairsQueries } from "./queries";
