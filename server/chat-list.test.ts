@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeAllIndexes, indexStatus, refreshIndex } from "@/lib/index";
-import { createChat, openChat } from "@/lib/sessions";
+import { createChat, openChat } from "@/lib/sessions/testing";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";

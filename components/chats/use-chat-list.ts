@@ -2,7 +2,7 @@
 
 import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "@/lib/query-keys";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/server/chat-list";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
 
 /** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
 export interface ChatListState {

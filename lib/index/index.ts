@@ -14,6 +14,7 @@
  *   index, with its freshness and each lock judged again now.
  */
 
+import "server-only";
 import type { IndexHandle } from "./db";
 import { openIndex } from "./db";
 import { type RefreshRunner, startRefresh } from "./jobs";
