@@ -9,6 +9,7 @@ import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
+import { activeBundle } from "@/server/bundle";
 import { chatIdParam, type LinesView, linesFor, type OutlineView, outlineFor } from "@/server/chat-inspector";
 
 export const metadata: Metadata = { title: "Chat" };
@@ -90,7 +91,7 @@ export default async function ChatPage({
           </Link>
         }
       />
-      <ChatHeader outline={outline} generation={generation ?? ""} />
+      <ChatHeader outline={outline} generation={generation ?? ""} bundle={activeBundle()?.name ?? null} />
       {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}
       <section aria-labelledby="details-heading" className="space-y-2">
         <h2 id="details-heading" className="text-lg font-semibold">
