@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeText } from "../../bench/sessions-data";
-import { createChat } from "../sessions";
+import { createChat } from "../sessions/testing";
 
 const base = mkdtempSync(join(tmpdir(), "oda-bundle-memory-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
