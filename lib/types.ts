@@ -9,6 +9,7 @@
 // The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
 export type { LinesView, LineView, LockView, StatusView } from "../server/chat-inspector";
 export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "../server/chat-list";
+export type { ReadData, ReadName } from "../server/reads";
 export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
 export type { ActivityReport } from "./insights/activity";
 export type { MemoryInsights } from "./insights/memory";
