@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";
@@ -6,6 +7,19 @@ import { guardAction } from "@/server/guard";
 
 /** What every server action returns: never a thrown error across the boundary. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/** Set while a read runs for a page or a GET route handler that already passed its own guard. */
+const guardedRead = new AsyncLocalStorage<true>();
+
+/**
+ * Runs a read action for a page's server prefetch or a GET route handler
+ * (`server/reads.ts`): they checked the token and host with `guardPage` or
+ * `guardRoute`, and a GET carries no `Origin` for the action guard to check.
+ * An action that writes is guarded as a POST all the same.
+ */
+export function runGuardedRead<T>(read: () => Promise<T>): Promise<T> {
+  return guardedRead.run(true, read);
+}
 
 const UNEXPECTED = "Something went wrong; nothing was changed. Try again, or run oda-admin doctor.";
 
@@ -21,7 +35,7 @@ export async function runAction<S extends z.ZodType, T>(
   body: (input: z.infer<S>) => Promise<T>,
   options: { writes?: boolean } = {},
 ): Promise<ActionResult<T>> {
-  await guardAction();
+  if (options.writes || !guardedRead.getStore()) await guardAction();
   // A change is refused here, in the server, while a support bundle is shown: hiding a button is not enough.
   if (options.writes) {
     try {

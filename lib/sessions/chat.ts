@@ -85,6 +85,8 @@ export interface SummarizeOptions {
   compress: boolean;
   /** Read the whole log even when the checkpoint could be served (doctor). */
   verify?: boolean;
+  /** Decoded bytes a zstd batch aims at when the log is read whole. */
+  batchOutput?: number;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -320,7 +322,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
     }
   }
-  const rebuilt = await rebuildDetails(current.path, current.compressed);
+  const rebuilt = await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
   // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
   Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;

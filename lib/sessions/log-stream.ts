@@ -49,6 +49,8 @@ export interface StreamLogOptions {
   from?: SeekPoint;
   /** The limits to read under (default: `logLimits()`). */
   limits?: LogLimits;
+  /** Decoded bytes a zstd batch aims at (`DecodeZstdOptions.batchOutput`). */
+  batchOutput?: number;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
         start: from.comp,
         decodedBefore: from.dec,
         limits,
+        batchOutput: options.batchOutput,
       })) {
         if (item.type === "end") {
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
