@@ -5,18 +5,21 @@ import { OdaError } from "@/lib/errors";
 import {
   changeMemory,
   createMemory,
+  createWorkspaceSet,
   deleteMemory,
   editorContext,
   findMemory,
   listSet,
   listWorkspaces,
   readSettings,
+  requireWorkspaceSet,
   restoreDeleted,
   restoreVersion,
   setEnabled,
   tokenBudgets,
   writeSettings,
 } from "@/lib/memory";
+import { countFormRefusals } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import { serverRoots } from "@/server/roots";
 
@@ -71,18 +74,22 @@ export async function createMemoryAction(input: unknown) {
   return runAction(
     z.object({ workspace: ZWorkspace, title: z.string(), text: z.string(), enabled: z.boolean() }),
     input,
-    ({ workspace, title, text, enabled }) => createMemory(home(), workspace, { title, text, enabled }),
+    async ({ workspace, title, text, enabled }) => {
+      // Only "Create a memory set for workspace <key>" makes a new set: a save never does it silently.
+      await requireWorkspaceSet(home(), workspace);
+      return createMemory(home(), workspace, { title, text, enabled });
+    },
     { writes: true },
   );
 }
 
-/** Changes a memory's title and text; refused when its file changed since `expectedSha256`. */
+/** Changes a memory's title, text and on/off (the editor's draft); refused when its file changed since `expectedSha256`. */
 export async function changeMemoryAction(input: unknown) {
   return runAction(
-    ZOne.extend({ title: z.string(), text: z.string(), expectedSha256: ZSha }),
+    ZOne.extend({ title: z.string(), text: z.string(), enabled: z.boolean().optional(), expectedSha256: ZSha }),
     input,
-    ({ workspace, id, title, text, expectedSha256 }) =>
-      changeMemory(home(), workspace, id, { title, text }, { expectedSha256 }),
+    ({ workspace, id, title, text, enabled, expectedSha256 }) =>
+      changeMemory(home(), workspace, id, { title, text, enabled }, { expectedSha256 }),
     { writes: true },
   );
 }
@@ -140,4 +147,22 @@ export async function saveSettingsAction(input: unknown) {
     (values) => writeSettings(home(), values),
     { writes: true },
   );
+}
+
+/** Creates a workspace's memory set folder, when a person asks for it on the page of a set that does not exist. */
+export async function createWorkspaceSetAction(input: unknown) {
+  return runAction(
+    z.object({ workspace: z.string().max(255) }),
+    input,
+    ({ workspace }) => createWorkspaceSet(home(), workspace),
+    { writes: true },
+  );
+}
+
+/** How many chats of the log folder a form (`sessions.compress`) would refuse, asked before saving a change of it. */
+export async function countFormRefusalsAction(input: unknown) {
+  return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }) => {
+    const logs = serverRoots().logs;
+    return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
+  });
 }

@@ -1,3 +1,5 @@
+import { chatPlace } from "@/lib/memory/fullest";
+
 /** Where a set or a memory lives in the dashboard (workspace keys are URL-encoded; null = global). */
 export function setHref(workspace: string | null): string {
   return workspace === null ? "/memory/global" : `/memory/workspaces/${encodeURIComponent(workspace)}`;
@@ -19,9 +21,7 @@ export function setLabel(workspace: string | null): string {
 }
 
 /** How the chats of a budget are named: `no workspace` or `workspace <key>`, as the contract says. */
-export function chatWhere(workspace: string | null): string {
-  return workspace === null ? "no workspace" : `workspace ${workspace}`;
-}
+export const chatWhere = chatPlace;
 
 /** A date-time shown compactly in the reader's locale (UTC in the title). */
 export function formatMoment(iso: string | undefined): string {

@@ -45,6 +45,7 @@ export {
   VERSION_SOURCES,
   type VersionSource,
 } from "./format";
+export { type ChatTokens, chatPlace, fullestChat } from "./fullest";
 export {
   type CurrentState,
   compactMoment,
@@ -93,3 +94,4 @@ export {
   type SetProblem,
   type VersionInfo,
 } from "./store";
+export { createWorkspaceSet, noWorkspaceSet, requireWorkspaceSet, workspaceSetExists } from "./workspace-set";
