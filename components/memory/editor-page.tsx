@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
+import { workspaceSetExists } from "@/lib/memory";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
 import { setHref, setLabel } from "./hrefs";
 import { MemoryEditor } from "./memory-editor";
+import { NoSuchSet } from "./no-such-set";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */
 export function workspaceFromParam(raw: string): string | null {
@@ -20,8 +22,18 @@ export function workspaceFromParam(raw: string): string | null {
 
 /** The editor's page: a new memory (`id` null) or an existing one; an unknown key or id is not found. */
 export async function EditorPage({ workspace, id }: { workspace: string | null; id: string | null }) {
-  const found = id === null ? null : await loadEditorMemory(serverRoots().home, workspace, id);
+  const home = serverRoots().home;
+  const found = id === null ? null : await loadEditorMemory(home, workspace, id);
   if (found?.kind === "missing") notFound();
+  // A new memory goes only into a set that exists: creating the set is its own, explicit action.
+  if (id === null && workspace !== null && home && !(await workspaceSetExists(home, workspace))) {
+    return (
+      <>
+        <PageHeader title="New memory" />
+        <NoSuchSet workspace={workspace} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader

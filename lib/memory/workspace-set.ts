@@ -5,8 +5,9 @@ import { assertWorkspace } from "./names";
 import { setSegments } from "./paths";
 import { listWorkspaces } from "./store";
 
-/** The sentence for a workspace with no memory set folder. */
-export const noWorkspaceSet = (key: string) => `No memory set exists for workspace ${key}.`;
+import { noWorkspaceSet } from "./workspace-set-words";
+
+export { noWorkspaceSet };
 
 /** True when the workspace has a set folder (`memory/workspaces/<key>`) in the home. */
 export async function workspaceSetExists(home: string, key: string): Promise<boolean> {
