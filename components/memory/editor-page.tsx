@@ -3,10 +3,11 @@ import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { workspaceSetExists } from "@/lib/memory";
 import { isWorkspaceKey } from "@/lib/memory/names";
+import { setHref } from "@/lib/routes";
 import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
-import { setHref, setLabel } from "./hrefs";
 import { MemoryEditor } from "./memory-editor";
+import { setLabel } from "./names";
 import { NoSuchSet } from "./no-such-set";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */

@@ -5,8 +5,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { createWorkspaceSetAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { noWorkspaceSet } from "@/lib/memory/workspace-set-words";
+import { memoryPages } from "@/lib/routes";
 
 /**
  * The page of a workspace with no memory set: says so, and creates the set
@@ -20,22 +22,18 @@ export function NoSuchSet({ workspace }: { workspace: string }) {
   });
   return (
     <div className="max-w-2xl space-y-3">
-      <p role="alert" className="rounded-md border border-amber-600 bg-amber-50 p-3 dark:bg-amber-950/40">
-        {noWorkspaceSet(workspace)} No chat in this workspace has saved a memory, and nobody has created its set.
-      </p>
+      <Alert tone="warning" title={noWorkspaceSet(workspace)}>
+        <p>No chat in this workspace has saved a memory, and nobody has created its set.</p>
+      </Alert>
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="primary" onClick={() => create.mutate()} disabled={create.isPending}>
           Create a memory set for workspace {workspace}
         </Button>
-        <Link href="/memory" className="text-sm text-blue-800 underline dark:text-blue-300">
+        <Link href={memoryPages.overview} className="text-sm text-blue-800 underline dark:text-blue-300">
           Back to every set
         </Link>
       </div>
-      {create.isError && (
-        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          {create.error.message}
-        </p>
-      )}
+      {create.isError && <Alert tone="error">{create.error.message}</Alert>}
     </div>
   );
 }

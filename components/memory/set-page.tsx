@@ -1,8 +1,9 @@
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { workspaceSetExists } from "@/lib/memory";
+import { newMemoryHref } from "@/lib/routes";
 import { serverRoots } from "@/server/roots";
-import { newMemoryHref, setLabel } from "./hrefs";
+import { setLabel } from "./names";
 import { NoSuchSet } from "./no-such-set";
 import { SetView } from "./set-view";
 

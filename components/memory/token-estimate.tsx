@@ -1,6 +1,6 @@
 import { fullestChat } from "@/lib/memory/fullest";
-import { chatWhere } from "./hrefs";
 import { LimitCounter, limitLevel } from "./limit-counter";
+import { chatWhere } from "./names";
 
 /** One chat's estimate with the edited memory in place. */
 export interface ChatEstimate {

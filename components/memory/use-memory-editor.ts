@@ -16,7 +16,7 @@ import { useToast } from "@/components/ui/toast";
 import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/format";
 import type { MemoryDetail } from "@/lib/memory/store";
 import { queryKeys } from "@/lib/query-keys";
-import { memoryHref, setHref } from "./hrefs";
+import { memoryHref, setHref } from "@/lib/routes";
 import { draftKey, useStoredDraft } from "./use-stored-draft";
 import { useUndoToast } from "./use-undo-toast";
 
