@@ -168,7 +168,7 @@ export function SettingsForm() {
       <ConfirmDialog
         open={confirmForm !== null}
         title={confirmForm?.values.compress ? "Keep compressed chat logs?" : "Keep plain chat logs?"}
-        confirmLabel={`Save and refuse ${plural(confirmForm?.refused ?? 0)}`}
+        confirmLabel={confirmForm?.refused ? `Save and refuse ${plural(confirmForm.refused)}` : "Save settings"}
         danger={(confirmForm?.refused ?? 0) > 0}
         onCancel={() => setConfirmForm(null)}
         onConfirm={() => {
@@ -180,7 +180,7 @@ export function SettingsForm() {
           <p>
             {confirmForm.refused === 0
               ? `No chat would be refused: none of the ${plural(confirmForm.total)} in the log folder has a ${formName(!confirmForm.values.compress)} log.`
-              : `Oda would then refuse ${plural(confirmForm.refused)} of the ${plural(confirmForm.total)} in the log folder: their logs are ${formName(!confirmForm.values.compress)} but the folder would keep ${formName(confirmForm.values.compress)} logs, until they are converted on the Repairs page.`}
+              : `Oda would then refuse ${plural(confirmForm.refused)} (of ${confirmForm.total.toLocaleString("en")} in the log folder): their logs are ${formName(!confirmForm.values.compress)} but the folder would keep ${formName(confirmForm.values.compress)} logs, until they are converted on the Repairs page.`}
           </p>
         )}
       </ConfirmDialog>
