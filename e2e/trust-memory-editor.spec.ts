@@ -31,6 +31,7 @@ test.describe("an editor with unsaved edits", () => {
     page,
     oda,
   }) => {
+    test.slow(); // several page loads, a reload and a save on a shared, loaded machine
     await page.goto(EDITOR);
     await expect(text(page)).toHaveValue("one");
     await text(page).fill("two, not saved");
