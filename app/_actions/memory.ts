@@ -31,7 +31,6 @@ import {
   ZVersionName,
   ZWorkspace,
 } from "@/lib/memory";
-import { countFormRefusals } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import { requireHome, serverRoots } from "@/server/roots";
 
@@ -253,6 +252,8 @@ export async function createWorkspaceSetAction(input: unknown) {
 export async function countFormRefusalsAction(input: unknown) {
   return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }) => {
     const logs = serverRoots().logs;
+    // Loaded on demand: every memory page's actions share this module, and only this one reads the log folder.
+    const { countFormRefusals } = await import("@/lib/sessions/form-count");
     // No log folder: no chat to refuse.
     return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
   });
