@@ -58,6 +58,7 @@ test.describe("a memory's history", () => {
   });
 
   test("compares any two versions, from the URL too", async ({ page, oda }) => {
+    test.slow(); // three page loads and a reload on a shared, loaded machine
     const [v3, v2, v1] = await listVersions(oda.home, null, ID);
     await page.goto(`${HISTORY}?version=${v3!.name}`);
     await compareWith(page).selectOption(v1!.name);

@@ -33,7 +33,8 @@ test.describe("the form of the chat logs", () => {
     await box.uncheck();
     await page.getByRole("button", { name: "Save settings" }).click();
     const ask = page.getByRole("dialog", { name: "Keep plain chat logs?" });
-    await expect(ask).toContainText("Oda would then refuse 3 chats");
+    // The count reads the log folder on the server: give it the time a loaded machine needs.
+    await expect(ask).toContainText("Oda would then refuse 3 chats", { timeout: 30_000 });
     await expectAccessible(page);
     await ask.getByRole("button", { name: "Cancel" }).click();
     await expect(ask).toBeHidden();
@@ -52,7 +53,7 @@ test.describe("the form of the chat logs", () => {
     await box.check();
     await page.getByRole("button", { name: "Save settings" }).click();
     const back = page.getByRole("dialog", { name: "Keep compressed chat logs?" });
-    await expect(back).toContainText("No chat would be refused");
+    await expect(back).toContainText("No chat would be refused", { timeout: 30_000 });
     await back.getByRole("button", { name: "Save settings" }).click();
     await expect.poll(() => compressOf(oda.home)).toBe(true);
   });
