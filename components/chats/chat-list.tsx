@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { ChatListFilters } from "./chat-list-filters";
@@ -35,16 +36,14 @@ export function ChatList() {
       {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
       {state.index && (
         <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-          {state.index.fresh
-            ? `Chats are listed from the search index. ${state.index.sentence}`
-            : `${state.index.sentence} Chats are listed from the log folder directly.`}
+          {state.index.checking
+            ? state.index.sentence
+            : state.index.fresh
+              ? `Chats are listed from the search index. ${state.index.sentence}`
+              : `${state.index.sentence} Chats are listed from the log folder directly.`}
         </p>
       )}
-      {state.error && (
-        <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
-          {state.error}
-        </p>
-      )}
+      {state.error && <Alert tone="error">{state.error}</Alert>}
       {state.problems.length > 0 && (
         <section
           aria-labelledby="folder-problems"

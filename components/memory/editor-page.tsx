@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Prefetch } from "@/components/shell/prefetch";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { workspaceSetExists } from "@/lib/memory";
 import { isWorkspaceKey } from "@/lib/memory/names";
@@ -9,6 +11,7 @@ import { serverRoots } from "@/server/roots";
 import { MemoryEditor } from "./memory-editor";
 import { setLabel } from "./names";
 import { NoSuchSet } from "./no-such-set";
+import { memoryQueries } from "./queries";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */
 export function workspaceFromParam(raw: string): string | null {
@@ -55,11 +58,17 @@ export async function EditorPage({ workspace, id }: { workspace: string | null; 
         }
       />
       {found?.kind === "refused" ? (
-        <p role="alert" className="rounded border border-red-300 p-3 text-red-800 dark:text-red-300">
-          {found.message}
-        </p>
+        <Alert tone="error">{found.message}</Alert>
       ) : (
-        <MemoryEditor workspace={workspace} id={id} />
+        <Prefetch
+          queries={
+            id === null
+              ? [memoryQueries.editorContext(workspace, null)]
+              : [memoryQueries.editorContext(workspace, id), memoryQueries.one(workspace, id)]
+          }
+        >
+          <MemoryEditor workspace={workspace} id={id} />
+        </Prefetch>
       )}
     </>
   );

@@ -1,10 +1,12 @@
 import Link from "next/link";
+import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
 import { workspaceSetExists } from "@/lib/memory";
 import { newMemoryHref } from "@/lib/routes";
 import { serverRoots } from "@/server/roots";
 import { setLabel } from "./names";
 import { NoSuchSet } from "./no-such-set";
+import { memoryQueries } from "./queries";
 import { SetView } from "./set-view";
 
 /** The page of one set: its header with "New memory", then the live table; a workspace with no set says so. */
@@ -36,7 +38,9 @@ export async function SetPage({ workspace }: { workspace: string | null }) {
           </Link>
         }
       />
-      <SetView workspace={workspace} />
+      <Prefetch queries={[memoryQueries.set(workspace)]}>
+        <SetView workspace={workspace} />
+      </Prefetch>
     </>
   );
 }

@@ -7,16 +7,15 @@ import {
   changeMemoryAction,
   createMemoryAction,
   deleteMemoryAction,
-  getEditorContextAction,
-  getMemoryAction,
   restoreDeletedAction,
 } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/format";
-import type { MemoryDetail } from "@/lib/memory/store";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
+import type { MemoryDetail } from "@/lib/types";
+import { memoryQueries } from "./queries";
 import { draftKey, useStoredDraft } from "./use-stored-draft";
 import { useUndoToast } from "./use-undo-toast";
 
@@ -48,17 +47,9 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const toast = useToast();
   const router = useRouter();
   const oneKey = queryKeys.memory.one(workspace, id ?? "new");
-  const context = useQuery({
-    queryKey: queryKeys.memory.editorContext(workspace, id),
-    queryFn: () => unwrap(getEditorContextAction({ workspace, id })),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const memory = useQuery({
-    queryKey: oneKey,
-    queryFn: () => unwrap(getMemoryAction({ workspace, id })),
-    enabled: id !== null,
-    refetchInterval: 2_000,
-  });
+  const context = useQuery(memoryQueries.editorContext(workspace, id));
+  // A new memory ("new" in its key) has nothing on disk to read yet.
+  const memory = useQuery({ ...memoryQueries.one(workspace, id ?? "new"), enabled: id !== null });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   // On/off is part of the draft: nothing is written before Save.
   const [draft, setDraft] = useState({ title: "", text: "", enabled: true });

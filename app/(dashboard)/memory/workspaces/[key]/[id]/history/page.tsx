@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { HistoryView } from "@/components/memory/history-view";
+import { HistoryPage } from "@/components/memory/history-page";
 import { isMemoryId, isWorkspaceKey } from "@/lib/memory/names";
 
 export const metadata: Metadata = { title: "Memory history" };
@@ -22,7 +22,7 @@ export default async function WorkspaceMemoryHistoryPage({
   }
   if (!isWorkspaceKey(key) || !isMemoryId(id)) notFound();
   return (
-    <HistoryView
+    <HistoryPage
       workspace={key}
       id={id}
       initialVersion={typeof version === "string" ? version : null}

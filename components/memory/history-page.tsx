@@ -1,0 +1,23 @@
+import { Prefetch } from "@/components/shell/prefetch";
+import { HistoryView } from "./history-view";
+import { memoryQueries } from "./queries";
+
+/** A memory's history page, its versions read on the server before the page is sent. */
+export function HistoryPage({
+  workspace,
+  id,
+  initialVersion,
+  initialCompare = null,
+}: {
+  workspace: string | null;
+  id: string;
+  initialVersion: string | null;
+  /** `?compare=`: what the version is compared with. */
+  initialCompare?: string | null;
+}) {
+  return (
+    <Prefetch queries={[memoryQueries.history(workspace, id)]}>
+      <HistoryView workspace={workspace} id={id} initialVersion={initialVersion} initialCompare={initialCompare} />
+    </Prefetch>
+  );
+}
