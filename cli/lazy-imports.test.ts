@@ -62,6 +62,17 @@ describe("the CLI imports only what a command uses", () => {
     ]);
   });
 
+  it("a refused option loads no command module and reads no settings: nothing is read or written", () => {
+    const home = mkdtempSync(join(dir, "home-"));
+    const loaded = loadedBy("memory", "list", "--home", home, "--worksapce", "foo");
+    expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
+    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
+      "lib/errors.ts",
+      "lib/index/extract.ts",
+      "lib/roots.ts",
+    ]);
+  });
+
   it("sessions list loads the sessions commands and none of the others", () => {
     const logs = mkdtempSync(join(dir, "logs-"));
     const commands = loadedBy("sessions", "list", "--logs", logs).filter((path) => path.startsWith("cli/commands/"));

@@ -1,6 +1,7 @@
 import Link from "next/link";
+import { chatHref, downloadHref } from "@/lib/routes";
 import type { OutlineView } from "@/server/chat-inspector";
-import { chatHref, downloadHref, formatBytes, workingFolderLabel } from "./format";
+import { formatBytes, workingFolderLabel } from "./format";
 import { LockPanel } from "./lock-panel";
 
 const LINK = "text-blue-800 underline underline-offset-2 dark:text-blue-300";
@@ -51,7 +52,7 @@ export function ChatHeader({ outline, generation }: { outline: OutlineView; gene
                     </Link>
                   )}
                   {!g.current && current && (
-                    <Link className={LINK} href={`${chatHref(outline.id)}?beside=${encodeURIComponent(g.name)}`}>
+                    <Link className={LINK} href={chatHref(outline.id, { beside: g.name })}>
                       View {g.name} beside the current one
                     </Link>
                   )}

@@ -8,8 +8,10 @@ import Link from "next/link";
 import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
+import { chatHref } from "@/lib/routes";
 import type { ChatRow } from "@/server/chat-list";
-import { chatHref, formatBytes, formatCount, formatLabel, formatTime, lockLabel, workingFolderLabel } from "./format";
+import { formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
 import type { ListItem, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";
 
@@ -58,7 +60,9 @@ function ChatCells({ row }: { row: ChatRow }) {
       <div role="cell" className="min-w-0 font-mono text-xs break-all">
         {workingFolderLabel(row.cwd)}
       </div>
-      <div role="cell">{formatTime(row.lastActivity)}</div>
+      <div role="cell">
+        <Time iso={row.lastActivity} />
+      </div>
       <div role="cell" className="text-right tabular-nums">
         {formatCount(row.messages)}
       </div>

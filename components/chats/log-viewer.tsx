@@ -5,9 +5,10 @@
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { chatHref, lineDownloadHref } from "@/lib/routes";
 import type { LinesView, LineView } from "@/server/chat-inspector";
 import { ConversationLine } from "./conversation-line";
-import { chatHref, formatBytes, formatCount, lineDownloadHref } from "./format";
+import { formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
 import { LogToolbar } from "./log-toolbar";
 import { PAGE, pageStart } from "./paging";

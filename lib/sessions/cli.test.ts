@@ -37,6 +37,34 @@ describe("oda-admin sessions list / session show / doctor", () => {
     );
   });
 
+  it("streams --json: printed batch by batch, one chat per line, as one document", async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 230; i++) {
+      const w = createChat(dir, { id: `c-${String(i).padStart(3, "0")}`, cwd: "/home/ana/reports" });
+      await w.appendTurn({ user: `question ${i}`, assistant: `answer ${i}` });
+      await w.close();
+    }
+    const outs: string[] = [];
+    const code = await main(["sessions", "list", "--logs", dir, "--json"], { out: (t) => outs.push(t), err: () => {} });
+    expect(code).toBe(0);
+    // The first 200 chats are printed before the last 30 are read: more than one write.
+    expect(outs.length).toBeGreaterThan(2);
+    const lines = outs.join("\n").split("\n");
+    expect(lines).toHaveLength(230 + 2);
+    // Each chat line is one entry, with the comma that separates it from the next.
+    expect(JSON.parse((lines[1] as string).replace(/,$/, ""))).toMatchObject({
+      id: "c-000",
+      messages: 2,
+      problems: [],
+    });
+    const doc = JSON.parse(outs.join("\n"));
+    expect(doc.ok).toBe(true);
+    expect(doc.problems).toEqual([]);
+    expect(doc.chats.map((c: { id: string }) => c.id)).toEqual(
+      Array.from({ length: 230 }, (_, i) => `c-${String(i).padStart(3, "0")}`),
+    );
+  }, 60_000);
+
   it("shows a chat's lines with numbers and byte offsets, the tail and the generations", async () => {
     const dir = tempDir("logs");
     const { code, out } = await run(
