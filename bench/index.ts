@@ -56,7 +56,12 @@ const grepAll = (logs: string, word: string) =>
 /** In the child: the full build alone, its result and peak RSS on stdout. */
 async function childBuild(logs: string, state: string): Promise<void> {
   const t0 = performance.now();
-  const result = await refreshIndex(state, logs);
+  const result = await refreshIndex(state, logs, {
+    onProgress: (done, total) => {
+      if (done % 5000 === 0 || done === total)
+        log(`  indexed ${done} / ${total} chats, ${secs(performance.now() - t0)}`);
+    },
+  });
   const ms = performance.now() - t0;
   closeAllIndexes();
   process.stdout.write(JSON.stringify({ ms, result, maxRss: process.resourceUsage().maxRSS * 1024 }));
