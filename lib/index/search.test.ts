@@ -121,3 +121,26 @@ describe("words", () => {
     expect(searchChats(state, logs, { query: "🎉".repeat(1000) }).totalHits).toBe(0);
   });
 });
+
+describe("a word in most chats, narrowed to a working folder", () => {
+  it("probes only that folder's chats, newest first, and agrees with collecting every hit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "oda-search-"));
+    made.push(dir);
+    const logs = join(dir, "logs");
+    const state = join(dir, "state");
+    mkdirSync(logs);
+    for (let i = 0; i < 12; i++) {
+      const day = `2026-11-${String(1 + i).padStart(2, "0")}`;
+      const w = createChat(logs, { id: `w-${i}`, cwd: i % 2 ? "/odd" : "/even", created: `${day}T09:00:00.000Z` });
+      await w.appendTurn({ user: `common ${i}`, assistant: "common too", ts: `${day}T09:01:00.000Z` });
+      await w.close();
+    }
+    await refreshIndex(state, logs);
+    const walked = searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: 2 });
+    const collected = searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: Infinity });
+    expect(walked.groups.map((g) => g.id)).toEqual(["w-11", "w-9", "w-7"]);
+    expect(walked.groups).toEqual(collected.groups);
+    expect(walked).toMatchObject({ totalHits: 12, moreHits: false, totalChats: null, moreChats: true });
+    expect(collected).toMatchObject({ totalHits: 12, totalChats: 6, moreChats: true });
+  });
+});
