@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { closeAllIndexes, type RefreshResult, refreshIndex, searchChats } from "../lib/index";
-import { ChatWriter } from "../lib/sessions";
+import { ChatWriter } from "../lib/sessions/testing";
 import { identityOf, MEDIUM, makeIndexFolder, PHRASE, RARE, sentence } from "./index-data";
 
 const { values } = parseArgs({

@@ -36,6 +36,8 @@ function loadedBy(...argv: string[]): string[] {
       "--import",
       "tsx",
       "--import",
+      pathToFileURL(join(root, "scripts", "server-only", "register.mjs")).href,
+      "--import",
       `data:text/javascript,${encodeURIComponent(register)}`,
       "--input-type=module",
       "-e",

@@ -1,4 +1,4 @@
-import { createChat } from "../lib/sessions";
+import { createChat } from "../lib/sessions/testing";
 import { expect, seed, test } from "./fixtures";
 
 /** One chat whose answer celebrates with an emoji and ticks a box. */

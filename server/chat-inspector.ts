@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";

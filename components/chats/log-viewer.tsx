@@ -6,7 +6,7 @@ import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { chatHref, lineDownloadHref } from "@/lib/routes";
-import type { LinesView, LineView } from "@/server/chat-inspector";
+import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
 import { formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";

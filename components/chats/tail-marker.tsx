@@ -1,4 +1,4 @@
-import type { TailReport } from "@/lib/sessions";
+import type { TailReport } from "@/lib/types";
 import { formatCount } from "./format";
 
 /** The end of a log: still being counted, decoding stopped at damaged data, or an unfinished tail at its offset. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { isOdaError } from "../errors";
-import { createChat } from "../sessions";
+import { createChat } from "../sessions/testing";
 import { closeAllIndexes, refreshIndex, type SearchResult, searchChats } from ".";
 import { TOKENIZER } from "./schema";
 

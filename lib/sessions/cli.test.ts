@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { createChat, leaveDeadLock } from ".";
 import { tempDir } from "./test-helpers";
+import { createChat, leaveDeadLock } from "./testing";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
