@@ -24,7 +24,9 @@ const BUILD_SOURCES = [
   "server",
   "proxy.ts",
   "instrumentation.ts",
-  "next.config.ts",
+  "next.config.mjs",
+  "tailwind.config.ts",
+  "postcss.config.mjs",
   "package-lock.json",
 ];
 

@@ -1,14 +1,6 @@
 import { type BigIntStats, promises as fsp, lstatSync } from "node:fs";
 import { join } from "node:path";
-import {
-  fsyncFolder,
-  isTempFileName,
-  openRegular,
-  type StagedWrite,
-  settleStaged,
-  stageFile,
-  writeFileAtomic,
-} from "../fs";
+import { isTempFileName, openRegular, type StagedWrite, settleStaged, stageFile, writeFileAtomic } from "../fs";
 import { StatCache, settleClock } from "./file-cache";
 import { VERSION_SOURCES, type VersionSource } from "./format";
 import { decodeUtf8, type MemoryParse, parseMemorySource } from "./parse";
@@ -258,25 +250,6 @@ export async function removeVersions(history: string, names: readonly string[]):
   await Promise.all(names.map((n) => fsp.unlink(join(history, n)).catch(() => undefined)));
 }
 
-/**
- * Keeps `bytes` as a version, durably (renamed into place and the folder
- * fsynced), then removes older versions with the same content and all but
- * the newest `versionsKept`. Returns the new version's name.
- */
-export async function keepVersion(
-  history: string,
-  bytes: Uint8Array,
-  state: CurrentState,
-  versionsKept: number,
-): Promise<string> {
-  const version = await prepareVersion(history, bytes, state, versionsKept);
-  await version.commit();
-  await fsyncFolder(history);
-  // only after the new version is durable may older ones go
-  await removeVersions(history, version.drop);
-  return version.name;
-}
-
 /** `state.json` for the bytes about to be written, staged (see {@link stageFile}). */
 export function stageSavedState(history: string, state: SavedState): Promise<StagedWrite> {
   return stageFile(join(history, "state.json"), `${JSON.stringify(state)}\n`);
@@ -295,11 +268,6 @@ export function stageDeletedMark(history: string, mark: DeletedMark): Promise<St
 /** Writes `state.json` for the bytes just written. */
 export async function writeSavedState(history: string, state: SavedState): Promise<void> {
   await writeFileAtomic(join(history, "state.json"), `${JSON.stringify(state)}\n`);
-}
-
-/** Writes `deleted.json`. */
-export async function writeDeletedMark(history: string, mark: DeletedMark): Promise<void> {
-  await writeFileAtomic(join(history, "deleted.json"), `${JSON.stringify(mark)}\n`);
 }
 
 /** Removes `deleted.json` (no error when absent). */

@@ -133,8 +133,3 @@ export async function decodeLogHead(path: string, compressed: boolean, bytes: He
   };
   return { first, size, hashTail };
 }
-
-/** Reads a log's head (read-only). */
-export async function readLogHead(path: string, compressed: boolean): Promise<LogHead> {
-  return decodeLogHead(path, compressed, readHeadBytes(path));
-}

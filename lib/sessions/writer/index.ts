@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { OdaError } from "../../errors";
-import { DetailsBuilder, rebuildDetails } from "../details";
+import { rebuildDetails } from "../details";
 import { locateChat } from "../folder";
 import { LineSplitter, parseObject } from "../lines";
 import { streamLog } from "../log-stream";
@@ -87,11 +87,4 @@ export async function upgradeToFormat4(logDir: string, id: string, options: Writ
   await writer.appendEvents(events);
   await writer.close();
   return writer.logPath;
-}
-
-/** For tests: a details builder fed from events, to compare with what the reader rebuilds. */
-export function detailsOf(lines: Record<string, unknown>[]): DetailsBuilder {
-  const b = new DetailsBuilder();
-  for (const l of lines) b.add(l);
-  return b;
 }

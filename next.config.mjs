@@ -1,6 +1,5 @@
-import type { NextConfig } from "next";
-
-const config: NextConfig = {
+/** @type {import("next").NextConfig} */
+const config = {
   // Tests and parallel builds use their own output folder so they never clash.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The installable package ships this self-contained server (no build on the user's machine);
