@@ -1,14 +1,12 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
-import { isOdaError, type OdaErrorCode } from "@/lib/errors";
+import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";
 import { guardAction } from "@/server/guard";
 
 /** What every server action returns: never a thrown error across the boundary. */
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: OdaErrorCode | "unexpected"; message: string; fieldErrors?: Record<string, string> } };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
 
 /** Set while a read runs for a page or a GET route handler that already passed its own guard. */
 const guardedRead = new AsyncLocalStorage<true>();
@@ -43,7 +41,7 @@ export async function runAction<S extends z.ZodType, T>(
     try {
       refuseInBundle();
     } catch (error) {
-      if (isOdaError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+      if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
       throw error;
     }
   }
@@ -56,17 +54,7 @@ export async function runAction<S extends z.ZodType, T>(
   try {
     return { ok: true, data: await body(parsed.data) };
   } catch (error) {
-    if (isOdaError(error)) {
-      return {
-        ok: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}),
-        },
-      };
-    }
-    console.error("oda-admin: unexpected error in a server action:", error);
-    return { ok: false, error: { code: "unexpected", message: UNEXPECTED } };
+    if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
+    return { ok: false, error: errorBody(error, UNEXPECTED) };
   }
 }

@@ -10,6 +10,7 @@ import { ChatFix } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
+import { activeBundle } from "@/server/bundle";
 import { chatIdParam, type LinesView, linesFor, type OutlineView, outlineFor } from "@/server/chat-inspector";
 
 export const metadata: Metadata = { title: "Chat" };
@@ -59,7 +60,7 @@ export default async function ChatPage({
       <>
         <PageHeader title={`Chat ${id}`} />
         <Refusal>{error.message}</Refusal>
-        {error.message.includes("is stored in two places") && <ChatFix chat={id} problem="duplicate" />}
+        {error.data?.problem === "duplicate" && <ChatFix chat={id} problem="duplicate" />}
       </>
     );
   }
@@ -87,7 +88,7 @@ export default async function ChatPage({
           </Link>
         }
       />
-      <ChatHeader outline={outline} generation={generation ?? ""} />
+      <ChatHeader outline={outline} generation={generation ?? ""} bundle={activeBundle()?.name ?? null} />
       {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}
       <section aria-labelledby="details-heading" className="space-y-2">
         <h2 id="details-heading" className="text-lg font-semibold">
