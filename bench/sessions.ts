@@ -1,6 +1,8 @@
 /**
  * `npm run bench:sessions [-- --chats 100000] [-- --gb 0]`: lib/sessions against
  * baselines measured in the same run. Data is generated once under bench/out.
+ *  - `oda-admin sessions list --json` in a new process vs a plain read + parse of every checkpoint in a new
+ *    process (wall, CPU, peak RSS), and `/api/chats` first rows with the index fresh (bench/sessions-list.ts);
  *  - listing 10,000 chats with checkpoints vs reading the same checkpoint files with plain fs, both
  *    sequentially (readFileSync) and in parallel (64 fs.promises.readFile in flight); medians of 5 runs;
  *  - decoding a 1 GB (decompressed) log vs `zstd -dc | wc -l`;
@@ -13,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { indexLog, listChats, readLogLines } from "../lib/sessions";
 import { makeChatFolder, makeHugeLog } from "./sessions-data";
+import { benchApiChats, benchListProcess } from "./sessions-list";
 
 const { values } = parseArgs({ options: { chats: { type: "string" }, gb: { type: "string" } } });
 const chats = Number(values.chats ?? 10_000);
@@ -142,6 +145,8 @@ row(
 push(
   `first batch of ${listed.count ? 200 : 0} chats after ${listed.firstBatchMs.toFixed(1)} ms; ${listed.cached}/${listed.count} served cached; medians of 5 runs`,
 );
+await benchListProcess(dir, chats, push);
+await benchApiChats(dir, chats, push);
 push(`load average at the end: ${readFileSync("/proc/loadavg", "utf8").trim()}`);
 
 console.log(`\n${"measure".padEnd(40)} ${"ours".padStart(12)}  ${"baseline".padStart(12)}  ${"ratio".padStart(6)}`);

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { freeStaleLockAction } from "@/app/_actions/sessions";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
@@ -75,12 +76,11 @@ export function LockPanel({
   }
   if (lock.state === "live" || lock.state === "unknown") {
     return (
-      <div role="status" className="rounded-md border-l-4 border-blue-700 bg-blue-50 p-3 text-sm dark:bg-blue-950">
-        <p className="font-semibold">Oda is writing this chat: read-only</p>
+      <Alert tone="info" title="Oda is writing this chat: read-only">
         <p>
           Held by <Holder lock={lock} />. {lock.reason}
         </p>
-      </div>
+      </Alert>
     );
   }
   if (lock.state === "stale" && !freed) {

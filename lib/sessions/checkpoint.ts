@@ -1,4 +1,4 @@
-import { closeSync, readFileSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { z } from "zod";
 import { openRegularSync } from "../fs/open-regular";
 import type { ChatDetails, ChatIdentity } from "./details";
@@ -95,9 +95,11 @@ function acceptCheckpoint(value: unknown): Checkpoint | null {
 export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
   let text: string;
   try {
-    const { fd } = openRegularSync(path);
+    const { fd, stat } = openRegularSync(path);
     try {
-      text = readFileSync(fd, "utf8");
+      // The open's fstat gives the size: one read, not readFileSync's second fstat and read to the end.
+      // (Oda replaces a checkpoint by a rename, so the file open here does not grow meanwhile.)
+      text = readRange(fd, 0, stat.size).toString("utf8");
     } finally {
       closeSync(fd);
     }

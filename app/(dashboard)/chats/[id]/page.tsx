@@ -7,6 +7,7 @@ import { ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import { activeBundle } from "@/server/bundle";
@@ -36,11 +37,7 @@ async function firstPage(
 }
 
 function Refusal({ children }: { children: string }) {
-  return (
-    <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm break-words dark:bg-red-950">
-      {children}
-    </p>
-  );
+  return <Alert tone="error">{children}</Alert>;
 }
 
 /** The inspector: the first screen needs only a folder listing and the first page of lines; details stream in. */
@@ -63,7 +60,7 @@ export default async function ChatPage({
       <>
         <PageHeader title={`Chat ${id}`} />
         <Refusal>{error.message}</Refusal>
-        {error.message.includes("is stored in two places") && <ChatFix chat={id} problem="duplicate" />}
+        {error.data?.problem === "duplicate" && <ChatFix chat={id} problem="duplicate" />}
       </>
     );
   }

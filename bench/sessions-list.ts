@@ -1,0 +1,124 @@
+/**
+ * The listing rows of issue 13 for `npm run bench:sessions`:
+ *  - `oda-admin sessions list --json` in a new process (the CLI bundled as the package ships it, output to
+ *    /dev/null) against a new process doing the plain read + JSON.parse of every `session.cache.json`
+ *    (the same readdirs): wall and CPU (user + system), each a median of 3 alternating runs, and peak RSS;
+ *  - `/api/chats` first rows with the index fresh (`streamChatList`, the route's source): time to the first
+ *    batch, and to the check's verdict.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = process.cwd();
+
+/** The CLI bundled with esbuild as `scripts/pack/build.mjs` bundles it (plain JavaScript, no tsx at run time). */
+async function bundleCli(out: string): Promise<string> {
+  const { build } = await import("esbuild");
+  const file = join(out, "oda-admin.mjs");
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: 'import { main } from "./cli/main.ts";\nprocess.exitCode = await main(process.argv.slice(2));\n',
+      resolveDir: root,
+      loader: "ts",
+    },
+    outfile: file,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20.9",
+    external: ["better-sqlite3", "@mongodb-js/zstd"],
+    banner: {
+      js: "import { createRequire as __odaRequire } from 'node:module'; const require = __odaRequire(import.meta.url);",
+    },
+    logLevel: "warning",
+  });
+  return file;
+}
+
+/** The baseline's script: readdir of the folder and of each group, then readFileSync + JSON.parse of each checkpoint. */
+const BASELINE = `import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+const dir = process.argv[2];
+let n = 0;
+for (const group of readdirSync(dir)) {
+  if (group.startsWith(".")) continue;
+  for (const chat of readdirSync(join(dir, group)))
+    n += JSON.parse(readFileSync(join(dir, group, chat, "session.cache.json"), "utf8")).details.messages > 0 ? 1 : 0;
+}
+console.log(n);
+`;
+
+interface Run {
+  wall: number;
+  cpu: number;
+  rssMiB: number;
+}
+
+/** Runs a command under GNU time: wall and CPU seconds, peak RSS. */
+function timed(args: string[]): Run {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  const last = r.stderr.trim().split("\n").pop() ?? "";
+  const [wall, user, sys, kb] = last.split(" ").map(Number);
+  if (r.status !== 0 || wall === undefined || Number.isNaN(wall))
+    throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+  return { wall, cpu: (user ?? 0) + (sys ?? 0), rssMiB: (kb ?? 0) / 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** The `sessions list --json` rows: ours against the baseline, new processes, medians of 3. */
+export async function benchListProcess(dir: string, chats: number, push: (line: string) => void): Promise<void> {
+  if (!existsSync("/usr/bin/time")) {
+    push("sessions list --json (new process): skipped, /usr/bin/time (GNU time) is not installed");
+    return;
+  }
+  const out = join(root, "bench", "out", "cli");
+  mkdirSync(out, { recursive: true });
+  const cli = await bundleCli(out);
+  const baseline = join(out, "baseline.mjs");
+  writeFileSync(baseline, BASELINE);
+  const base: Run[] = [];
+  const ours: Run[] = [];
+  timed([process.execPath, baseline, dir]); // warm the page cache alike for both
+  for (let i = 0; i < 3; i++) {
+    base.push(timed([process.execPath, baseline, dir]));
+    ours.push(timed([process.execPath, cli, "sessions", "list", "--json", "--logs", dir]));
+  }
+  const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+  const target = chats >= 100_000 ? "target ≤ 2x, ≤ 150 MB" : "target ≤ 1.5x";
+  push(
+    `sessions list --json, ${chats} chats, new process: wall ${m(ours, "wall").toFixed(2)} s vs ${m(base, "wall").toFixed(2)} s = ${(m(ours, "wall") / m(base, "wall")).toFixed(2)}x; CPU ${m(ours, "cpu").toFixed(2)} s vs ${m(base, "cpu").toFixed(2)} s = ${(m(ours, "cpu") / m(base, "cpu")).toFixed(2)}x; peak RSS ${Math.max(...ours.map((r) => r.rssMiB)).toFixed(0)} MiB (baseline ${Math.max(...base.map((r) => r.rssMiB)).toFixed(0)} MiB); ${target}`,
+  );
+}
+
+/** The `/api/chats` row: the route's stream over a fresh index, time to its first rows and to the verdict. */
+export async function benchApiChats(dir: string, chats: number, push: (line: string) => void): Promise<void> {
+  const state = join(root, "bench", "out", "sessions", `state-${chats}`);
+  process.env.ODA_LOG_DIR = dir;
+  process.env.ODA_ADMIN_STATE = state;
+  const { refreshIndex, closeAllIndexes } = await import("../lib/index");
+  const t0 = performance.now();
+  await refreshIndex(state, dir, { compress: true });
+  const refreshMs = performance.now() - t0;
+  const { streamChatList } = await import("../server/chat-list");
+  const t = performance.now();
+  let firstMs = 0;
+  let rows = 0;
+  let verdict = "";
+  for await (const batch of streamChatList(100)) {
+    if (!firstMs) firstMs = performance.now() - t;
+    rows += batch.update ? 0 : batch.rows.length;
+    if (batch.update && batch.index) verdict = batch.index.sentence;
+  }
+  const allMs = performance.now() - t;
+  closeAllIndexes();
+  push(
+    `/api/chats first rows, ${chats} chats, index fresh: ${firstMs.toFixed(0)} ms (target ≤ 300 ms); all ${rows} index rows and the check's verdict after ${allMs.toFixed(0)} ms ("${verdict}"); index refresh before it ${(refreshMs / 1000).toFixed(1)} s`,
+  );
+}
