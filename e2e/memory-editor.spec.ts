@@ -124,8 +124,9 @@ test.describe("file bytes and the tokens a chat receives", () => {
     await expect(tokens).toHaveAttribute("data-level", "error");
     await expect(tokens).toContainText("510 / 500 tokens — over the limit by 10");
     await save(page).click();
+    // The refusal names the chat the counter shows, with its number (issue 11, item 5).
     await expect(page.getByRole("alert").filter({ hasText: "This change would take" })).toHaveText(
-      "This change would take the memory a chat in no workspace receives to 506 tokens; the limit is 500.",
+      "This change would take the memory a chat in workspace ws-a receives to 510 tokens; the limit is 500.",
     );
 
     // "€" is three bytes: 280 of them fill 90 % of 1024 bytes with the frontmatter, 310 go past it.

@@ -93,7 +93,7 @@ test.describe("a memory's history", () => {
     // Against the current text: the title and turning off show as fields.
     await page.getByLabel("Compare this version with").selectOption("current");
     const fields = changes.getByRole("definition");
-    await expect(changes.getByRole("term")).toHaveText(["Title:", "Turned on:"]);
+    await expect(changes.getByRole("term")).toHaveText(["Title:", "On/off:"]);
     await expect(fields.locator("del")).toHaveText(["was Reply language", "was on"]);
     await expect(fields.locator("ins")).toHaveText(["Answer language", "off"]);
     await expect(changes.locator("del[data-word]")).toHaveText(["removed words: bullet points"]);

@@ -28,6 +28,11 @@ test.describe("memory settings", () => {
     await page.getByLabel("Versions kept per memory (versions)").fill("5");
     await page.getByLabel("Compressed chat logs").uncheck();
     await page.getByRole("button", { name: "Save settings" }).click();
+    // A change of the logs' form asks first (here no chat would be refused: the log folder is empty).
+    const ask = page.getByRole("dialog", { name: "Keep plain chat logs?" });
+    // The count reads the log folder on the server: give it the time a loaded machine needs.
+    await expect(ask).toContainText("No chat would be refused", { timeout: 30_000 });
+    await ask.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByRole("region", { name: "Notifications" })).toContainText("Settings saved.");
     const saved = JSON.parse(await readFile(join(oda.home, "settings.json"), "utf8"));
     expect(saved).toEqual({

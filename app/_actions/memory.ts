@@ -5,6 +5,7 @@ import {
   changeMemory,
   chatPayload,
   createMemory,
+  createWorkspaceSet,
   deleteMemory,
   editorContext,
   findMemory,
@@ -17,6 +18,7 @@ import {
   memoryOverview,
   previewPayloadChange,
   readSettings,
+  requireWorkspaceSet,
   restoreDeleted,
   restoreVersion,
   saveRawMemoryFile,
@@ -30,7 +32,7 @@ import {
   ZWorkspace,
 } from "@/lib/memory";
 import { runAction } from "@/server/action";
-import { requireHome } from "@/server/roots";
+import { requireHome, serverRoots } from "@/server/roots";
 
 // Every change returns the lib's `ChangeResult` as is: `changed`, the refusal-free `message`,
 // the memory after it (null once deleted) and the version that keeps what it replaced.
@@ -69,18 +71,28 @@ export async function createMemoryAction(input: unknown) {
   return runAction(
     z.object({ workspace: ZWorkspace, title: z.string(), text: z.string(), enabled: z.boolean() }),
     input,
-    ({ workspace, title, text, enabled }) => createMemory(requireHome(), workspace, { title, text, enabled }),
+    async ({ workspace, title, text, enabled }) => {
+      const home = requireHome();
+      // Only "Create a memory set for workspace <key>" makes a new set: a save never does it silently.
+      await requireWorkspaceSet(home, workspace);
+      return createMemory(home, workspace, { title, text, enabled });
+    },
     { writes: true },
   );
 }
 
-/** Changes a memory's title and text; refused when its file changed since `expectedSha256`. */
+/** Changes a memory's title, text and on/off (the editor's draft); refused when its file changed since `expectedSha256`. */
 export async function changeMemoryAction(input: unknown) {
   return runAction(
-    ZMemoryRef.extend({ title: z.string(), text: z.string(), expectedSha256: ZSha256 }),
+    ZMemoryRef.extend({
+      title: z.string(),
+      text: z.string(),
+      enabled: z.boolean().optional(),
+      expectedSha256: ZSha256,
+    }),
     input,
-    ({ workspace, id, title, text, expectedSha256 }) =>
-      changeMemory(requireHome(), workspace, id, { title, text }, { expectedSha256 }),
+    ({ workspace, id, title, text, enabled, expectedSha256 }) =>
+      changeMemory(requireHome(), workspace, id, { title, text, enabled }, { expectedSha256 }),
     { writes: true },
   );
 }
@@ -224,4 +236,25 @@ export async function saveSettingsAction(input: unknown) {
     compress: z.boolean(),
   });
   return runAction(ZSettings, input, (values) => writeSettings(requireHome(), values), { writes: true });
+}
+
+/** Creates a workspace's memory set folder, when a person asks for it on the page of a set that does not exist. */
+export async function createWorkspaceSetAction(input: unknown) {
+  return runAction(
+    z.object({ workspace: ZWorkspace.unwrap() }),
+    input,
+    ({ workspace }) => createWorkspaceSet(requireHome(), workspace),
+    { writes: true },
+  );
+}
+
+/** How many chats of the log folder a form (`sessions.compress`) would refuse, asked before saving a change of it. */
+export async function countFormRefusalsAction(input: unknown) {
+  return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }) => {
+    const logs = serverRoots().logs;
+    // Loaded on demand: every memory page's actions share this module, and only this one reads the log folder.
+    const { countFormRefusals } = await import("@/lib/sessions/form-count");
+    // No log folder: no chat to refuse.
+    return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
+  });
 }

@@ -14,7 +14,8 @@ const ZDate = z
   .optional()
   .or(z.literal(""));
 const ZSearch = z.object({
-  query: z.string().max(1000),
+  // The lib refuses a query over 1,000 characters in the app's words; this bound only limits the request.
+  query: z.string().max(100_000),
   cwd: z.string().max(4096).optional(),
   role: z.enum(SEARCH_ROLES).optional().or(z.literal("")),
   since: ZDate,

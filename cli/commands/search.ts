@@ -1,5 +1,6 @@
 import { OdaError } from "../../lib/errors";
 import {
+  checkQuery,
   indexStatus,
   type RefreshResult,
   refreshIndex,
@@ -89,7 +90,7 @@ function printResult(ctx: CommandContext, result: SearchResult): void {
     return;
   }
   ctx.out(
-    `${result.totalHits.toLocaleString("en")} matches in ${result.totalChats === null ? `more than ${result.groups.length}` : result.totalChats.toLocaleString("en")} chats (${result.ms} ms)${result.moreChats ? `; the ${result.groups.length} most recently active shown` : ""}:`,
+    `${result.moreHits ? "More than " : ""}${result.totalHits.toLocaleString("en")} matches in ${result.totalChats === null ? `more than ${result.groups.length}` : result.totalChats.toLocaleString("en")} chats (${result.ms} ms)${result.moreChats ? `; the ${result.groups.length} most recently active shown` : ""}:`,
   );
   for (const g of result.groups) {
     ctx.out(`\n${g.id}  ${g.title ?? "(untitled)"}  [${g.cwd ?? "no working folder"}]  ${g.count} matches`);
@@ -105,6 +106,8 @@ const search: Command = async (ctx) => {
   const logs = logsOf(ctx);
   const query = ctx.args.join(" ");
   if (!query.trim()) throw new OdaError("bad_input", 'Give what to search for: oda-admin search "<query>".');
+  // A query the search would refuse is refused before the refresh, not after it.
+  checkQuery(query);
   const role = flagString(ctx, "role");
   if (role && !(SEARCH_ROLES as readonly string[]).includes(role))
     throw new OdaError("bad_input", `--role takes one of ${SEARCH_ROLES.join(", ")}.`);

@@ -2,12 +2,14 @@ import Link from "next/link";
 import { memoryCounts } from "@/lib/memory";
 import type { Roots } from "@/lib/roots";
 import { walkLogFolder } from "@/lib/sessions";
+import { streamChatList } from "@/server/chat-list";
 
 interface Glance {
   label: string;
   href: string;
   facts: string[];
-  problems: { count: number; href: string; noun: string } | null;
+  /** Each kind of problem with its count; null when the root could not be read. */
+  problems: { count: number; href: string; noun: string }[] | null;
   error?: string;
 }
 
@@ -24,14 +26,21 @@ async function memoryGlance(home: string | null): Promise<Glance> {
         `${plural(memories, "memory", "memories")}, ${enabled} on`,
         `global set and ${plural(workspaces, "workspace")}`,
       ],
-      problems: { count: problems, href: "/memory/problems", noun: "problem file" },
+      problems: [{ count: problems, href: "/memory/problems", noun: "problem file" }],
     };
   } catch {
     return { ...base, facts: [], problems: null, error: "The Oda home could not be read." };
   }
 }
 
-function chatsGlance(logs: string | null): Glance {
+/** Chats with at least one problem, from the chat list's own source (the index when fresh, else the folder). */
+async function countProblemChats(): Promise<number> {
+  let count = 0;
+  for await (const batch of streamChatList()) count += batch.rows.filter((r) => r.problems.length > 0).length;
+  return count;
+}
+
+async function chatsGlance(logs: string | null): Promise<Glance> {
   const base = { label: "Chats", href: "/chats" };
   if (!logs) return { ...base, facts: ["No log folder was given."], problems: null };
   try {
@@ -40,7 +49,11 @@ function chatsGlance(logs: string | null): Glance {
     return {
       ...base,
       facts: [plural(walk.chats.length, "chat"), `in ${plural(groups, "working folder group")}`],
-      problems: { count: walk.problems.length, href: "/chats?problems=1", noun: "folder problem" },
+      // A chat's own problems count as well as the folder's: a form change can make every chat one.
+      problems: [
+        { count: await countProblemChats(), href: "/chats?problems=1", noun: "chat with problems" },
+        { count: walk.problems.length, href: "/chats?problems=1", noun: "folder problem" },
+      ],
     };
   } catch {
     return { ...base, facts: [], problems: null, error: "The log folder does not exist yet or cannot be read." };
@@ -49,7 +62,7 @@ function chatsGlance(logs: string | null): Glance {
 
 /** The start page's summary: what is in each root, and how many problems need a look. */
 export async function GlanceCards({ roots }: { roots: Roots }) {
-  const cards = [await memoryGlance(roots.home), chatsGlance(roots.logs)];
+  const cards = await Promise.all([memoryGlance(roots.home), chatsGlance(roots.logs)]);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       {cards.map((card) => (
@@ -68,17 +81,16 @@ export async function GlanceCards({ roots }: { roots: Roots }) {
               <li key={fact}>{fact}</li>
             ))}
             {card.error && <li className="text-red-700 dark:text-red-300">{card.error}</li>}
-            {card.problems && (
-              <li>
-                {card.problems.count === 0 ? (
-                  "No problems found."
-                ) : (
-                  <Link href={card.problems.href} className="font-medium text-red-700 underline dark:text-red-300">
-                    {plural(card.problems.count, card.problems.noun)} to look at
+            {card.problems?.every((p) => p.count === 0) && <li>No problems found.</li>}
+            {card.problems
+              ?.filter((p) => p.count > 0)
+              .map((p) => (
+                <li key={p.noun}>
+                  <Link href={p.href} className="font-medium text-red-700 underline dark:text-red-300">
+                    {plural(p.count, p.noun, p.noun.replace(/^chat /, "chats "))} to look at
                   </Link>
-                )}
-              </li>
-            )}
+                </li>
+              ))}
           </ul>
         </section>
       ))}

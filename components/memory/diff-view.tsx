@@ -87,7 +87,7 @@ export function DiffFields({ fields }: { fields: FieldChange[] }) {
     <dl aria-label="Changed fields" className="space-y-1 text-sm">
       {fields.map((f) => (
         <div key={f.field} className="flex flex-wrap gap-x-2">
-          <dt className="font-medium">{f.field === "title" ? "Title" : "Turned on"}:</dt>
+          <dt className="font-medium">{f.field === "title" ? "Title" : "On/off"}:</dt>
           <dd>
             <del className="bg-red-100 px-1 dark:bg-red-950">
               <span className="sr-only">was </span>

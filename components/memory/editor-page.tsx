@@ -3,12 +3,14 @@ import { notFound } from "next/navigation";
 import { Prefetch } from "@/components/shell/prefetch";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
+import { workspaceSetExists } from "@/lib/memory";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { setHref } from "@/lib/routes";
 import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
 import { MemoryEditor } from "./memory-editor";
 import { setLabel } from "./names";
+import { NoSuchSet } from "./no-such-set";
 import { memoryQueries } from "./queries";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */
@@ -24,8 +26,18 @@ export function workspaceFromParam(raw: string): string | null {
 
 /** The editor's page: a new memory (`id` null) or an existing one; an unknown key or id is not found. */
 export async function EditorPage({ workspace, id }: { workspace: string | null; id: string | null }) {
-  const found = id === null ? null : await loadEditorMemory(serverRoots().home, workspace, id);
+  const home = serverRoots().home;
+  const found = id === null ? null : await loadEditorMemory(home, workspace, id);
   if (found?.kind === "missing") notFound();
+  // A new memory goes only into a set that exists: creating the set is its own, explicit action.
+  if (id === null && workspace !== null && home && !(await workspaceSetExists(home, workspace))) {
+    return (
+      <>
+        <PageHeader title="New memory" />
+        <NoSuchSet workspace={workspace} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader

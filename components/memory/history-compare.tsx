@@ -5,9 +5,37 @@ import { diffMemory } from "@/lib/diff/memory-diff";
 import { DiffView } from "./diff-view";
 import { entryLabel, type HistoryEntry } from "./history-model";
 
-export type CompareWith = "current" | "previous";
+/** What the selected state is compared with: the current text, the state before it, or any other state by key. */
+export type CompareWith = string;
 
-/** The diff of the selected state against the current text or the state before it, inline or side by side. */
+/**
+ * The two states to diff, older first: the selected one and the one it is
+ * compared with (`current`, `previous` or another entry's key, as VS Code's
+ * timeline compares any two). `older` is null when the selected state is the
+ * oldest and is compared with the one before it.
+ */
+export function comparePair(
+  entries: HistoryEntry[],
+  selected: HistoryEntry,
+  compareWith: CompareWith,
+): { against: string; older: HistoryEntry | null; newer: HistoryEntry } {
+  const index = entries.indexOf(selected);
+  const current = entries.find((e) => e.current) ?? null;
+  const other =
+    compareWith === "current" || compareWith === "previous"
+      ? null
+      : (entries.find((e) => e.key === compareWith && e !== selected) ?? null);
+  if (other) {
+    return entries.indexOf(other) > index
+      ? { against: other.key, older: other, newer: selected }
+      : { against: other.key, older: selected, newer: other };
+  }
+  if (compareWith === "current" && current && !selected.current)
+    return { against: "current", older: selected, newer: current };
+  return { against: "previous", older: entries[index + 1] ?? null, newer: selected };
+}
+
+/** The diff of the selected state against another (any of them), inline or side by side. */
 export function HistoryCompare({
   entries,
   selected,
@@ -25,16 +53,10 @@ export function HistoryCompare({
 }) {
   const selectId = useId();
   const current = entries.find((e) => e.current) ?? null;
-  const index = entries.indexOf(selected);
-  const previous = entries[index + 1] ?? null;
-  const against = compareWith === "current" && current && !selected.current ? "current" : "previous";
-  const [oldEntry, newEntry] = against === "current" ? [selected, current] : [previous, selected];
-  const diff = useMemo(
-    () => diffMemory(oldEntry?.side ?? { title: null, enabled: null, text: "" }, (newEntry ?? selected).side),
-    [oldEntry, newEntry, selected],
-  );
-  const oldLabel = oldEntry ? entryLabel(oldEntry) : "nothing (no earlier version)";
-  const newLabel = entryLabel(newEntry ?? selected);
+  const { against, older, newer } = comparePair(entries, selected, compareWith);
+  const diff = useMemo(() => (older ? diffMemory(older.side, newer.side) : null), [older, newer]);
+  const oldLabel = older ? entryLabel(older) : "";
+  const newLabel = entryLabel(newer);
   return (
     <section aria-labelledby={`${selectId}-h`} className="min-w-0 space-y-3 self-start">
       <h2 id={`${selectId}-h`} className="text-lg font-semibold">
@@ -48,13 +70,20 @@ export function HistoryCompare({
           <select
             id={selectId}
             value={against}
-            onChange={(e) => onCompareWith(e.target.value as CompareWith)}
-            className="rounded border border-zinc-400 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-900"
+            onChange={(e) => onCompareWith(e.target.value)}
+            className="max-w-full rounded border border-zinc-400 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-900"
           >
             <option value="current" disabled={!current || selected.current}>
               the current text
             </option>
             <option value="previous">the version before it</option>
+            {entries
+              .filter((e) => !e.current && e !== selected)
+              .map((e) => (
+                <option key={e.key} value={e.key}>
+                  version {e.exact} ({e.words})
+                </option>
+              ))}
           </select>
         </div>
         <fieldset className="flex gap-1 text-sm">
@@ -76,17 +105,26 @@ export function HistoryCompare({
           ))}
         </fieldset>
       </div>
-      <p className="text-sm">
-        From <strong>{oldLabel}</strong> to <strong>{newLabel}</strong>.
-      </p>
-      {[oldEntry, newEntry].map((e) =>
-        e?.problem ? (
-          <p key={e.key} className="text-sm text-red-800 dark:text-red-300">
-            {`${entryLabel(e)} had a problem, so its whole file is compared: ${e.problem}`}
+      {older && diff ? (
+        <>
+          <p className="text-sm">
+            From <strong>{oldLabel}</strong> to <strong>{newLabel}</strong>.
           </p>
-        ) : null,
+          {[older, newer].map((e) =>
+            e.problem ? (
+              <p key={e.key} className="text-sm text-red-800 dark:text-red-300">
+                {`${entryLabel(e)} had a problem, so its whole file is compared: ${e.problem}`}
+              </p>
+            ) : null,
+          )}
+          <DiffView diff={diff} mode={mode} oldLabel={oldLabel} newLabel={newLabel} />
+        </>
+      ) : (
+        <p role="note" className="text-sm">
+          There is no earlier version: {newLabel === "the current text" ? "the current text" : "this version"} is the
+          oldest state of this memory kept. Compare it with another one above.
+        </p>
       )}
-      <DiffView diff={diff} mode={mode} oldLabel={oldLabel} newLabel={newLabel} />
     </section>
   );
 }

@@ -7,14 +7,17 @@ export function HistoryPage({
   workspace,
   id,
   initialVersion,
+  initialCompare = null,
 }: {
   workspace: string | null;
   id: string;
   initialVersion: string | null;
+  /** `?compare=`: what the version is compared with. */
+  initialCompare?: string | null;
 }) {
   return (
     <Prefetch queries={[memoryQueries.history(workspace, id)]}>
-      <HistoryView workspace={workspace} id={id} initialVersion={initialVersion} />
+      <HistoryView workspace={workspace} id={id} initialVersion={initialVersion} initialCompare={initialCompare} />
     </Prefetch>
   );
 }

@@ -21,23 +21,29 @@ import { HistoryList } from "./history-list";
 import { type HistoryEntry, historyEntries } from "./history-model";
 import { setName } from "./names";
 import { memoryQueries } from "./queries";
+import { useUndoToast } from "./use-undo-toast";
 
 /** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
 export function HistoryView({
   workspace,
   id,
   initialVersion,
+  initialCompare = null,
 }: {
   workspace: string | null;
   id: string;
   initialVersion: string | null;
+  /** What the version is compared with (`?compare=`): `current`, `previous` or another version's name. */
+  initialCompare?: string | null;
 }) {
   const router = useRouter();
   const pathname = usePathname();
   const client = useQueryClient();
   const toast = useToast();
   const [selected, setSelected] = useState<string | null>(initialVersion);
-  const [compareWith, setCompareWith] = useState<CompareWith>(initialVersion ? "current" : "previous");
+  const [compareWith, setCompareWith] = useState<CompareWith>(
+    initialCompare ?? (initialVersion ? "current" : "previous"),
+  );
   const [mode, setMode] = useState<"inline" | "side">("inline");
   const [restoring, setRestoring] = useState<HistoryEntry | null>(null);
   const [undoing, setUndoing] = useState(false);
@@ -49,10 +55,25 @@ export function HistoryView({
   const selectedEntry = entries.find((e) => e.key === selectedKey) ?? null;
   const missing = data && selectedKey !== null && selectedKey !== "current" && !selectedEntry ? selectedKey : null;
 
+  // The pair shown is in the URL, so any comparison can be linked to and comes back with Back.
+  const showPair = (key: string, compare: CompareWith) => {
+    const q = new URLSearchParams();
+    if (key !== "current") q.set("version", key);
+    if (compare !== (key === "current" ? "previous" : "current")) q.set("compare", compare);
+    const query = q.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
   const select = (key: string) => {
     setSelected(key);
-    router.replace(key === "current" ? pathname : `${pathname}?version=${encodeURIComponent(key)}`, { scroll: false });
+    showPair(key, compareWith);
   };
+  const compare = (c: CompareWith) => {
+    setCompareWith(c);
+    showPair(selectedKey ?? "current", c);
+  };
+  const undoToast = useUndoToast(workspace, id, () => {
+    void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+  });
 
   const onDone = (r: ChangeResult, done: string) => {
     void client.invalidateQueries({ queryKey: queryKeys.memory.all });
@@ -61,8 +82,16 @@ export function HistoryView({
   const restore = useMutation({
     mutationFn: (version: string) =>
       unwrap(restoreVersionAction({ workspace, id, version, expectedSha256: data?.current?.sha256 })),
-    onSuccess: (r, version) =>
-      onDone(r, `Restored version ${version}. The text it replaced is kept as a version, so this can be undone.`),
+    onSuccess: (r, version) => {
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      if (!r.changed) return toast({ message: r.message ?? "Nothing was restored.", tone: "info" });
+      // The same Undo as the editor's toasts: back to the state this restore kept as a version.
+      undoToast.offer(
+        `Restored version ${version}. The text it replaced is kept as a version, so this can be undone.`,
+        r.keptVersion,
+        r.memory?.sha256,
+      );
+    },
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
   const undo = useMutation({
@@ -102,7 +131,13 @@ export function HistoryView({
         }
       />
       <QueryState query={query} loading="Loading the history…" />
-      {data && !data.current && (
+      {data && !data.current && !data.deleted && data.versions.length === 0 && (
+        <Alert tone="error">
+          No memory with the id {id} exists in {workspace === null ? "the global set" : `workspace ${workspace}`}: it
+          has no file, no saved version and no deletion mark.
+        </Alert>
+      )}
+      {data && !data.current && (data.deleted || data.versions.length > 0) && (
         <p role="note" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm dark:bg-amber-950">
           {data.deleted ? (
             <>
@@ -113,7 +148,6 @@ export function HistoryView({
           )}
         </p>
       )}
-      {data && entries.length === 0 && <p>No saved version of this memory exists yet.</p>}
       {missing && <Alert tone="error">{MESSAGES.noVersion(missing)}</Alert>}
       {data && entries.length > 0 && (
         <div className="grid gap-6 lg:grid-cols-[20rem_1fr]">
@@ -130,7 +164,7 @@ export function HistoryView({
               entries={entries}
               selected={selectedEntry}
               compareWith={compareWith}
-              onCompareWith={setCompareWith}
+              onCompareWith={compare}
               mode={mode}
               onMode={setMode}
             />

@@ -2,10 +2,12 @@
 
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useLeaveGuard } from "@/components/shell/use-leave-guard";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Switch } from "@/components/ui/switch";
 import {
+  checkTitleAndText,
   countCodePoints,
   countUtf8Bytes,
   estimateTokens,
@@ -16,6 +18,7 @@ import {
 } from "@/lib/memory/format";
 import { MESSAGES } from "@/lib/memory/messages";
 import { historyHref, memoryPages, setHref } from "@/lib/routes";
+import { DraftOffer } from "./draft-offer";
 import { LimitCounter, limitLevel } from "./limit-counter";
 import { setLabel } from "./names";
 import { OutsideChangeNotice } from "./outside-change-notice";
@@ -58,6 +61,12 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
   }, [limits, title, text, ed.loaded, ed.enabled, ed.context.data]);
 
   const bytesOver = measures && limits ? measures.bytes > limits.fileMaxBytes : false;
+  // A refusal shown under a field stays only while the value still fails the server's own check.
+  const live = limits ? checkTitleAndText(ed.draft.title, ed.draft.text, limits) : [];
+  const liveError = (field: "title" | "text") =>
+    ed.errors[field] ? live.find((p) => p.field === field)?.message : undefined;
+  const errors = { title: liveError("title"), text: liveError("text") };
+  const guard = useLeaveGuard(ed.dirty);
   const submit = () => {
     if (ed.save.isPending || bytesOver || (id !== null && !ed.loaded?.ok)) return;
     ed.save.mutate(undefined);
@@ -130,6 +139,9 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           onUseOutside={ed.useOutside}
         />
       )}
+      {ed.stored.offer && (
+        <DraftOffer draft={ed.stored.offer} onRestore={ed.restoreDraft} onDiscard={ed.stored.discard} />
+      )}
       {ed.note && (
         <p role="status" className="rounded-md border border-blue-600 bg-blue-50 p-3 text-sm dark:bg-blue-950/40">
           {ed.note}
@@ -143,8 +155,8 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           id="memory-title"
           value={ed.draft.title}
           onChange={(e) => ed.setDraft((d) => ({ ...d, title: e.target.value }))}
-          aria-invalid={ed.errors.title ? true : limitLevel(measures.titleChars, limits.titleMaxChars) === "error"}
-          aria-describedby={`title-counter${ed.errors.title ? " title-error" : ""}`}
+          aria-invalid={errors.title ? true : limitLevel(measures.titleChars, limits.titleMaxChars) === "error"}
+          aria-describedby={`title-counter${errors.title ? " title-error" : ""}`}
           className={field}
         />
         <LimitCounter
@@ -154,9 +166,9 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           limit={limits.titleMaxChars}
           unit="characters"
         />
-        {ed.errors.title && (
+        {errors.title && (
           <p id="title-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            {ed.errors.title}
+            {errors.title}
           </p>
         )}
       </div>
@@ -169,8 +181,8 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           rows={10}
           value={ed.draft.text}
           onChange={(e) => ed.setDraft((d) => ({ ...d, text: e.target.value }))}
-          aria-invalid={ed.errors.text ? true : limitLevel(measures.textChars, limits.textMaxChars) === "error"}
-          aria-describedby={`text-counter bytes-counter tokens-counter${ed.errors.text ? " text-error" : ""}`}
+          aria-invalid={errors.text ? true : limitLevel(measures.textChars, limits.textMaxChars) === "error"}
+          aria-describedby={`text-counter bytes-counter tokens-counter${errors.text ? " text-error" : ""}`}
           className={`${field} font-mono text-sm`}
         />
         <LimitCounter
@@ -188,9 +200,9 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           unit="bytes"
         />
         <TokenEstimate chats={measures.chats} limit={limits.chatMaxTokens} sent={ed.enabled} />
-        {ed.errors.text && (
+        {errors.text && (
           <p id="text-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            {ed.errors.text}
+            {errors.text}
           </p>
         )}
       </div>
@@ -207,13 +219,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           {ed.errors.form}
         </p>
       )}
-      <Switch
-        checked={ed.enabled}
-        onChange={ed.setEnabled}
-        disabled={ed.toggle.isPending}
-        label="Send this memory to chats"
-        showLabel
-      />
+      <Switch checked={ed.enabled} onChange={ed.setEnabled} label="Send this memory to chats" showLabel />
       <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
         <Button type="submit" variant="primary" disabled={ed.save.isPending || bytesOver}>
           {ed.save.isPending ? "Saving…" : "Save"}
@@ -233,6 +239,19 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           </>
         )}
       </div>
+      <ConfirmDialog
+        open={guard.pending !== null}
+        title="Leave without saving?"
+        confirmLabel="Leave this page"
+        danger
+        onCancel={guard.stay}
+        onConfirm={guard.leave}
+      >
+        <p>
+          Your edits to “{title || "Untitled"}” are not saved. They stay in this browser as a draft, which the editor
+          offers back when you open this memory again.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirmDelete}
         title="Delete this memory?"

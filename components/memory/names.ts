@@ -1,3 +1,5 @@
+import { chatPlace } from "@/lib/memory/fullest";
+
 /** How a set is named in sentences: `Global` or `Workspace <key>` (null = the global set). */
 export function setName(workspace: string | null): string {
   return workspace === null ? "Global" : `Workspace ${workspace}`;
@@ -9,6 +11,4 @@ export function setLabel(workspace: string | null): string {
 }
 
 /** How the chats of a budget are named: `no workspace` or `workspace <key>`, as the contract says. */
-export function chatWhere(workspace: string | null): string {
-  return workspace === null ? "no workspace" : `workspace ${workspace}`;
-}
+export const chatWhere = chatPlace;

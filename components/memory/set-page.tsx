@@ -1,13 +1,25 @@
 import Link from "next/link";
 import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
+import { workspaceSetExists } from "@/lib/memory";
 import { newMemoryHref } from "@/lib/routes";
+import { serverRoots } from "@/server/roots";
 import { setLabel } from "./names";
+import { NoSuchSet } from "./no-such-set";
 import { memoryQueries } from "./queries";
 import { SetView } from "./set-view";
 
-/** The page of one set: its header with "New memory", then the live table. */
-export function SetPage({ workspace }: { workspace: string | null }) {
+/** The page of one set: its header with "New memory", then the live table; a workspace with no set says so. */
+export async function SetPage({ workspace }: { workspace: string | null }) {
+  const home = serverRoots().home;
+  if (workspace !== null && home && !(await workspaceSetExists(home, workspace))) {
+    return (
+      <>
+        <PageHeader title={setLabel(workspace)} />
+        <NoSuchSet workspace={workspace} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader

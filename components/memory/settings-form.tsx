@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { saveSettingsAction } from "@/app/_actions/memory";
+import { countFormRefusalsAction, saveSettingsAction } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { Loading, QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
@@ -22,6 +23,9 @@ const LABELS: Record<LimitName, { label: string; unit: string }> = {
   versionsKept: { label: "Versions kept per memory", unit: "versions" },
 };
 
+const plural = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "chat" : "chats"}`;
+const formName = (compressed: boolean) => (compressed ? "zstd-compressed" : "plain");
+
 /** The memory limits and `sessions.compress`, checked in the browser and again by the lib. */
 export function SettingsForm() {
   const client = useQueryClient();
@@ -34,6 +38,19 @@ export function SettingsForm() {
   const [tried, setTried] = useState(false);
   // sessions.compress changed: every chat of the old form is now refused until it is converted
   const [formChanged, setFormChanged] = useState(false);
+  // A change of form waits for this confirmation, which names how many chats the folder would then refuse.
+  const [confirmForm, setConfirmForm] = useState<{
+    values: Record<LimitName, number> & { compress: boolean };
+    refused: number;
+    total: number;
+  } | null>(null);
+  const count = useMutation({
+    mutationFn: (v: Record<LimitName, number> & { compress: boolean }) =>
+      unwrap(countFormRefusalsAction({ compress: v.compress })).then((c) => ({ values: v, ...c })),
+    onMutate: () => setFormError(null),
+    onError: (e: Error) => setFormError(e.message),
+    onSuccess: setConfirmForm,
+  });
 
   useEffect(() => {
     if (!query.data || values) return;
@@ -80,10 +97,12 @@ export function SettingsForm() {
           e.preventDefault();
           setTried(true);
           if (LIMIT_NAMES.some((n) => clientError(n))) return;
-          save.mutate({
+          const next = {
             ...(Object.fromEntries(LIMIT_NAMES.map((n) => [n, parsed(n)])) as Record<LimitName, number>),
             compress,
-          });
+          };
+          if (compress !== query.data.compress) count.mutate(next);
+          else save.mutate(next);
         }}
       >
         {LIMIT_NAMES.map((n) => {
@@ -111,7 +130,11 @@ export function SettingsForm() {
                   max={max}
                   step={1}
                   value={values[n]}
-                  onChange={(e) => setValues({ ...values, [n]: e.target.value })}
+                  onChange={(e) => {
+                    setValues({ ...values, [n]: e.target.value });
+                    // The server's refusal of the old value says nothing about the new one.
+                    setServerErrors(({ [n]: _, ...rest }) => rest);
+                  }}
                   className={`${inputClass} w-48 tabular-nums`}
                 />
               )}
@@ -129,7 +152,7 @@ export function SettingsForm() {
             {formError}
           </p>
         )}
-        <Button type="submit" variant="primary" disabled={save.isPending}>
+        <Button type="submit" variant="primary" disabled={save.isPending || count.isPending}>
           {save.isPending ? "Saving…" : "Save settings"}
         </Button>
         {formChanged && (
@@ -142,6 +165,25 @@ export function SettingsForm() {
           </p>
         )}
       </form>
+      <ConfirmDialog
+        open={confirmForm !== null}
+        title={confirmForm?.values.compress ? "Keep compressed chat logs?" : "Keep plain chat logs?"}
+        confirmLabel={confirmForm?.refused ? `Save and refuse ${plural(confirmForm.refused)}` : "Save settings"}
+        danger={(confirmForm?.refused ?? 0) > 0}
+        onCancel={() => setConfirmForm(null)}
+        onConfirm={() => {
+          if (confirmForm) save.mutate(confirmForm.values);
+          setConfirmForm(null);
+        }}
+      >
+        {confirmForm && (
+          <p>
+            {confirmForm.refused === 0
+              ? `No chat would be refused: none of the ${plural(confirmForm.total)} in the log folder has a ${formName(!confirmForm.values.compress)} log.`
+              : `Oda would then refuse ${plural(confirmForm.refused)} (of ${confirmForm.total.toLocaleString("en")} in the log folder): their logs are ${formName(!confirmForm.values.compress)} but the folder would keep ${formName(confirmForm.values.compress)} logs, until they are converted on the Repairs page.`}
+          </p>
+        )}
+      </ConfirmDialog>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { fullestChat } from "@/lib/memory/fullest";
 import { LimitCounter, limitLevel } from "./limit-counter";
 import { chatWhere } from "./names";
 
@@ -21,8 +22,9 @@ export function TokenEstimate({
   /** False when the memory is off: the chats receive it not at all. */
   sent: boolean;
 }) {
-  if (chats.length === 0) return null;
-  const tightest = chats.reduce((a, b) => (b.tokens > a.tokens ? b : a));
+  // The same choice as the server's token refusal, so both name the same chat and number.
+  const tightest = fullestChat(chats);
+  if (!tightest) return null;
   return (
     <div className="space-y-1">
       <LimitCounter

@@ -8,8 +8,6 @@ import {
   createMemoryAction,
   deleteMemoryAction,
   restoreDeletedAction,
-  restoreVersionAction,
-  setEnabledAction,
 } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
@@ -18,6 +16,8 @@ import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { MemoryDetail } from "@/lib/types";
 import { memoryQueries } from "./queries";
+import { draftKey, useStoredDraft } from "./use-stored-draft";
+import { useUndoToast } from "./use-undo-toast";
 
 /** The memory as the editor last loaded it from disk (its sha256 goes with every save). */
 export type Loaded =
@@ -51,8 +51,8 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   // A new memory ("new" in its key) has nothing on disk to read yet.
   const memory = useQuery({ ...memoryQueries.one(workspace, id ?? "new"), enabled: id !== null });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [draft, setDraft] = useState({ title: "", text: "" });
-  const [enabledNew, setEnabledNew] = useState(true);
+  // On/off is part of the draft: nothing is written before Save.
+  const [draft, setDraft] = useState({ title: "", text: "", enabled: true });
   const [outside, setOutside] = useState<Loaded | null>(null);
   const [gone, setGone] = useState(false);
   const [note, setNote] = useState<string | null>(null);
@@ -60,12 +60,18 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const ours = useRef(new Set<string>());
 
   const dirty =
-    loaded?.ok === true && (normaliseTitle(draft.title) !== loaded.title || normaliseText(draft.text) !== loaded.text);
+    id === null
+      ? draft.title.trim() !== "" || draft.text.trim() !== ""
+      : loaded?.ok === true &&
+        (normaliseTitle(draft.title) !== loaded.title ||
+          normaliseText(draft.text) !== loaded.text ||
+          draft.enabled !== loaded.enabled);
+  const stored = useStoredDraft(draftKey(workspace, id), id === null || loaded?.ok === true, dirty, draft);
 
   const adopt = useCallback((m: Loaded, keepDraft = false) => {
     setLoaded(m);
     setOutside(null);
-    if (m.ok && !keepDraft) setDraft({ title: m.title, text: m.text });
+    if (m.ok && !keepDraft) setDraft({ title: m.title, text: m.text, enabled: m.enabled });
   }, []);
 
   /** Takes in the state one of our own writes left on disk. */
@@ -104,28 +110,12 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
     else setErrors({ form: e.message });
   };
 
-  const undoRestore = (version: string, sha256: string) => {
-    if (id === null) return;
-    unwrap(restoreVersionAction({ workspace, id, version, expectedSha256: sha256 })).then(
-      (r) => {
-        if (r.memory) applyOwn(r.memory);
-        toast({
-          tone: "success",
-          message: r.changed ? "The previous text is back." : (r.message ?? "Nothing to undo."),
-          action:
-            r.changed && r.keptVersion && r.memory
-              ? { label: "Undo", run: () => undoRestore(r.keptVersion as string, (r.memory as MemoryDetail).sha256) }
-              : undefined,
-        });
-      },
-      (e: Error) => toast({ tone: "error", message: e.message }),
-    );
-  };
+  const undoToast = useUndoToast(workspace, id, (m) => applyOwn(m));
 
   const save = useMutation({
     mutationFn: async (expectedSha256: string | undefined) => {
       await client.cancelQueries({ queryKey: oneKey });
-      if (id === null) return unwrap(createMemoryAction({ workspace, ...draft, enabled: enabledNew }));
+      if (id === null) return unwrap(createMemoryAction({ workspace, ...draft }));
       return unwrap(
         changeMemoryAction({ workspace, id, ...draft, expectedSha256: expectedSha256 ?? loaded?.sha256 ?? "" }),
       );
@@ -139,6 +129,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
       if (!r.memory) return;
       const saved = r.memory;
       if (id === null) {
+        stored.clear();
         void client.invalidateQueries({ queryKey: queryKeys.memory.all });
         router.replace(memoryHref(workspace, saved.id));
         toast({
@@ -153,12 +144,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
         setNote(r.message ?? null);
         return;
       }
-      const kept = r.keptVersion;
-      toast({
-        tone: "success",
-        message: "Memory saved.",
-        action: kept ? { label: "Undo", run: () => undoRestore(kept, saved.sha256) } : undefined,
-      });
+      undoToast.offer("Memory saved.", r.keptVersion, saved.sha256);
     },
   });
 
@@ -172,18 +158,6 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
       (e: Error) => toast({ tone: "error", message: e.message }),
     );
   };
-
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => {
-      if (id === null) return Promise.resolve(null);
-      return unwrap(setEnabledAction({ workspace, id, enabled, expectedSha256: loaded?.sha256 }));
-    },
-    onMutate: () => setErrors({}),
-    onError: showError,
-    onSuccess: (r) => {
-      if (r?.memory) applyOwn(r.memory, true);
-    },
-  });
 
   const remove = useMutation({
     mutationFn: () => unwrap(deleteMemoryAction({ workspace, id })),
@@ -217,8 +191,13 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
     draft,
     setDraft,
     dirty,
-    enabled: id === null ? enabledNew : loaded?.ok === true && loaded.enabled,
-    setEnabled: (on: boolean) => (id === null ? setEnabledNew(on) : toggle.mutate(on)),
+    enabled: draft.enabled,
+    setEnabled: (on: boolean) => setDraft((d) => ({ ...d, enabled: on })),
+    stored,
+    restoreDraft: () => {
+      const d = stored.take();
+      if (d) setDraft({ title: d.title, text: d.text, enabled: d.enabled });
+    },
     outside,
     keepMine: () => outside && save.mutate(outside.sha256),
     useOutside: () => {
@@ -229,7 +208,6 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
     note,
     errors,
     save,
-    toggle,
     remove,
   };
 }

@@ -76,6 +76,7 @@ export function SearchResults({ result }: { result: SearchResult }) {
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        {result.moreHits ? "More than " : ""}
         {result.totalHits.toLocaleString("en")} {result.totalHits === 1 ? "match" : "matches"} in{" "}
         {result.totalChats === null
           ? `more than ${shown.toLocaleString("en")} chats`

@@ -33,6 +33,8 @@ export interface ChatRefresh {
   lines: number;
   /** Entries written. */
   entries: number;
+  /** UTF-8 bytes of their text. */
+  textBytes: number;
 }
 
 /** Thrown inside a chat's first write when another process indexed the chat meanwhile. */
@@ -126,19 +128,25 @@ export async function refreshChat(
   const d = await describeChat(seen, compress);
   if (isSameLog(row, d)) {
     refreshSummary(db, seen, row, d);
-    return { mode: "summary", lines: 0, entries: 0 };
+    return { mode: "summary", lines: 0, entries: 0, textBytes: 0 };
   }
   const from = resumePoint(row, d);
   const reader = new ChatReader(db, seen, from ? row : null, d, from);
   await reader.read();
   await reader.flush(true);
-  return { mode: from ? "append" : "full", lines: reader.linesRead, entries: reader.entries };
+  return {
+    mode: from ? "append" : "full",
+    lines: reader.linesRead,
+    entries: reader.entries,
+    textBytes: reader.textBytes,
+  };
 }
 
 /** Reads a chat's log from `from` (or its start) and writes its entries batch by batch. */
 class ChatReader {
   linesRead = 0;
   entries = 0;
+  textBytes = 0;
   private first = true;
   private point: SeekPoint | null;
   private indexedTo: number;
@@ -258,6 +266,7 @@ class ChatReader {
         if (next >= end) break;
         s.insertLine.run(next, p.line, p.role, p.ts);
         s.insertFts.run(next++, p.text);
+        this.textBytes += Buffer.byteLength(p.text);
       }
       this.entries += next - start;
       writeBlocks(this.db, start, blocks, end);

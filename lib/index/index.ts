@@ -35,6 +35,7 @@ export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./ext
 export type { RefreshJob, RefreshRunner } from "./jobs";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
+export { checkQuery, MAX_QUERY_CHARS } from "./search-query";
 export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
 
 /** Brings the index of `logDir` in the state folder up to date. */

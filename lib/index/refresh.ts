@@ -40,6 +40,8 @@ export interface RefreshResult {
   reindexed: number;
   /** Lines of log read. */
   linesRead: number;
+  /** UTF-8 bytes of the text indexed. */
+  textBytes: number;
   ms: number;
   /** Set when the index file was damaged and set aside: where it went and why. */
   setAside: { path: string; reason: string } | null;
@@ -52,7 +54,7 @@ const DEFAULT_AUTOMERGE = 4;
 const BATCH_MS = 1000;
 
 function setAutomerge(db: Db, value: number): void {
-  db.prepare("INSERT INTO lines_fts(lines_fts, rank) VALUES ('automerge', ?)").run(value);
+  db.prepare("INSERT INTO lines_fts(lines_fts, rank) VALUES ('automerge', CAST(? AS INTEGER))").run(value);
 }
 
 /** One write transaction over several chats, committed about every second. */
@@ -89,6 +91,7 @@ export async function refreshIndex(handle: IndexHandle, options: RefreshOptions 
     appended: 0,
     reindexed: 0,
     linesRead: 0,
+    textBytes: 0,
     ms: 0,
     setAside: handle.setAside,
   };
@@ -101,7 +104,15 @@ export async function refreshIndex(handle: IndexHandle, options: RefreshOptions 
       if (!isCorruption(error) || attempt > 0) throw error;
       h = rebuildIndex(h, (error as Error).message);
       result.setAside = h.setAside;
-      Object.assign(result, { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0 });
+      Object.assign(result, {
+        added: 0,
+        changed: 0,
+        removed: 0,
+        appended: 0,
+        reindexed: 0,
+        linesRead: 0,
+        textBytes: 0,
+      });
     }
   }
   result.ms = Math.round(performance.now() - started);
@@ -157,6 +168,7 @@ async function refreshOnce(
         if (r.mode === "append") result.appended++;
         if (r.mode === "full") result.reindexed++;
         result.linesRead += r.lines;
+        result.textBytes += r.textBytes;
       } catch (error) {
         if (isCorruption(error)) throw error;
         if (error instanceof ChatMovedOn) {

@@ -193,7 +193,7 @@ describe("usage from the index", () => {
     expect(code).toBe(1);
     expect(out.join("")).toBe('"Mars/Base" is not a time zone this system knows (try an IANA name like Europe/Paris).');
     await expect(cli("usage", "daily", "--since", "2026-13-01")).rejects.toThrow(
-      '"error": "--since takes a date as YYYY-MM-DD or YYYYMMDD; \\"2026-13-01\\" is not one."',
+      '"message": "--since takes a date as YYYY-MM-DD or YYYYMMDD; \\"2026-13-01\\" is not one."',
     );
   });
 });

@@ -267,9 +267,31 @@ describe("the token limit of what every affected chat receives", () => {
     await expect(changeMemory(home, null, g, { text: "g".repeat(500) })).rejects.toThrow(
       "This change would take the memory a chat in workspace big receives to 503 tokens; the limit is 500.",
     );
+    // Every chat is over then: the refusal names the fullest, as the editor's counter does (not the first checked).
     await expect(changeMemory(home, null, g, { text: "g".repeat(2000) })).rejects.toThrow(
-      "This change would take the memory a chat in no workspace receives to 502 tokens; the limit is 500.",
+      "This change would take the memory a chat in workspace big receives to 878 tokens; the limit is 500.",
     );
+  });
+
+  it("names the chat with no workspace first when chats tie, then workspace keys in order", async () => {
+    const g = await create("G", "g");
+    await create("W", "w", "b-ws");
+    await create("W", "w", "a-ws");
+    await expect(changeMemory(home, null, g, { text: "g".repeat(2100) })).rejects.toThrow(
+      "This change would take the memory a chat in workspace a-ws receives to 529 tokens; the limit is 500.",
+    );
+  });
+
+  it("turns a memory on or off in the same save as its text (the editor's draft)", async () => {
+    const id = await create("G", "g");
+    const off = await changeMemory(home, null, id, { title: "G", text: "g2", enabled: false });
+    expect(off.changed).toBe(true);
+    expect(off.memory).toMatchObject({ ok: true, enabled: false, text: "g2" });
+    await expect(changeMemory(home, null, id, { title: "G", text: "g".repeat(2100), enabled: true })).rejects.toThrow(
+      "This change would take the memory a chat in no workspace receives to 527 tokens; the limit is 500.",
+    );
+    const same = await changeMemory(home, null, id, { title: "G", text: "g2", enabled: false });
+    expect(same.changed).toBe(false);
   });
 
   it("refuses turning on over the limit, never turning off", async () => {

@@ -79,36 +79,42 @@ async function freeId(home: string, workspace: string | null): Promise<string> {
   }
 }
 
-/** Changes a memory's title, text, or both. A change that changes nothing saves nothing and says so. */
+/**
+ * Changes a memory's title, text, or both, and with `enabled` turns it on or
+ * off in the same save (the editor's draft). A change that changes nothing
+ * saves nothing and says so.
+ */
 export async function changeMemory(
   home: string,
   workspace: string | null,
   id: string,
-  change: { title?: string; text?: string },
+  change: { title?: string; text?: string; enabled?: boolean },
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
   assertWorkspace(workspace);
   assertMemoryId(id);
-  if (change.title === undefined && change.text === undefined) throw new OdaError("refused", MESSAGES.giveTitleOrText);
+  if (change.title === undefined && change.text === undefined && change.enabled === undefined)
+    throw new OdaError("refused", MESSAGES.giveTitleOrText);
   return mutate(home, workspace, id, options, async (ctx) => {
     const cur = requireLive(ctx);
     const title = normaliseTitle(change.title ?? cur.parse.title);
     const text = normaliseText(change.text ?? cur.parse.text);
     refuseFields(title, text, ctx.limits);
-    if (title === cur.parse.title && text === cur.parse.text) {
+    const f = cur.parse.fields;
+    const enabled = change.enabled ?? f.enabled;
+    if (title === cur.parse.title && text === cur.parse.text && enabled === f.enabled) {
       return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(home, workspace, id, ctx.limits) };
     }
-    const f = cur.parse.fields;
-    // A chat's payload can only grow if this memory's block grows (same place, same order).
+    // A chat's payload can only grow if this memory's block grows (same place, same order) or it is turned on.
     const grows =
       countCodePoints(title) + countCodePoints(text) >
       countCodePoints(cur.parse.title) + countCodePoints(cur.parse.text);
-    if (f.enabled && (grows || f.created === undefined)) {
+    if (enabled && (grows || !f.enabled || f.created === undefined)) {
       await checkTokenLimit(home, workspace, id, { title, text, created: f.created }, ctx.limits);
     }
     return commit(
       ctx,
-      serialiseMemoryFile(withSession({ ...f, title, updated: ctx.now }, options), text),
+      serialiseMemoryFile(withSession({ ...f, title, enabled, updated: ctx.now }, options), text),
       sourceOf(options),
     );
   });

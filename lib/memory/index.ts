@@ -48,6 +48,7 @@ export {
   VERSION_SOURCES,
   type VersionSource,
 } from "./format";
+export { type ChatTokens, chatPlace, fullestChat } from "./fullest";
 export {
   type CurrentState,
   compactMoment,
@@ -108,3 +109,4 @@ export {
   type SetProblem,
   type VersionInfo,
 } from "./store";
+export { createWorkspaceSet, noWorkspaceSet, requireWorkspaceSet, workspaceSetExists } from "./workspace-set";

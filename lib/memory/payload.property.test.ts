@@ -74,6 +74,8 @@ async function referenceCheck(
   next: { title: string; text: string } | null,
   limit: number,
 ): Promise<string | null> {
+  // Every chat pushed over the limit; the refusal names the fullest (ties: no workspace, then keys in order).
+  const over: { chat: string | null; v: number }[] = [];
   for (const chat of workspace === null ? [null, ...keys] : [workspace]) {
     const payload = await chatPayload(home, chat);
     const items = payload.included.filter((m) => !(m.id === id && m.workspace === workspace));
@@ -81,10 +83,13 @@ async function referenceCheck(
     const before = countCodePoints(payload.text);
     const after = countCodePoints(renderPayload(items));
     const v = Math.ceil(after / 4);
-    if (v > limit && after > before)
-      return MESSAGES.overTokens(chat === null ? "no workspace" : `workspace ${chat}`, v, limit);
+    if (v > limit && after > before) over.push({ chat, v });
   }
-  return null;
+  over.sort((x, y) => y.v - x.v || (x.chat === null ? -1 : y.chat === null ? 1 : x.chat < y.chat ? -1 : 1));
+  const worst = over[0];
+  return worst
+    ? MESSAGES.overTokens(worst.chat === null ? "no workspace" : `workspace ${worst.chat}`, worst.v, limit)
+    : null;
 }
 
 describe("payload sizes by arithmetic", () => {

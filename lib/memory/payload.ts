@@ -1,6 +1,7 @@
 import { OdaError } from "../errors";
 import { realRootOf } from "../fs";
 import { countCodePoints, describePayloadNote, estimateTokens, type PayloadItem, renderPayload } from "./format";
+import { type ChatTokens, chatPlace, fullestChat } from "./fullest";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { assertWorkspace } from "./names";
@@ -157,9 +158,15 @@ export async function checkTokenLimit(
   limits: Limits,
 ): Promise<void> {
   const limit = limits.chatMaxTokens;
-  const check = (where: string, before: number, after: number) => {
-    const v = Math.ceil(after / 4);
-    if (v > limit && after > before) throw new OdaError("refused", MESSAGES.overTokens(where, v, limit));
+  // Every chat pushed over the limit is collected, and the fullest is named (as the editor's counter does).
+  const over: ChatTokens[] = [];
+  const check = (where: string | null, before: number, after: number) => {
+    const tokens = Math.ceil(after / 4);
+    if (tokens > limit && after > before) over.push({ workspace: where, tokens });
+  };
+  const refuse = () => {
+    const worst = fullestChat(over);
+    if (worst) throw new OdaError("refused", MESSAGES.overTokens(chatPlace(worst.workspace), worst.tokens, limit));
   };
   const nextBlock = next ? countCodePoints(next.title) + countCodePoints(next.text) + 4 : 0;
   const swapped = (s: SetSize) => {
@@ -176,17 +183,18 @@ export async function checkTokenLimit(
       setSize(home, workspace, limits, realHome),
     ]);
     const g = partCodePoints(global);
-    check(`workspace ${workspace}`, joinedCodePoints(g, partCodePoints(ws)), joinedCodePoints(g, swapped(ws)));
-    return;
+    check(workspace, joinedCodePoints(g, partCodePoints(ws)), joinedCodePoints(g, swapped(ws)));
+    return refuse();
   }
   const global = await setSize(home, null, limits, realHome);
   const gBefore = partCodePoints(global);
   const gAfter = swapped(global);
-  check("no workspace", gBefore, gAfter);
+  check(null, gBefore, gAfter);
   // joinedCodePoints is increasing in its first part: no chat grows unless the global part does
-  if (gAfter <= gBefore) return;
+  if (gAfter <= gBefore) return refuse();
   for (const { key, size } of await workspaceSizes(home, limits, realHome)) {
     const w = partCodePoints(size);
-    check(`workspace ${key}`, joinedCodePoints(gBefore, w), joinedCodePoints(gAfter, w));
+    check(key, joinedCodePoints(gBefore, w), joinedCodePoints(gAfter, w));
   }
+  refuse();
 }

@@ -90,7 +90,7 @@ export interface SummarizeOptions {
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
-function nameGenerations(dir: string, files: ChatFolderFiles, compress: boolean): Generation[] {
+export function nameGenerations(dir: string, files: ChatFolderFiles, compress: boolean): Generation[] {
   const gens: Generation[] = [];
   const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   for (const name of files.names) {

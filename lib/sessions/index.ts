@@ -53,6 +53,7 @@ export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
 export { type ChatLocation, locateChat, walkLogFolder } from "./folder";
+export { countFormRefusals, type FormRefusals } from "./form-count";
 export {
   DEFAULT_LOG_LIMITS,
   type LogLimits,

@@ -10,10 +10,17 @@ export default async function GlobalMemoryHistoryPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ version?: string | string[] }>;
+  searchParams: Promise<{ version?: string | string[]; compare?: string | string[] }>;
 }) {
   const { id } = await params;
-  const { version } = await searchParams;
+  const { version, compare } = await searchParams;
   if (!isMemoryId(id)) notFound();
-  return <HistoryPage workspace={null} id={id} initialVersion={typeof version === "string" ? version : null} />;
+  return (
+    <HistoryPage
+      workspace={null}
+      id={id}
+      initialVersion={typeof version === "string" ? version : null}
+      initialCompare={typeof compare === "string" ? compare : null}
+    />
+  );
 }

@@ -10,10 +10,10 @@ export default async function WorkspaceMemoryHistoryPage({
   searchParams,
 }: {
   params: Promise<{ key: string; id: string }>;
-  searchParams: Promise<{ version?: string | string[] }>;
+  searchParams: Promise<{ version?: string | string[]; compare?: string | string[] }>;
 }) {
   const { key: rawKey, id } = await params;
-  const { version } = await searchParams;
+  const { version, compare } = await searchParams;
   let key = rawKey;
   try {
     key = decodeURIComponent(rawKey);
@@ -21,5 +21,12 @@ export default async function WorkspaceMemoryHistoryPage({
     notFound();
   }
   if (!isWorkspaceKey(key) || !isMemoryId(id)) notFound();
-  return <HistoryPage workspace={key} id={id} initialVersion={typeof version === "string" ? version : null} />;
+  return (
+    <HistoryPage
+      workspace={key}
+      id={id}
+      initialVersion={typeof version === "string" ? version : null}
+      initialCompare={typeof compare === "string" ? compare : null}
+    />
+  );
 }

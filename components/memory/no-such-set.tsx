@@ -1,0 +1,39 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { createWorkspaceSetAction } from "@/app/_actions/memory";
+import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { noWorkspaceSet } from "@/lib/memory/workspace-set-words";
+import { memoryPages } from "@/lib/routes";
+
+/**
+ * The page of a workspace with no memory set: says so, and creates the set
+ * only when the person asks (a save never creates one silently).
+ */
+export function NoSuchSet({ workspace }: { workspace: string }) {
+  const router = useRouter();
+  const create = useMutation({
+    mutationFn: () => unwrap(createWorkspaceSetAction({ workspace })),
+    onSuccess: () => router.refresh(),
+  });
+  return (
+    <div className="max-w-2xl space-y-3">
+      <Alert tone="warning" title={noWorkspaceSet(workspace)}>
+        <p>No chat in this workspace has saved a memory, and nobody has created its set.</p>
+      </Alert>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button variant="primary" onClick={() => create.mutate()} disabled={create.isPending}>
+          Create a memory set for workspace {workspace}
+        </Button>
+        <Link href={memoryPages.overview} className="text-sm text-blue-800 underline dark:text-blue-300">
+          Back to every set
+        </Link>
+      </div>
+      {create.isError && <Alert tone="error">{create.error.message}</Alert>}
+    </div>
+  );
+}

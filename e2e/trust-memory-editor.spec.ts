@@ -1,0 +1,159 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { createMemory, parseMemorySource, writeSettings } from "../lib/memory";
+import { expect, expectAccessible, seed, test } from "./fixtures";
+
+/** Issue 11, items 1, 3, 5 and 8: the memory editor loses nothing, writes nothing unasked, says one thing. */
+
+const ID = "c0ffee01";
+const EDITOR = `/memory/global/${ID}`;
+const title = (page: Page) => page.getByLabel("Title", { exact: true });
+const text = (page: Page) => page.getByLabel("Text", { exact: true });
+const save = (page: Page) => page.getByRole("button", { name: "Save", exact: true });
+const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
+const onOff = (page: Page) => page.getByRole("switch", { name: "Send this memory to chats" });
+
+async function onDisk(home: string) {
+  const p = parseMemorySource(await readFile(join(home, "memory", "global", ID), "utf8"));
+  if (!p.ok) throw new Error(p.message);
+  return { title: p.title, text: p.text, enabled: p.fields.enabled };
+}
+
+test.describe("an editor with unsaved edits", () => {
+  test.use({
+    odaSetup: seed(async ({ home }) => {
+      await createMemory(home, null, { title: "Reply language", text: "one" }, { id: ID });
+    }),
+  });
+
+  test("asks before following a link, and keeps a draft the editor offers back until it is saved or discarded", async ({
+    page,
+    oda,
+  }) => {
+    test.slow(); // several page loads, a reload and a save on a shared, loaded machine
+    await page.goto(EDITOR);
+    await expect(text(page)).toHaveValue("one");
+    await text(page).fill("two, not saved");
+    await expect(page.getByText("Unsaved edits")).toBeVisible();
+
+    // A link of the app shell: the question comes first, and Cancel stays with the edits.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chats" }).click();
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await expect(leave).toBeVisible();
+    await expectAccessible(page);
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await expect(leave).toBeHidden();
+    await expect(page).toHaveURL(EDITOR);
+    await expect(text(page)).toHaveValue("two, not saved");
+
+    // Leaving after all: the draft stays in this browser and comes back with the editor.
+    await page.getByRole("link", { name: "History" }).click();
+    await leave.getByRole("button", { name: "Leave this page" }).click();
+    await expect(page).toHaveURL(`${EDITOR}/history`);
+    expect((await onDisk(oda.home)).text).toBe("one");
+    await page.goto(EDITOR);
+    const offer = page.getByRole("region", { name: "Unsaved draft" });
+    await expect(offer).toContainText("This browser kept an unsaved draft of this memory");
+    await expect(text(page)).toHaveValue("one");
+    await offer.getByRole("button", { name: "Restore draft" }).click();
+    await expect(offer).toHaveCount(0);
+    await expect(text(page)).toHaveValue("two, not saved");
+
+    // Closing or reloading the tab asks the browser's own question.
+    const asked: string[] = [];
+    page.on("dialog", (d) => {
+      asked.push(d.type());
+      void d.accept();
+    });
+    await text(page).fill("three, not saved");
+    await page.reload();
+    expect(asked).toEqual(["beforeunload"]);
+    await expect(offer).toContainText("This browser kept an unsaved draft");
+
+    // Discard forgets it; a save clears it too.
+    await offer.getByRole("button", { name: "Discard" }).click();
+    await expect(text(page)).toHaveValue("one");
+    await text(page).fill("four");
+    await save(page).click();
+    await expect(toasts(page)).toContainText("Memory saved.");
+    await expect.poll(async () => (await onDisk(oda.home)).text).toBe("four");
+    await page.reload();
+    await expect(text(page)).toHaveValue("four");
+    await expect(offer).toHaveCount(0);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("memory-draft")))).toEqual([]);
+  });
+
+  test("on/off is part of the draft: nothing is written before Save, whose toast's Undo turns it back", async ({
+    page,
+    oda,
+  }) => {
+    await page.goto(EDITOR);
+    await expect(onOff(page)).toHaveAttribute("aria-checked", "true");
+    await onOff(page).click();
+    await expect(onOff(page)).toHaveAttribute("aria-checked", "false");
+    await expect(page.getByText("Unsaved edits")).toBeVisible();
+    expect((await onDisk(oda.home)).enabled).toBe(true);
+
+    await text(page).fill("one, and off");
+    await save(page).click();
+    await expect(toasts(page)).toContainText("Memory saved.");
+    await expect
+      .poll(() => onDisk(oda.home))
+      .toEqual({ title: "Reply language", text: "one, and off", enabled: false });
+
+    // The toast's Undo is this save's: text and on/off come back together.
+    await toasts(page).getByRole("button", { name: "Undo" }).first().click();
+    await expect(toasts(page)).toContainText("The previous text is back.");
+    await expect.poll(() => onDisk(oda.home)).toEqual({ title: "Reply language", text: "one", enabled: true });
+    await expect(onOff(page)).toHaveAttribute("aria-checked", "true");
+  });
+});
+
+test.describe("the editor's token counter and the server's refusal", () => {
+  test.use({
+    odaSetup: seed(async ({ home }) => {
+      await writeSettings(home, { chatMaxTokens: 500, textMaxChars: 5000 });
+      await createMemory(home, null, { title: "G", text: "g" }, { id: ID });
+      await createMemory(home, "reports", { title: "W", text: "w".repeat(500) });
+      await createMemory(home, "small", { title: "S", text: "s" });
+    }),
+  });
+
+  test("name the same chat with the same number", async ({ page }) => {
+    await page.goto(EDITOR);
+    await text(page).fill("g".repeat(1900));
+    const tokens = page.locator("#tokens-counter");
+    // "## G\n" + 1900 = 1905 code points alone (477 tokens); workspace reports adds "\n\n## W\n" + 500 = 507.
+    await expect(tokens).toContainText("Tokens a chat in workspace reports receives: 603 / 500 tokens");
+    await save(page).click();
+    await expect(page.getByRole("alert").filter({ hasText: "This change would take" })).toHaveText(
+      "This change would take the memory a chat in workspace reports receives to 603 tokens; the limit is 500.",
+    );
+  });
+});
+
+test.describe("a field's refusal", () => {
+  test("clears as soon as the value passes the server's check, and comes back when it fails again", async ({
+    page,
+  }) => {
+    await page.goto("/memory/global/new");
+    await save(page).click();
+    const titleError = page.locator("#title-error");
+    await expect(titleError).toHaveText("A memory needs a title.");
+    await expect(title(page)).toHaveAttribute("aria-invalid", "true");
+
+    await title(page).fill("Reply language");
+    await expect(titleError).toHaveCount(0);
+    await expect(title(page)).toHaveAttribute("aria-invalid", "false");
+
+    await save(page).click();
+    const textError = page.locator("#text-error");
+    await expect(textError).toHaveText("A memory needs some text.");
+    await text(page).fill("Reply in short bullet points.");
+    await expect(textError).toHaveCount(0);
+    await text(page).fill("   ");
+    await expect(textError).toHaveText("A memory needs some text.");
+    await expectAccessible(page);
+  });
+});
