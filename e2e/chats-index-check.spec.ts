@@ -1,5 +1,5 @@
 import { closeAllIndexes, refreshIndex } from "../lib/index";
-import { openChat } from "../lib/sessions";
+import { openChat } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, seed, test } from "./fixtures";
 
