@@ -1,4 +1,4 @@
-import { isOdaError, OdaError } from "../lib/errors";
+import { errorBody, isOdaError, OdaError } from "../lib/errors";
 import { type CommandContext, makeRoots } from "./context";
 import { readPackage } from "./package-root";
 import { findCommand, GLOBAL_HELP, type ParsedArgs, parseCommand, usageOf } from "./parse";
@@ -56,9 +56,9 @@ export async function main(argv: string[], io = { out: console.log, err: console
     await applyLogLimits(ctx);
     return await run(ctx);
   } catch (error) {
-    const message = isOdaError(error) ? error.message : `Unexpected error: ${(error as Error).message}`;
-    if (ctx.json) io.out(JSON.stringify({ ok: false, error: message }, null, 2));
-    else io.err(message);
+    const body = errorBody(error, `Unexpected error: ${(error as Error).message}`);
+    if (ctx.json) io.out(JSON.stringify({ ok: false, error: body }, null, 2));
+    else io.err(body.message);
     return 1;
   }
 }

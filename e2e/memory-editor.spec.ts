@@ -217,9 +217,9 @@ test.describe("an open editor", () => {
     await toasts(page).getByRole("button", { name: "Undo" }).click();
     await expect.poll(async () => (await readParsed(file)).text).toBe("two");
     await expect(text(page)).toHaveValue("two");
-    // No outside-change notice for our own writes: let the editor re-read the disk (its polling server
-    // action) twice after the last write before looking.
-    for (let read = 0; read < 2; read++) await page.waitForResponse(isServerAction);
+    // No outside-change notice for our own writes: let the editor re-read the disk (its polling GET
+    // read) twice after the last write before looking.
+    for (let read = 0; read < 2; read++) await page.waitForResponse(isDiskReread);
     await expect(page.getByText("This memory was changed outside the editor")).toHaveCount(0);
   });
 
@@ -324,8 +324,7 @@ test.describe("a set", () => {
   });
 });
 
-/** A server action's answer (the editor's disk re-reads are one). */
-function isServerAction(response: Response): boolean {
-  const request = response.request();
-  return request.method() === "POST" && request.headers()["next-action"] !== undefined;
+/** The answer to one of the editor's disk re-reads (a GET of its memory). */
+function isDiskReread(response: Response): boolean {
+  return response.request().method() === "GET" && response.url().includes("/api/read/memory.one?");
 }

@@ -22,17 +22,55 @@ export type OdaErrorCode =
   | "bad_input"
   | "io";
 
+/**
+ * What a sentence names, as data for programs (pages, repairs, the CLI), so
+ * nothing has to parse it back out of the sentence.
+ */
+export interface OdaErrorData {
+  /** Every file or folder the sentence names. */
+  paths?: string[];
+  /** The log named by the sentence's `raw log: <path>` note. */
+  rawLog?: string;
+  /** For a chat stored in two places: `duplicate`. */
+  problem?: "duplicate";
+}
+
 export class OdaError extends Error {
   readonly code: OdaErrorCode;
   /** For field-level refusals: which field the sentence concerns. */
   readonly field?: string;
+  /** What the sentence names, when a caller acts on it. */
+  readonly data?: OdaErrorData;
 
-  constructor(code: OdaErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+  constructor(code: OdaErrorCode, message: string, options?: { field?: string; cause?: unknown; data?: OdaErrorData }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "OdaError";
     this.code = code;
     this.field = options?.field;
+    this.data = options?.data;
   }
+}
+
+/** An error as the three surfaces answer it: server actions, route handlers and `--json` of the CLI. */
+export interface ErrorBody {
+  code: OdaErrorCode | "unexpected";
+  message: string;
+  fieldErrors?: Record<string, string>;
+}
+
+/**
+ * The `{ code, message }` body of a refusal, the same for server actions, route
+ * handlers, `/api/chats` and the CLI's `--json`. An error that is not an
+ * `OdaError` becomes `unexpected` with the caller's generic sentence: no stack
+ * trace or path reaches the page.
+ */
+export function errorBody(error: unknown, unexpected: string): ErrorBody {
+  if (!isOdaError(error)) return { code: "unexpected", message: unexpected };
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}),
+  };
 }
 
 /** True for an `OdaError`, also across module copies (Next bundles, vitest). */

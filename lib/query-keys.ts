@@ -30,5 +30,9 @@ export const queryKeys = {
     all: ["search"] as const,
     query: (q: string, filters: Record<string, string>) => ["search", q, filters] as const,
     status: () => ["search", "status"] as const,
+    folders: () => ["search", "folders"] as const,
+  },
+  repairs: {
+    overview: () => ["repairs", "overview"] as const,
   },
 };

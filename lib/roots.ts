@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { OdaError, type OdaErrorCode } from "./errors";
 
 /** The three folders the dashboard works on (`shared/oda-files.md`, Roots). */
 export interface Roots {
@@ -27,4 +28,32 @@ export function resolveRoots(
     state: state ? resolve(/*turbopackIgnore: true*/ state) : null,
     demo: env.ODA_DEMO === "1",
   };
+}
+
+/** Which root a command or page needs. */
+export type RootName = "home" | "logs" | "state";
+
+/** The sentence a CLI command (and a repair, which the CLI also runs) gives for each root it was not given. */
+export const GIVE_ROOT: Readonly<Record<RootName, string>> = {
+  home: "Give the Oda home with --home DIR or ODA_HOME.",
+  logs: "Give the log folder with --logs DIR or ODA_LOG_DIR.",
+  state: "Give the admin state with --state DIR or ODA_ADMIN_STATE (or --home).",
+};
+
+/**
+ * The root `name`, or a refusal with its one sentence: the CLI's (`GIVE_ROOT`,
+ * `bad_input`, exit 1) by default; the dashboard passes its own
+ * (`server/roots.ts`, `not_found`).
+ */
+export function requireRoot(
+  roots: Partial<Pick<Roots, RootName>>,
+  name: RootName,
+  refusal: { code: OdaErrorCode; sentences: Readonly<Record<RootName, string>> } = {
+    code: "bad_input",
+    sentences: GIVE_ROOT,
+  },
+): string {
+  const root = roots[name];
+  if (!root) throw new OdaError(refusal.code, refusal.sentences[name]);
+  return root;
 }

@@ -1,13 +1,25 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
-import { isOdaError, type OdaErrorCode } from "@/lib/errors";
+import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";
 import { guardAction } from "@/server/guard";
 
 /** What every server action returns: never a thrown error across the boundary. */
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: OdaErrorCode | "unexpected"; message: string; fieldErrors?: Record<string, string> } };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/** Set while a read runs for a page or a GET route handler that already passed its own guard. */
+const guardedRead = new AsyncLocalStorage<true>();
+
+/**
+ * Runs a read action for a page's server prefetch or a GET route handler
+ * (`server/reads.ts`): they checked the token and host with `guardPage` or
+ * `guardRoute`, and a GET carries no `Origin` for the action guard to check.
+ * An action that writes is guarded as a POST all the same.
+ */
+export function runGuardedRead<T>(read: () => Promise<T>): Promise<T> {
+  return guardedRead.run(true, read);
+}
 
 const UNEXPECTED = "Something went wrong; nothing was changed. Try again, or run oda-admin doctor.";
 
@@ -23,13 +35,13 @@ export async function runAction<S extends z.ZodType, T>(
   body: (input: z.infer<S>) => Promise<T>,
   options: { writes?: boolean } = {},
 ): Promise<ActionResult<T>> {
-  await guardAction();
+  if (options.writes || !guardedRead.getStore()) await guardAction();
   // A change is refused here, in the server, while a support bundle is shown: hiding a button is not enough.
   if (options.writes) {
     try {
       refuseInBundle();
     } catch (error) {
-      if (isOdaError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+      if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
       throw error;
     }
   }
@@ -42,17 +54,7 @@ export async function runAction<S extends z.ZodType, T>(
   try {
     return { ok: true, data: await body(parsed.data) };
   } catch (error) {
-    if (isOdaError(error)) {
-      return {
-        ok: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}),
-        },
-      };
-    }
-    console.error("oda-admin: unexpected error in a server action:", error);
-    return { ok: false, error: { code: "unexpected", message: UNEXPECTED } };
+    if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
+    return { ok: false, error: errorBody(error, UNEXPECTED) };
   }
 }

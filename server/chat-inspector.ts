@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { isOdaError } from "@/lib/errors";
+import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
 import { outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, toRow } from "@/server/chat-list";
@@ -118,7 +118,7 @@ export async function detailsFor(id: string, options: { readWholeMaxBytes?: numb
     lines: read.lines,
     decompressedBytes: read.decompressedBytes,
     tail: chat.tail,
-    problems: toRow(logDir, chat).problems,
+    problems: toRow(chat).problems,
     readWhole: read.readWhole,
   };
 }
@@ -192,17 +192,9 @@ const STATUS: Record<string, number> = {
 
 /** A route handler's answer for an error: the exact sentence for an `OdaError`, a generic one otherwise. */
 export function errorResponse(error: unknown): Response {
-  if (isOdaError(error)) {
-    return Response.json(
-      { error: { code: error.code, message: error.message } },
-      { status: STATUS[error.code] ?? 400 },
-    );
-  }
-  console.error("oda-admin: unexpected error in a chat route:", error);
-  return Response.json(
-    { error: { code: "unexpected", message: "The chat could not be read; run oda-admin doctor." } },
-    { status: 500 },
-  );
+  if (!isOdaError(error)) console.error("oda-admin: unexpected error in a chat route:", error);
+  const body = errorBody(error, "The chat could not be read; run oda-admin doctor.");
+  return Response.json({ error: body }, { status: isOdaError(error) ? (STATUS[error.code] ?? 400) : 500 });
 }
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
-import { existsSync, readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
-import { type ChatSummary, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
+import { type ChatSummary, type Problem, parseLogName, readCompressSetting, splitRawLog } from "@/lib/sessions";
 import { refreshInWorker } from "@/server/index-worker";
 import { streamInWorker } from "@/server/log-worker";
 import { serverRoots } from "@/server/roots";
@@ -16,9 +16,14 @@ import { serverRoots } from "@/server/roots";
 /** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
 export interface ChatProblem {
   kind: Problem["kind"];
+  /** The exact sentence, with its `raw log:` note when it has one. */
   message: string;
-  /** The log files (or folders) the problem is about, shown as `raw log: <path>` when the sentence has none. */
+  /** The sentence without its `raw log:` note (shown on a line of its own). */
+  sentence: string;
+  /** The log files (or folders) the problem is about, each shown as `raw log: <path>`. */
   paths: string[];
+  /** The chat id, for a chat stored in two places (its page offers the fix). */
+  chat?: string;
 }
 
 /** One row of the chat list: plain, serialisable data. */
@@ -92,26 +97,17 @@ function logsIn(dir: string): string[] {
   }
 }
 
-/** A chat stored twice: the log files of both copies (the second is `problem.path`, the first shares its folder name). */
-function duplicatePaths(logDir: string, problem: Problem): string[] {
-  const name = basename(problem.path);
-  const dirs: string[] = [];
-  for (const group of readdirSync(logDir)) {
-    const dir = join(logDir, group, name);
-    if (existsSync(dir) && problem.message.includes(dir)) dirs.push(dir);
-  }
-  return dirs.flatMap(logsIn);
-}
-
-function toProblem(logDir: string, p: Problem): ChatProblem {
-  if (p.kind === "duplicate") return { kind: p.kind, message: p.message, paths: duplicatePaths(logDir, p) };
-  return { kind: p.kind, message: p.message, paths: [p.path] };
+/** A problem as the list shows it: a chat stored twice names the log files of both copies. */
+export function toChatProblem(p: Problem): ChatProblem {
+  const { sentence, rawLog } = splitRawLog(p);
+  const paths = rawLog ? [rawLog] : p.kind === "duplicate" ? p.paths.flatMap(logsIn) : p.paths;
+  return { kind: p.kind, message: p.message, sentence, paths, ...(p.chat === undefined ? {} : { chat: p.chat }) };
 }
 
 /** A chat summary as a list row; its problems are the lib's (a discarded checkpoint and a stale lock included). */
-export function toRow(logDir: string, chat: ChatSummary): ChatRow {
+export function toRow(chat: ChatSummary): ChatRow {
   const current = chat.generations.find((g) => g.current);
-  const problems = chat.problems.map((p) => toProblem(logDir, p));
+  const problems = chat.problems.map(toChatProblem);
   return {
     id: chat.id,
     title: chat.title,
@@ -172,8 +168,8 @@ function startRefresh(state: string, logDir: string, compress: boolean): void {
 async function* folderBatches(logDir: string, compress: boolean, batchSize: number) {
   for await (const batch of streamInWorker("listChats", logDir, compress, batchSize)) {
     yield {
-      rows: batch.chats.map((c) => toRow(logDir, c)),
-      problems: batch.problems.map((p) => toProblem(logDir, p)),
+      rows: batch.chats.map(toRow),
+      problems: batch.problems.map(toChatProblem),
       done: batch.done,
       total: batch.total,
     };
@@ -209,9 +205,9 @@ export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListB
   const { chats, problems } = index.rows;
   const total = chats.length;
   const sent = new Map<string, string>();
-  const folderProblems = problems.map((p) => toProblem(logDir, p));
+  const folderProblems = problems.map(toChatProblem);
   for (let i = 0; i === 0 || i < total; i += batchSize) {
-    const rows = chats.slice(i, i + batchSize).map((c) => toRow(logDir, c));
+    const rows = chats.slice(i, i + batchSize).map(toRow);
     for (const row of rows) sent.set(row.id, JSON.stringify(row));
     yield {
       rows,

@@ -7,10 +7,10 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { prepareWorker, workerApi } from "../lib/sessions/worker-api";
 
-/** An error as plain data: an OdaError keeps its code and sentence. */
-function errorData(error: unknown): { name: string; code: unknown; message: string } {
-  const e = error as { name?: string; code?: unknown; message?: string } | null;
-  return { name: e?.name ?? "Error", code: e?.code, message: e?.message ?? String(error) };
+/** An error as plain data: an OdaError keeps its code, sentence and data. */
+function errorData(error: unknown): { name: string; code: unknown; message: string; data?: unknown } {
+  const e = error as { name?: string; code?: unknown; message?: string; data?: unknown } | null;
+  return { name: e?.name ?? "Error", code: e?.code, message: e?.message ?? String(error), data: e?.data };
 }
 
 const port = parentPort;

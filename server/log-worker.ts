@@ -1,7 +1,7 @@
 import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OdaError, type OdaErrorCode } from "@/lib/errors";
+import { OdaError, type OdaErrorCode, type OdaErrorData } from "@/lib/errors";
 import type { WorkerApi } from "@/lib/sessions/worker-api";
 import { serverRoots } from "@/server/roots";
 
@@ -20,6 +20,7 @@ interface ErrorData {
   name: string;
   code?: string;
   message: string;
+  data?: OdaErrorData;
 }
 interface Job {
   push: (item: unknown) => void;
@@ -77,9 +78,10 @@ function worker(): Worker {
   return w;
 }
 
-/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code). */
+/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code and data). */
 export function errorFromData(data: ErrorData): Error {
-  if (data.name === "OdaError" && data.code) return new OdaError(data.code as OdaErrorCode, data.message);
+  if (data.name === "OdaError" && data.code)
+    return new OdaError(data.code as OdaErrorCode, data.message, data.data ? { data: data.data } : undefined);
   return new Error(data.message);
 }
 

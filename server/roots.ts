@@ -1,6 +1,5 @@
 import "server-only";
-import { OdaError } from "@/lib/errors";
-import { type Roots, resolveRoots } from "@/lib/roots";
+import { type RootName, type Roots, requireRoot, resolveRoots } from "@/lib/roots";
 
 /** The roots this server was started with (the start script sets the environment). */
 export function serverRoots(): Roots {
@@ -18,23 +17,23 @@ export const MISSING_ROOT = {
 } as const;
 
 // "not_found" for every missing root: a chat page without a log folder answers 404, a route 404.
-function requireRoot(name: keyof typeof MISSING_ROOT): string {
-  const root = serverRoots()[name];
-  if (!root) throw new OdaError("not_found", MISSING_ROOT[name]);
-  return root;
+const REFUSAL = { code: "not_found", sentences: MISSING_ROOT } as const;
+
+function requireServerRoot(name: RootName): string {
+  return requireRoot(serverRoots(), name, REFUSAL);
 }
 
 /** The Oda home this server serves; refused (`not_found`, `MISSING_ROOT.home`) when none is set. */
 export function requireHome(): string {
-  return requireRoot("home");
+  return requireServerRoot("home");
 }
 
 /** The log folder this server serves; refused (`not_found`, `MISSING_ROOT.logs`) when none is set. */
 export function requireLogs(): string {
-  return requireRoot("logs");
+  return requireServerRoot("logs");
 }
 
 /** The admin state folder (index, repairs, bundles); refused (`not_found`, `MISSING_ROOT.state`) when none is set. */
 export function requireState(): string {
-  return requireRoot("state");
+  return requireServerRoot("state");
 }

@@ -19,13 +19,13 @@ import {
   setEnabled,
   undoChatChange,
 } from "../../lib/memory";
+import { requireRoot } from "../../lib/roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
 import type { DoctorCheck } from "./doctor";
 
 /** The Oda home, or a bad-input error telling how to give it. */
 function homeOf(ctx: CommandContext): string {
-  if (!ctx.roots.home) throw new OdaError("bad_input", "Give the Oda home with --home DIR or ODA_HOME.");
-  return ctx.roots.home;
+  return requireRoot(ctx.roots, "home");
 }
 
 /** `--workspace KEY`, absent = the global set. */

@@ -12,13 +12,13 @@ import {
   runFormJob,
   undoRepair,
 } from "../../lib/repair";
+import { requireRoot } from "../../lib/roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
 
 /** The roots a repair needs: the admin state always, the home and log folder as the repair needs them. */
 function rootsOf(ctx: CommandContext): RepairRoots {
-  const { home, logs, state } = ctx.roots;
-  if (!state) throw new OdaError("bad_input", "Give the admin state with --state DIR or ODA_ADMIN_STATE (or --home).");
-  return { home, logs, state };
+  const { home, logs } = ctx.roots;
+  return { home, logs, state: requireRoot(ctx.roots, "state") };
 }
 
 function journalLine(j: Journal): string {

@@ -7,13 +7,13 @@ import {
   type SearchResult,
   searchChats,
 } from "../../lib/index";
+import { requireRoot } from "../../lib/roots";
 import { readCompressSetting } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {
-  if (!ctx.roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
-  return ctx.roots.logs;
+  return requireRoot(ctx.roots, "logs");
 }
 
 /** A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise. */

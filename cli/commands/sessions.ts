@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import { OdaError } from "../../lib/errors";
+import { requireRoot } from "../../lib/roots";
 import {
   type ChatSummary,
   listChats,
@@ -13,8 +14,7 @@ import type { DoctorCheck } from "./doctor";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {
-  if (!ctx.roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
-  return ctx.roots.logs;
+  return requireRoot(ctx.roots, "logs");
 }
 
 function intFlag(ctx: CommandContext, name: string, fallback: number): number {

@@ -9,6 +9,7 @@ import {
   usageByFolder,
   usageByPeriod,
 } from "../../lib/insights";
+import { requireRoot } from "../../lib/roots";
 import { readCompressSetting } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
 import { formatStorage } from "./storage-text";
@@ -22,8 +23,7 @@ import { formatStorage } from "./storage-text";
  */
 
 function logsOf(ctx: CommandContext): string {
-  if (!ctx.roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
-  return ctx.roots.logs;
+  return requireRoot(ctx.roots, "logs");
 }
 
 /** Refreshes the index (unless --no-refresh) and returns its connection. */

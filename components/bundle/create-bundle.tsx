@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { bundleJobAction, previewBundleAction, startBundleAction } from "@/app/_actions/bundle";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { INITIAL_SCOPE, ScopeFields, type ScopeForm, toScope } from "./scope-fields";
@@ -55,11 +56,7 @@ export function CreateBundle() {
           Create bundle
         </Button>
       </div>
-      {(preview.error || start.error) && (
-        <p role="alert" className="text-red-700 dark:text-red-400">
-          {(preview.error ?? start.error)?.message}
-        </p>
-      )}
+      {(preview.error || start.error) && <Alert tone="error">{(preview.error ?? start.error)?.message}</Alert>}
       {preview.data && (
         <section className="space-y-2" aria-labelledby="preview-heading">
           <h3 id="preview-heading" className="font-semibold">
@@ -107,7 +104,7 @@ export function CreateBundle() {
           total={status.progress.total || null}
         />
       )}
-      {status?.state === "failed" && <p role="alert">{status.error}</p>}
+      {status?.state === "failed" && <Alert tone="error">{status.error}</Alert>}
       {status?.state === "done" && job && (
         <div
           role="status"

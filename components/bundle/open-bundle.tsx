@@ -2,10 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { openBundleAction } from "@/app/_actions/bundle";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Field, inputClass } from "@/components/ui/field";
 
 /**
  * Open a bundle: a file on this computer, by its path. The server checks it,
@@ -14,7 +15,6 @@ import { Button } from "@/components/ui/button";
 export function OpenBundle() {
   const [path, setPath] = useState("");
   const router = useRouter();
-  const errorId = useId();
   const open = useMutation({
     mutationFn: () => unwrap(openBundleAction({ path })),
     onSuccess: () => {
@@ -38,23 +38,21 @@ export function OpenBundle() {
           open.mutate();
         }}
       >
-        <label className="text-sm">
-          Bundle file on this computer
-          <input
-            className="mt-1 block w-96 max-w-full rounded border border-zinc-400 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            placeholder="/path/to/oda-support.tar.gz"
-            aria-describedby={open.error ? errorId : undefined}
-          />
-        </label>
+        <Field label="Bundle file on this computer" labelClassName="block text-sm" error={open.error?.message}>
+          {(control) => (
+            <input
+              {...control}
+              className={`${inputClass} block w-96 max-w-full text-sm`}
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="/path/to/oda-support.tar.gz"
+            />
+          )}
+        </Field>
         <Button type="submit" disabled={!path || open.isPending}>
           {open.isPending ? "Checking…" : "Open bundle"}
         </Button>
       </form>
-      <p id={errorId} role="alert" aria-live="polite" className="text-red-700 dark:text-red-400">
-        {open.error?.message}
-      </p>
     </section>
   );
 }

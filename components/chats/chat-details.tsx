@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
 import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
 import { chatHref } from "@/lib/routes";
@@ -30,9 +31,9 @@ export async function ChatDetails({ id }: { id: string }) {
     d = await detailsFor(id);
   } catch (error) {
     return (
-      <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+      <Alert tone="error">
         {isOdaError(error) ? error.message : "The chat's details could not be read; run oda-admin doctor."}
-      </p>
+      </Alert>
     );
   }
   return (

@@ -7,7 +7,16 @@ import { LockPanel } from "./lock-panel";
 const LINK = "text-blue-800 underline underline-offset-2 dark:text-blue-300";
 
 /** The inspector's first screen: identity, generations with sizes, downloads and the lock (no log read). */
-export function ChatHeader({ outline, generation }: { outline: OutlineView; generation: string }) {
+export function ChatHeader({
+  outline,
+  generation,
+  bundle = null,
+}: {
+  outline: OutlineView;
+  generation: string;
+  /** The support bundle's name while one is shown: its lock is a record, not a live writer. */
+  bundle?: string | null;
+}) {
   const current = outline.generations.find((g) => g.current);
   const shown = outline.generations.find((g) => g.name === generation) ?? current;
   return (
@@ -72,7 +81,7 @@ export function ChatHeader({ outline, generation }: { outline: OutlineView; gene
           </a>
         </p>
       )}
-      <LockPanel id={outline.id} generation={generation} initial={outline.lock} />
+      <LockPanel id={outline.id} generation={generation} initial={outline.lock} bundle={bundle} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { ChatListFilters } from "./chat-list-filters";
@@ -42,11 +43,7 @@ export function ChatList() {
               : `${state.index.sentence} Chats are listed from the log folder directly.`}
         </p>
       )}
-      {state.error && (
-        <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
-          {state.error}
-        </p>
-      )}
+      {state.error && <Alert tone="error">{state.error}</Alert>}
       {state.problems.length > 0 && (
         <section
           aria-labelledby="folder-problems"

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { freeStaleLockAction } from "@/app/_actions/sessions";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
@@ -30,7 +31,18 @@ function Holder({ lock }: { lock: LockView }) {
  * page is read-only. Stale: a Free this chat action behind a confirmation that
  * names the dead process and quotes the seed.
  */
-export function LockPanel({ id, generation, initial }: { id: string; generation: string; initial: LockView }) {
+export function LockPanel({
+  id,
+  generation,
+  initial,
+  bundle = null,
+}: {
+  id: string;
+  generation: string;
+  initial: LockView;
+  /** Set while a support bundle is shown: the lock came with it from another computer. */
+  bundle?: string | null;
+}) {
   const status = useQuery({ ...statusQuery(id, generation, false), enabled: false });
   const lock = status.data?.lock ?? initial;
   const [confirming, setConfirming] = useState(false);
@@ -50,14 +62,25 @@ export function LockPanel({ id, generation, initial }: { id: string; generation:
     onSettled: () => setConfirming(false),
   });
 
+  if (bundle !== null && lock.state !== "none") {
+    // Judged on this computer, another computer's lock looks live or stale by accident: it is only a record.
+    return (
+      <div role="status" className="rounded-md border-l-4 border-zinc-500 bg-zinc-50 p-3 text-sm dark:bg-zinc-900">
+        <p className="font-semibold">Lock file in the bundle</p>
+        <p>
+          When the bundle {bundle} was made, this chat&apos;s session.lock named <Holder lock={lock} />. Whether that
+          process still runs is not known here, and nothing in a bundle can be freed.
+        </p>
+      </div>
+    );
+  }
   if (lock.state === "live" || lock.state === "unknown") {
     return (
-      <div role="status" className="rounded-md border-l-4 border-blue-700 bg-blue-50 p-3 text-sm dark:bg-blue-950">
-        <p className="font-semibold">Oda is writing this chat: read-only</p>
+      <Alert tone="info" title="Oda is writing this chat: read-only">
         <p>
           Held by <Holder lock={lock} />. {lock.reason}
         </p>
-      </div>
+      </Alert>
     );
   }
   if (lock.state === "stale" && !freed) {

@@ -1,6 +1,7 @@
 "use client";
 
 import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
+import type { ErrorBody } from "@/lib/errors";
 import { queryKeys } from "@/lib/query-keys";
 import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
 
@@ -17,13 +18,14 @@ export interface ChatListState {
 
 const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, index: null, error: null };
 
-type Chunk = ChatListBatch | { error: string };
+type Chunk = ChatListBatch | { error: ErrorBody };
 
 /** Reads `/api/chats` (NDJSON) line by line as the server lists the folder. */
 async function* readListStream(signal: AbortSignal): AsyncGenerator<Chunk> {
   const response = await fetch("/api/chats", { signal, cache: "no-store" });
   if (!response.ok || !response.body) {
-    yield { error: (await response.text()).trim() || `The chat list could not be read (${response.status}).` };
+    const message = (await response.text()).trim() || `The chat list could not be read (${response.status}).`;
+    yield { error: { code: "unexpected", message } };
     return;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -68,7 +70,7 @@ function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullab
 }
 
 function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
-  if ("error" in chunk) return { ...acc, error: chunk.error };
+  if ("error" in chunk) return { ...acc, error: chunk.error.message };
   if (chunk.update) return applyUpdate(acc, chunk, chunk.update);
   return {
     rows: chunk.rows.length ? acc.rows.concat(chunk.rows) : acc.rows,

@@ -2,24 +2,22 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { listDeletedAction, restoreDeletedAction } from "@/app/_actions/memory";
+import { restoreDeletedAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import { historyHref, memoryHref } from "@/lib/routes";
 import { setName } from "./names";
+import { memoryQueries } from "./queries";
 
 /** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
 export function DeletedList() {
   const client = useQueryClient();
   const toast = useToast();
-  const query = useQuery({
-    queryKey: queryKeys.memory.deleted(),
-    queryFn: () => unwrap(listDeletedAction({})),
-    refetchInterval: 5_000,
-  });
+  const query = useQuery(memoryQueries.deleted());
   const restore = useMutation({
     mutationFn: (m: { workspace: string | null; id: string; title: string }) =>
       unwrap(restoreDeletedAction({ workspace: m.workspace, id: m.id })),
@@ -34,13 +32,7 @@ export function DeletedList() {
     },
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
-  if (query.isPending) return <p role="status">Loading deleted memories…</p>;
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-800 dark:text-red-300">
-        {query.error.message}
-      </p>
-    );
+  if (!query.isSuccess) return <QueryState query={query} loading="Loading deleted memories…" />;
   const items = query.data;
   return (
     <div className="space-y-3">

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Prefetch } from "@/components/shell/prefetch";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { setHref } from "@/lib/routes";
@@ -7,6 +9,7 @@ import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
 import { MemoryEditor } from "./memory-editor";
 import { setLabel } from "./names";
+import { memoryQueries } from "./queries";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */
 export function workspaceFromParam(raw: string): string | null {
@@ -43,11 +46,17 @@ export async function EditorPage({ workspace, id }: { workspace: string | null; 
         }
       />
       {found?.kind === "refused" ? (
-        <p role="alert" className="rounded border border-red-300 p-3 text-red-800 dark:text-red-300">
-          {found.message}
-        </p>
+        <Alert tone="error">{found.message}</Alert>
       ) : (
-        <MemoryEditor workspace={workspace} id={id} />
+        <Prefetch
+          queries={
+            id === null
+              ? [memoryQueries.editorContext(workspace, null)]
+              : [memoryQueries.editorContext(workspace, id), memoryQueries.one(workspace, id)]
+          }
+        >
+          <MemoryEditor workspace={workspace} id={id} />
+        </Prefetch>
       )}
     </>
   );

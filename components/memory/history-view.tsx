@@ -4,10 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { readHistoryAction, restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
+import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { Alert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
+import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { MESSAGES } from "@/lib/memory/messages";
@@ -18,6 +20,7 @@ import { type CompareWith, HistoryCompare } from "./history-compare";
 import { HistoryList } from "./history-list";
 import { type HistoryEntry, historyEntries } from "./history-model";
 import { setName } from "./names";
+import { memoryQueries } from "./queries";
 
 /** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
 export function HistoryView({
@@ -39,11 +42,7 @@ export function HistoryView({
   const [restoring, setRestoring] = useState<HistoryEntry | null>(null);
   const [undoing, setUndoing] = useState(false);
 
-  const query = useQuery({
-    queryKey: queryKeys.memory.history(workspace, id),
-    queryFn: () => unwrap(readHistoryAction({ workspace, id })),
-    refetchInterval: 3_000,
-  });
+  const query = useQuery(memoryQueries.history(workspace, id));
   const data = query.data;
   const entries = data ? historyEntries(data.current, data.versions) : [];
   const selectedKey = selected ?? entries[0]?.key ?? null;
@@ -102,12 +101,7 @@ export function HistoryView({
           </>
         }
       />
-      {query.isPending && <p role="status">Loading the history…</p>}
-      {query.isError && (
-        <p role="alert" className="text-red-800 dark:text-red-300">
-          {query.error.message}
-        </p>
-      )}
+      <QueryState query={query} loading="Loading the history…" />
       {data && !data.current && (
         <p role="note" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm dark:bg-amber-950">
           {data.deleted ? (
@@ -120,11 +114,7 @@ export function HistoryView({
         </p>
       )}
       {data && entries.length === 0 && <p>No saved version of this memory exists yet.</p>}
-      {missing && (
-        <p role="alert" className="rounded-md border border-red-600 bg-red-50 p-3 text-sm dark:bg-red-950">
-          {MESSAGES.noVersion(missing)}
-        </p>
-      )}
+      {missing && <Alert tone="error">{MESSAGES.noVersion(missing)}</Alert>}
       {data && entries.length > 0 && (
         <div className="grid gap-6 lg:grid-cols-[20rem_1fr]">
           <HistoryList

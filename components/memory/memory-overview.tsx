@@ -2,29 +2,18 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { getOverviewAction } from "@/app/_actions/memory";
-import { unwrap } from "@/components/ui/action-error";
-import { queryKeys } from "@/lib/query-keys";
+import { QueryState } from "@/components/ui/query-state";
 import { setHref } from "@/lib/routes";
 import { BudgetBar, BudgetLegend } from "./budget-bar";
 import { MemorySearch } from "./memory-search";
 import { setLabel } from "./names";
 import { SettingsProblems } from "./problem-list";
+import { memoryQueries } from "./queries";
 
 /** Settings > Memory: every set with its counts, every chat's budget, and search across all memories. */
 export function MemoryOverview() {
-  const query = useQuery({
-    queryKey: queryKeys.memory.overview(),
-    queryFn: () => unwrap(getOverviewAction({})),
-    refetchInterval: 2_000,
-  });
-  if (query.isPending) return <p role="status">Reading the memory sets…</p>;
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {query.error.message}
-      </p>
-    );
+  const query = useQuery(memoryQueries.overview());
+  if (!query.isSuccess) return <QueryState query={query} loading="Reading the memory sets…" />;
   const { sets, budgets, settingsProblems } = query.data;
   return (
     <div className="space-y-8">

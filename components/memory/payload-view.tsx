@@ -3,25 +3,19 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { readPayloadAction } from "@/app/_actions/memory";
-import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
-import { queryKeys } from "@/lib/query-keys";
 import { setName } from "./names";
 import { PayloadPreview } from "./payload-preview";
+import { memoryQueries } from "./queries";
 
 /** What a chat receives: the exact payload of a workspace (or none), its token estimate, and what is left out. */
 export function PayloadView({ initialWorkspace }: { initialWorkspace: string | null }) {
   const [workspace, setWorkspace] = useState<string | null>(initialWorkspace);
   const selectId = useId();
   const toast = useToast();
-  const query = useQuery({
-    queryKey: queryKeys.memory.payload(workspace),
-    queryFn: () => unwrap(readPayloadAction({ workspace })),
-    refetchInterval: 4_000,
-    placeholderData: keepPreviousData,
-  });
+  const query = useQuery({ ...memoryQueries.payload(workspace), placeholderData: keepPreviousData });
   const data = query.data;
   const workspaces = data?.workspaces ?? (workspace ? [workspace] : []);
   const p = data?.payload;
@@ -59,12 +53,7 @@ export function PayloadView({ initialWorkspace }: { initialWorkspace: string | n
           ))}
         </select>
       </div>
-      {query.isPending && <p role="status">Reading the memory sets…</p>}
-      {query.isError && (
-        <p role="alert" className="text-red-800 dark:text-red-300">
-          {query.error.message}
-        </p>
-      )}
+      <QueryState query={query} loading="Reading the memory sets…" />
       {p && (
         <section aria-labelledby={`${selectId}-payload`} className="space-y-2">
           <div className="flex flex-wrap items-center justify-between gap-2">

@@ -2,27 +2,16 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { listProblemsAction } from "@/app/_actions/memory";
 import { FixButton } from "@/components/repairs/fix-button";
-import { unwrap } from "@/components/ui/action-error";
-import { queryKeys } from "@/lib/query-keys";
+import { QueryState } from "@/components/ui/query-state";
 import { setName } from "./names";
 import { ProblemsFile } from "./problems-file";
+import { memoryQueries } from "./queries";
 
 /** Every problem under the Oda home: memory files of every set (with a raw editor) and settings problems. */
 export function ProblemsList() {
-  const query = useQuery({
-    queryKey: queryKeys.memory.problems(),
-    queryFn: () => unwrap(listProblemsAction({})),
-    refetchInterval: 4_000,
-  });
-  if (query.isPending) return <p role="status">Reading every memory file…</p>;
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-800 dark:text-red-300">
-        {query.error.message}
-      </p>
-    );
+  const query = useQuery(memoryQueries.problems());
+  if (!query.isSuccess) return <QueryState query={query} loading="Reading every memory file…" />;
   const problems = query.data;
   return (
     <div className="space-y-4">

@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
 import { newMemoryHref } from "@/lib/routes";
 import { setLabel } from "./names";
+import { memoryQueries } from "./queries";
 import { SetView } from "./set-view";
 
 /** The page of one set: its header with "New memory", then the live table. */
@@ -24,7 +26,9 @@ export function SetPage({ workspace }: { workspace: string | null }) {
           </Link>
         }
       />
-      <SetView workspace={workspace} />
+      <Prefetch queries={[memoryQueries.set(workspace)]}>
+        <SetView workspace={workspace} />
+      </Prefetch>
     </>
   );
 }

@@ -2,24 +2,22 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { getSetAction, setEnabledAction } from "@/app/_actions/memory";
+import { setEnabledAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { QueryState } from "@/components/ui/query-state";
 import { Switch } from "@/components/ui/switch";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
 import { ProblemList } from "./problem-list";
+import { memoryQueries } from "./queries";
 
 /** One set: its memories (with on/off switches), its problem files and its ignored files; refetched every 2 s. */
 export function SetView({ workspace }: { workspace: string | null }) {
   const client = useQueryClient();
   const toast = useToast();
-  const query = useQuery({
-    queryKey: queryKeys.memory.set(workspace),
-    queryFn: () => unwrap(getSetAction({ workspace })),
-    refetchInterval: 2_000,
-  });
+  const query = useQuery(memoryQueries.set(workspace));
   const toggle = useMutation({
     mutationFn: (v: { id: string; enabled: boolean }) => unwrap(setEnabledAction({ workspace, ...v })),
     onSuccess: (r) => {
@@ -33,13 +31,7 @@ export function SetView({ workspace }: { workspace: string | null }) {
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
   });
 
-  if (query.isPending) return <p role="status">Reading the set…</p>;
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {query.error.message}
-      </p>
-    );
+  if (!query.isSuccess) return <QueryState query={query} loading="Reading the set…" />;
   const { set } = query.data;
   return (
     <div className="space-y-6">

@@ -3,13 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { getSettingsAction, saveSettingsAction } from "@/app/_actions/memory";
+import { saveSettingsAction } from "@/app/_actions/memory";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Field, inputClass } from "@/components/ui/field";
+import { Loading, QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
 import { queryKeys } from "@/lib/query-keys";
 import { SettingsProblems } from "./problem-list";
+import { memoryQueries } from "./queries";
 
 const LABELS: Record<LimitName, { label: string; unit: string }> = {
   titleMaxChars: { label: "Title limit", unit: "characters" },
@@ -23,7 +26,7 @@ const LABELS: Record<LimitName, { label: string; unit: string }> = {
 export function SettingsForm() {
   const client = useQueryClient();
   const toast = useToast();
-  const query = useQuery({ queryKey: queryKeys.memory.settings(), queryFn: () => unwrap(getSettingsAction({})) });
+  const query = useQuery(memoryQueries.settings());
   const [values, setValues] = useState<Record<LimitName, string> | null>(null);
   const [compress, setCompress] = useState(true);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -58,13 +61,9 @@ export function SettingsForm() {
     },
   });
 
-  if (query.isError)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {query.error.message}
-      </p>
-    );
-  if (!query.data || !values) return <p role="status">Reading settings.json…</p>;
+  if (!query.isSuccess) return <QueryState query={query} loading="Reading settings.json…" />;
+  // The form's values are copied from the first read (above, in an effect): one render without them.
+  if (!values) return <Loading label="Reading settings.json…" />;
 
   const parsed = (n: LimitName) => (values[n].trim() === "" ? Number.NaN : Number(values[n]));
   const clientError = (n: LimitName) => checkLimitValue(n, values[n].trim() === "" ? "" : parsed(n));
@@ -91,31 +90,32 @@ export function SettingsForm() {
           const [min, max] = LIMIT_RANGES[n];
           const error = errorOf(n);
           return (
-            <div key={n} className="space-y-1">
-              <label htmlFor={`limit-${n}`} className="block font-medium">
-                {LABELS[n].label} ({LABELS[n].unit})
-              </label>
-              <input
-                id={`limit-${n}`}
-                type="number"
-                inputMode="numeric"
-                min={min}
-                max={max}
-                step={1}
-                value={values[n]}
-                onChange={(e) => setValues({ ...values, [n]: e.target.value })}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={`range-${n}${error ? ` error-${n}` : ""}`}
-                className="w-48 rounded-md border border-zinc-400 bg-white px-2 py-1.5 tabular-nums aria-[invalid=true]:border-red-700 dark:border-zinc-600 dark:bg-zinc-900"
-              />
-              <p id={`range-${n}`} className="text-xs text-zinc-700 dark:text-zinc-300">
-                From {min.toLocaleString("en")} to {max.toLocaleString("en")}; the default is{" "}
-                {DEFAULT_LIMITS[n].toLocaleString("en")}. Setting key <code>memory.{n}</code>.
-              </p>
-              <p id={`error-${n}`} aria-live="polite" className="text-sm font-medium text-red-700 dark:text-red-400">
-                {error}
-              </p>
-            </div>
+            <Field
+              key={n}
+              id={`limit-${n}`}
+              label={`${LABELS[n].label} (${LABELS[n].unit})`}
+              error={error}
+              description={
+                <>
+                  From {min.toLocaleString("en")} to {max.toLocaleString("en")}; the default is{" "}
+                  {DEFAULT_LIMITS[n].toLocaleString("en")}. Setting key <code>memory.{n}</code>.
+                </>
+              }
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  inputMode="numeric"
+                  min={min}
+                  max={max}
+                  step={1}
+                  value={values[n]}
+                  onChange={(e) => setValues({ ...values, [n]: e.target.value })}
+                  className={`${inputClass} w-48 tabular-nums`}
+                />
+              )}
+            </Field>
           );
         })}
         <label className="flex items-center gap-2">

@@ -7,8 +7,6 @@ import {
   changeMemoryAction,
   createMemoryAction,
   deleteMemoryAction,
-  getEditorContextAction,
-  getMemoryAction,
   restoreDeletedAction,
   restoreVersionAction,
   setEnabledAction,
@@ -19,6 +17,7 @@ import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/f
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { MemoryDetail } from "@/lib/types";
+import { memoryQueries } from "./queries";
 
 /** The memory as the editor last loaded it from disk (its sha256 goes with every save). */
 export type Loaded =
@@ -48,17 +47,9 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const toast = useToast();
   const router = useRouter();
   const oneKey = queryKeys.memory.one(workspace, id ?? "new");
-  const context = useQuery({
-    queryKey: queryKeys.memory.editorContext(workspace, id),
-    queryFn: () => unwrap(getEditorContextAction({ workspace, id })),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const memory = useQuery({
-    queryKey: oneKey,
-    queryFn: () => unwrap(getMemoryAction({ workspace, id })),
-    enabled: id !== null,
-    refetchInterval: 2_000,
-  });
+  const context = useQuery(memoryQueries.editorContext(workspace, id));
+  // A new memory ("new" in its key) has nothing on disk to read yet.
+  const memory = useQuery({ ...memoryQueries.one(workspace, id ?? "new"), enabled: id !== null });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [draft, setDraft] = useState({ title: "", text: "" });
   const [enabledNew, setEnabledNew] = useState(true);

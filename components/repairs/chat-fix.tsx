@@ -34,13 +34,9 @@ export function ChatFix({ chat, problem }: { chat: string; problem: "form" | "du
   );
 }
 
-const TWO_PLACES = /^Chat "(.+)" is stored in two places: /;
-
 /** Under the log folder's problems: a Fix link for each chat stored in two places (its page compares the copies). */
-export function DuplicateLinks({ problems }: { problems: { kind: string; message: string }[] }) {
-  const ids = [
-    ...new Set(problems.filter((p) => p.kind === "duplicate").map((p) => TWO_PLACES.exec(p.message)?.[1] ?? "")),
-  ].filter(Boolean);
+export function DuplicateLinks({ problems }: { problems: { kind: string; chat?: string }[] }) {
+  const ids = [...new Set(problems.flatMap((p) => (p.kind === "duplicate" && p.chat ? [p.chat] : [])))];
   if (!ids.length) return null;
   return (
     <ul aria-label="Fixes" className="mt-2 flex flex-wrap gap-3 text-sm">

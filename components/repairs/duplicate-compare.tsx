@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { compareCopiesAction } from "@/app/_actions/repairs";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
+import { QueryState } from "@/components/ui/query-state";
 import { FixButton } from "./fix-button";
 
 /** The copies of a chat stored in two places side by side (sizes, lines, activity, SHA-256, which leads), each with Set aside. */
@@ -12,8 +13,7 @@ export function DuplicateCompare({ chat }: { chat: string }) {
     queryKey: ["repairs", "copies", chat],
     queryFn: () => unwrap(compareCopiesAction({ chat })),
   });
-  if (query.isPending) return <p role="status">Comparing the copies…</p>;
-  if (query.isError) return <p role="alert">{query.error.message}</p>;
+  if (!query.isSuccess) return <QueryState query={query} loading="Comparing the copies…" />;
   return (
     <div className="grid gap-3 md:grid-cols-2">
       {query.data.map((copy) => (

@@ -1,17 +1,18 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { repairsOverviewAction, startFormJobAction } from "@/app/_actions/repairs";
+import { startFormJobAction } from "@/app/_actions/repairs";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
+import { QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
+import { queryKeys } from "@/lib/query-keys";
 import type { Repairable, RepairTarget } from "@/lib/types";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
+import { repairsQueries } from "./queries";
 import { RepairsList } from "./repairs-list";
-
-const KEY = ["repairs", "overview"] as const;
 
 function targetOf(r: Repairable): RepairTarget | null {
   if (r.kind === "form" || r.kind === "archive") return { kind: r.kind, chat: r.subject };
@@ -40,18 +41,13 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 export function RepairsView() {
   const qc = useQueryClient();
   const toast = useToast();
-  const query = useQuery({
-    queryKey: KEY,
-    queryFn: () => unwrap(repairsOverviewAction({})),
-    refetchInterval: (q) => (q.state.data?.job?.phase === "running" ? 1_000 : 5_000),
-  });
+  const query = useQuery(repairsQueries.overview());
   const start = useMutation({
     mutationFn: () => unwrap(startFormJobAction({})),
-    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.repairs.overview() }),
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
-  if (query.isPending) return <p role="status">Looking for problems with a repair…</p>;
-  if (query.isError) return <p role="alert">{query.error.message}</p>;
+  if (!query.isSuccess) return <QueryState query={query} loading="Looking for problems with a repair…" />;
   const { repairable, space, job, journals, compress } = query.data;
   const wrongForm = repairable.filter((r) => r.kind === "form").length;
   const settled = job ? job.done.length + job.skipped.length + job.failed.length : 0;

@@ -6,6 +6,7 @@ import { indexStatusAction } from "@/app/_actions/search";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
+import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { queryKeys } from "@/lib/query-keys";
 import { useIndexStatus } from "./use-index-status";
@@ -48,8 +49,7 @@ export function IndexStatusPanel() {
         </Button>
       </div>
       <div aria-live="polite" className="space-y-2 text-sm text-zinc-700 dark:text-zinc-300">
-        {status.isPending && <p>Reading the index…</p>}
-        {status.isError && <p role="alert">{status.error.message}</p>}
+        <QueryState query={status} loading="Reading the index…" />
         {data && (
           <>
             <p>

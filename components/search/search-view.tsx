@@ -3,11 +3,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { indexFoldersAction, searchAction } from "@/app/_actions/search";
+import { searchAction } from "@/app/_actions/search";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/lib/query-keys";
 import { IndexStatusPanel } from "./index-status";
+import { searchQueries } from "./queries";
 import { SearchForm } from "./search-form";
 import { type SearchParams, searchParamsString } from "./search-params";
 import { SearchResults } from "./search-results";
@@ -19,11 +20,7 @@ export function SearchView({ initial }: { initial: SearchParams }) {
   const router = useRouter();
   const [params, setParams] = useState<SearchParams>(initial);
   const [chats, setChats] = useState(PAGE);
-  const folders = useQuery({
-    queryKey: [...queryKeys.search.all, "folders"],
-    queryFn: () => unwrap(indexFoldersAction({})),
-    staleTime: 30_000,
-  });
+  const folders = useQuery(searchQueries.folders());
   const { query, ...filters } = params;
   const search = useQuery({
     queryKey: queryKeys.search.query(query, {

@@ -2,9 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { indexStatusAction } from "@/app/_actions/search";
-import { unwrap } from "@/components/ui/action-error";
-import { queryKeys } from "@/lib/query-keys";
+import { searchQueries } from "./queries";
 
 /**
  * The search index's status, polled (quickly while a background refresh runs;
@@ -13,12 +11,7 @@ import { queryKeys } from "@/lib/query-keys";
  * may have changed. The search page's panel and the Insights page share it.
  */
 export function useIndexStatus(onRefreshEnd: () => void) {
-  const status = useQuery({
-    queryKey: queryKeys.search.status(),
-    queryFn: () => unwrap(indexStatusAction({ refresh: "when-stale" })),
-    refetchInterval: (q) => (q.state.data?.job.running ? 700 : 15_000),
-    retry: false,
-  });
+  const status = useQuery(searchQueries.status());
   const running = status.data?.job.running ?? false;
   const wasRunning = useRef(false);
   const onEnd = useRef(onRefreshEnd);

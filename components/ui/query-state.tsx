@@ -22,7 +22,8 @@ export function Loading({ label }: { label: string }) {
 /**
  * What a query shows until it has data: `loading` while it runs, its error as
  * an Alert, and `empty` when the data is there but `isEmpty` says there is
- * nothing to show; otherwise `children(data)`.
+ * nothing to show; otherwise `children(data)` (nothing without children, for
+ * `if (!query.isSuccess) return <QueryState query={query} loading="…" />`).
  */
 export function QueryState<T>({
   query,
@@ -36,10 +37,10 @@ export function QueryState<T>({
   loading: string;
   empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
-  children: (data: T) => ReactNode;
+  children?: (data: T) => ReactNode;
 }) {
   if (query.isError) return <Alert tone="error">{query.error?.message}</Alert>;
   if (query.isPending || query.data === undefined) return <Loading label={loading} />;
   if (empty !== undefined && isEmpty?.(query.data)) return <>{empty}</>;
-  return <>{children(query.data)}</>;
+  return <>{children?.(query.data)}</>;
 }

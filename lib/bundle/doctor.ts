@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { listAllProblems } from "../memory/problems";
 import { listChats } from "../sessions/list";
 import { readCompressSetting } from "../sessions/settings";
+import { BULK_BATCH_OUTPUT } from "./redact-log";
 
 /** One problem of the doctor report; `path` is relative to the root it lies in. */
 export interface DoctorProblem {
@@ -34,7 +35,10 @@ export async function runDoctor(roots: { home: string | null; logs: string | nul
     const root = roots.logs;
     const problems: DoctorProblem[] = [];
     const compress = readCompressSetting(roots.home);
-    for await (const batch of listChats(root, { compress, verify: true })) {
+    // Fewer chats at once than the chat list reads (their decodes overlap) and smaller zstd batches: this
+    // read goes through every log and keeps only the problems, so it is held to a bundle's memory budget.
+    const options = { compress, verify: true, batchSize: 32, batchOutput: BULK_BATCH_OUTPUT };
+    for await (const batch of listChats(root, options)) {
       for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)])
         problems.push({ path: relative(root, p.path) || ".", message: p.message });
     }

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readLockStatus } from "../fs";
-import { type ChatSummary, lockProblem, type Problem } from "../sessions";
+import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessions";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
 import { scanChanges } from "./scan";
@@ -196,13 +196,15 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
     source: "checkpoint" | "log";
     summary: string;
   }[];
-  const problems = JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[];
+  // An index written before problems carried their paths is read as if it had them.
+  const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
   const scanned = checkFreshness(handle, { reuse: false });
   const sources: Record<string, "checkpoint" | "log"> = {};
   const chats = rows.map((r) => {
     sources[r.id] = r.source;
     const chat = JSON.parse(r.summary) as ChatSummary;
+    chat.problems = chat.problems.map(withPaths);
     // A lock's holder can die without any file changing: judge it again now, and its problem with it.
     if (chat.lock.state !== "none") {
       const path = join(handle.logDir, chat.folder, "session.lock");

@@ -71,7 +71,14 @@ describe("oda-admin memory", () => {
     ]);
     expect(tooLong).toMatchObject({
       code: 1,
-      json: { ok: false, error: "A memory title is limited to 120 characters; this one has 121." },
+      json: {
+        ok: false,
+        error: {
+          code: "refused",
+          message: "A memory title is limited to 120 characters; this one has 121.",
+          fieldErrors: { title: "A memory title is limited to 120 characters; this one has 121." },
+        },
+      },
     });
 
     const stale = await run([
@@ -88,9 +95,13 @@ describe("oda-admin memory", () => {
       "0".repeat(64),
       "--json",
     ]);
+    // The same { code, message } a server action answers.
     expect(stale.json).toEqual({
       ok: false,
-      error: "The memory could not be changed: its file changed after you opened it. Reload it and try again.",
+      error: {
+        code: "conflict",
+        message: "The memory could not be changed: its file changed after you opened it. Reload it and try again.",
+      },
     });
 
     const changed = await run([
@@ -125,7 +136,11 @@ describe("oda-admin memory", () => {
       code: 1,
       json: {
         ok: false,
-        error: 'No memory with the id "deadbeef" exists in this chat\'s memory. Call memory_list for the current ids.',
+        error: {
+          code: "not_found",
+          message:
+            'No memory with the id "deadbeef" exists in this chat\'s memory. Call memory_list for the current ids.',
+        },
       },
     });
 

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { OdaError } from "../errors";
+import { isOdaError, OdaError } from "../errors";
 import { listGenerations, readChatFolder } from "../sessions/chat";
 import { locateChat } from "../sessions/folder";
 import { CACHE_FILE, LOCK_FILE, logFileName } from "../sessions/names";
@@ -70,8 +70,7 @@ export function findCopies(logDir: string, id: string): string[] {
   try {
     return [locateChat(logDir, id).dir];
   } catch (error) {
-    const match = /is stored in two places: (.+) and (.+)\.$/.exec((error as Error).message);
-    if (match?.[1] && match[2]) return [match[1], match[2]];
+    if (isOdaError(error) && error.data?.problem === "duplicate" && error.data.paths) return error.data.paths;
     throw error;
   }
 }

@@ -49,8 +49,13 @@ describe("oda-admin repair", () => {
     world = makeWorld(true);
     const bad = await run("repair", "apply", "nonsense");
     expect(bad.code).toBe(1);
-    expect(bad.json.error).toBe('"nonsense" is not a repair id; run oda-admin repair list to see them.');
+    expect(bad.json.error).toEqual({
+      code: "bad_input",
+      message: '"nonsense" is not a repair id; run oda-admin repair list to see them.',
+    });
     const dup = await run("repair", "apply", "duplicate:c-x");
-    expect(dup.json.error).toBe('Choose which copy of chat "c-x" to set aside (--set-aside FOLDER).');
+    expect(dup.json.error).toMatchObject({
+      message: 'Choose which copy of chat "c-x" to set aside (--set-aside FOLDER).',
+    });
   });
 });

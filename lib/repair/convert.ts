@@ -3,7 +3,8 @@ import { OdaError } from "../errors";
 import { type Checkpoint, checkpointDetails } from "../sessions/checkpoint";
 import { DetailsBuilder } from "../sessions/details";
 import { parseObject } from "../sessions/lines";
-import { streamLog, withRawLog } from "../sessions/log-stream";
+import { streamLog } from "../sessions/log-stream";
+import { withRawLog } from "../sessions/problem";
 import { sha256Of } from "./journal";
 
 /**

@@ -1,9 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { listAllProblems } from "../memory/problems";
 import { listGenerations, readChatFolder } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
-import { decodeName } from "../sessions/names";
 import { readCompressSetting } from "../sessions/settings";
 import { listJournals } from "./journal";
 import { type RepairRoots, targetId } from "./targets";
@@ -32,8 +31,8 @@ export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> 
     const walk = walkLogFolder(roots.logs);
     const seen = new Set<string>();
     for (const p of walk.problems) {
-      const id = p.kind === "duplicate" ? decodeName(basename(p.path)) : null;
-      if (id === null || seen.has(id)) continue;
+      const id = p.kind === "duplicate" ? p.chat : undefined;
+      if (id === undefined || seen.has(id)) continue;
       seen.add(id);
       out.push({
         id: targetId({ kind: "duplicate", chat: id }),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { OdaError } from "../errors";
 import { assertMemoryId, assertWorkspace } from "../memory/names";
+import { requireRoot } from "../roots";
 import { locateChat } from "../sessions/folder";
 import { readCompressSetting } from "../sessions/settings";
 import { planArchive, planForm, planSetAsideCopy } from "./chat-plans";
@@ -57,13 +58,11 @@ function memorySubject(workspace: string | null, id: string): string {
 }
 
 function needLogs(roots: RepairRoots): string {
-  if (!roots.logs) throw new OdaError("bad_input", "Give the log folder with --logs DIR or ODA_LOG_DIR.");
-  return roots.logs;
+  return requireRoot(roots, "logs");
 }
 
 function needHome(roots: RepairRoots): string {
-  if (!roots.home) throw new OdaError("bad_input", "Give the Oda home with --home DIR or ODA_HOME.");
-  return roots.home;
+  return requireRoot(roots, "home");
 }
 
 /** Set aside a problem memory file: moved into the admin state, so it is no longer in the set. */

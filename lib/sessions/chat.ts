@@ -5,13 +5,13 @@ import { type LockStatus, readLockStatus } from "../fs/lock";
 import { openRegularSync } from "../fs/open-regular";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
-import type { ChatLocation, Problem } from "./folder";
+import type { ChatLocation } from "./folder";
 import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import { logLimits } from "./limits";
 import type { LongLine, TailReport } from "./line-index";
 import { type BlockedEntry, screenChatFolder } from "./links";
-import { withRawLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
+import { type Problem, problemAt, withRawLog } from "./problem";
 import { FileWindow, readRange } from "./zstd/file-window";
 import { walkFrame } from "./zstd/frames";
 
@@ -85,6 +85,8 @@ export interface SummarizeOptions {
   compress: boolean;
   /** Read the whole log even when the checkpoint could be served (doctor). */
   verify?: boolean;
+  /** Decoded bytes a zstd batch aims at when the log is read whole. */
+  batchOutput?: number;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -148,20 +150,20 @@ export function listGenerations(dir: string, files: ChatFolderFiles, compress: b
 /** The problem a stale `session.lock` is, with the holder it names and why it is stale; `null` otherwise. */
 export function lockProblem(path: string, lock: LockStatus): Problem | null {
   if (lock.state !== "stale") return null;
-  return {
-    kind: "lock",
+  return problemAt(
+    "lock",
     path,
-    message: `The session.lock is stale (held by process ${lock.pid} on ${lock.host}, started ${lock.startedAt}): ${lock.reason} Oda cannot write this chat until the lock file is removed.`,
-  };
+    `The session.lock is stale (held by process ${lock.pid} on ${lock.host}, started ${lock.startedAt}): ${lock.reason} Oda cannot write this chat until the lock file is removed.`,
+  );
 }
 
 /** The problem a checkpoint that no longer fits its log is (discarded), with the reason. */
 function discardedProblem(path: string, reason: string): Problem {
-  return {
-    kind: "cache",
+  return problemAt(
+    "cache",
     path,
-    message: `The checkpoint does not match the log and was discarded: ${reason} The details were rebuilt from the log.`,
-  };
+    `The checkpoint does not match the log and was discarded: ${reason} The details were rebuilt from the log.`,
+  );
 }
 
 /**
@@ -215,10 +217,10 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   }
   const problems: Problem[] = generations
     .filter((g) => g.refused)
-    .map((g) => ({ kind: g.blocked?.kind ?? ("form" as const), path: g.path, message: g.refused as string }));
+    .map((g) => problemAt(g.blocked?.kind ?? ("form" as const), g.path, g.refused as string));
   const lockPath = `${loc.dir}${sep}${LOCK_FILE}`;
   const lockBlocked = files.blocked.get(LOCK_FILE);
-  if (lockBlocked) problems.push({ kind: lockBlocked.kind, path: lockPath, message: lockBlocked.message });
+  if (lockBlocked) problems.push(problemAt(lockBlocked.kind, lockPath, lockBlocked.message));
   const lock: LockStatus = lockBlocked
     ? { state: "unknown", reason: lockBlocked.message }
     : names.includes(LOCK_FILE)
@@ -255,11 +257,11 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   if (cacheBlocked) {
     summary.cacheState = "unreadable";
     summary.cacheReason = cacheBlocked.message;
-    problems.push({ kind: cacheBlocked.kind, path: `${loc.dir}${sep}${CACHE_FILE}`, message: cacheBlocked.message });
+    problems.push(problemAt(cacheBlocked.kind, `${loc.dir}${sep}${CACHE_FILE}`, cacheBlocked.message));
   }
   const current = generations.find((g) => g.current);
   if (!current || !headBytes) {
-    if (!generations.length) problems.push({ kind: "no-log", path: loc.dir, message: "The chat folder holds no log." });
+    if (!generations.length) problems.push(problemAt("no-log", loc.dir, "The chat folder holds no log."));
     return summary;
   }
   summary.format = current.format;
@@ -270,14 +272,16 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     ? { id: header.id, created: header.created, cwd: header.cwd, continues: header.continues }
     : { id: loc.id, created: typeof first?.time === "string" ? first.time : null, cwd: loc.cwd, continues: null };
   if (header && (header.id !== loc.id || header.cwd !== loc.cwd)) {
-    problems.push({
-      kind: "identity",
-      path: current.path,
-      message: withRawLog(
-        `The log's header names chat "${header.id}" working in ${header.cwd ?? "no folder"}, but it is stored as chat "${loc.id}" under ${loc.group}.`,
+    problems.push(
+      problemAt(
+        "identity",
         current.path,
+        withRawLog(
+          `The log's header names chat "${header.id}" working in ${header.cwd ?? "no folder"}, but it is stored as chat "${loc.id}" under ${loc.group}.`,
+          current.path,
+        ),
       ),
-    });
+    );
   }
   identity = { ...identity, id: loc.id, cwd: loc.cwd };
   Object.assign(summary, { created: identity.created, continues: identity.continues });
@@ -288,11 +292,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     if (read && "error" in read) {
       summary.cacheState = "unreadable";
       summary.cacheReason = `The checkpoint cannot be read: ${read.error}`;
-      problems.push({
-        kind: "cache",
-        path: cachePath,
-        message: `${summary.cacheReason}; the details were rebuilt from the log.`,
-      });
+      problems.push(problemAt("cache", cachePath, `${summary.cacheReason}; the details were rebuilt from the log.`));
     } else if (read) checkpoint = read.checkpoint;
   }
   if (checkpoint && !header && identity.created === null) identity.created = checkpoint.identity.created;
@@ -322,22 +322,20 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
     }
   }
-  const rebuilt = await rebuildDetails(current.path, current.compressed);
+  const rebuilt = await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
   // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
   Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;
   for (const n of rebuilt.badLines) {
-    problems.push({
-      kind: "line",
-      path: current.path,
-      message: withRawLog(`Line ${n} of the log is not a JSON object.`, current.path),
-    });
+    problems.push(
+      problemAt("line", current.path, withRawLog(`Line ${n} of the log is not a JSON object.`, current.path)),
+    );
   }
   for (const long of rebuilt.longLines) {
-    problems.push({ kind: "line", path: current.path, message: longLineProblem(current.path, long) });
+    problems.push(problemAt("line", current.path, longLineProblem(current.path, long)));
   }
-  if (rebuilt.error) problems.push({ kind: "unreadable", path: current.path, message: rebuilt.error });
-  if (rebuilt.tail?.message) problems.push({ kind: "tail", path: current.path, message: rebuilt.tail.message });
+  if (rebuilt.error) problems.push(problemAt("unreadable", current.path, rebuilt.error));
+  if (rebuilt.tail?.message) problems.push(problemAt("tail", current.path, rebuilt.tail.message));
   return summary;
 }
 

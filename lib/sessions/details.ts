@@ -143,7 +143,11 @@ export interface RebuiltLog {
 }
 
 /** Reads a whole log as a stream (bounded memory) and rebuilds its details. */
-export async function rebuildDetails(path: string, compressed: boolean): Promise<RebuiltLog> {
+export async function rebuildDetails(
+  path: string,
+  compressed: boolean,
+  options: { batchOutput?: number } = {},
+): Promise<RebuiltLog> {
   const builder = new DetailsBuilder();
   const splitter = new LineSplitter();
   const badLines: number[] = [];
@@ -161,7 +165,7 @@ export async function rebuildDetails(path: string, compressed: boolean): Promise
     return true;
   };
   try {
-    for await (const item of streamLog(path, { compressed })) {
+    for await (const item of streamLog(path, { compressed, batchOutput: options.batchOutput })) {
       if (item.type === "end") end = item;
       else splitter.push(item.data, onLine);
     }

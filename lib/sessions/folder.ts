@@ -3,6 +3,7 @@ import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
+import { type Problem, problemAt } from "./problem";
 
 /** Where a chat's folder is. */
 export interface ChatLocation {
@@ -19,40 +20,7 @@ export interface ChatLocation {
   root: string;
 }
 
-/** One problem the reader found, with the exact sentence to show. */
-export interface Problem {
-  /**
-   * - `name`: a folder name that does not decode (not a chat);
-   * - `duplicate`: the same chat in two places (both refused);
-   * - `form`: a log of the other form than the folder keeps;
-   * - `no-log`: a chat folder without a log;
-   * - `identity`: a header that names another chat or working folder;
-   * - `line`: a complete line that is not a JSON object;
-   * - `tail`: an unfinished piece at the end (cut frame, unfinished line);
-   * - `unreadable`: a log that cannot be decoded;
-   * - `cache`: a checkpoint that cannot be read, or that no longer fits its
-   *   log and was discarded (the sentence gives the reason);
-   * - `lock`: a stale `session.lock` (the sentence names its holder and why it is stale);
-   * - `link`: a symbolic link that leads outside the log folder, loops or leads nowhere (never read);
-   * - `special`: an entry of the wrong kind: a FIFO, socket or device named like a log,
-   *   checkpoint or lock, or anything but a folder where a group or chat folder belongs (never read).
-   */
-  kind:
-    | "name"
-    | "duplicate"
-    | "form"
-    | "no-log"
-    | "identity"
-    | "line"
-    | "tail"
-    | "unreadable"
-    | "cache"
-    | "lock"
-    | "link"
-    | "special";
-  path: string;
-  message: string;
-}
+export type { Problem } from "./problem";
 
 /** The chats of a log folder and the folder-level problems, found by reading folder names only. */
 export interface FolderWalk {
@@ -63,8 +31,7 @@ export interface FolderWalk {
 /** The sub-folders of `dir`; its other entries become problems. */
 function subfolders(dir: string, root: string, problems: Problem[]): string[] {
   const listing = listFolders(dir, root);
-  for (const r of listing.refused)
-    problems.push({ kind: r.link ? "link" : "special", path: r.path, message: r.message });
+  for (const r of listing.refused) problems.push(problemAt(r.link ? "link" : "special", r.path, r.message));
   return listing.folders;
 }
 
@@ -85,27 +52,27 @@ export function walkLogFolder(logDir: string): FolderWalk {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
-      problems.push({
-        kind: "name",
-        path: groupDir,
-        message: `The folder "${group}" is not a chat group: its name is neither --<working folder>-- with a working folder that decodes, nor _no-cwd.`,
-      });
+      problems.push(
+        problemAt(
+          "name",
+          groupDir,
+          `The folder "${group}" is not a chat group: its name is neither --<working folder>-- with a working folder that decodes, nor _no-cwd.`,
+        ),
+      );
       continue;
     }
     for (const name of subfolders(groupDir, root, problems)) {
       const dir = `${groupDir}${sep}${name}`;
       const id = decodeName(name);
       if (id === null) {
-        problems.push({ kind: "name", path: dir, message: `The folder name "${name}" does not decode to a chat id.` });
+        problems.push(problemAt("name", dir, `The folder name "${name}" does not decode to a chat id.`));
         continue;
       }
       const seen = byId.get(id);
       if (seen) {
-        problems.push({
-          kind: "duplicate",
-          path: dir,
-          message: `Chat "${id}" is stored in two places: ${seen.dir} and ${dir}.`,
-        });
+        problems.push(
+          problemAt("duplicate", dir, duplicateSentence(id, seen.dir, dir), { paths: [seen.dir, dir], chat: id }),
+        );
         refused.add(id);
         continue;
       }
@@ -114,6 +81,11 @@ export function walkLogFolder(logDir: string): FolderWalk {
   }
   const chats = [...byId.values()].filter((c) => !refused.has(c.id));
   return { chats, problems };
+}
+
+/** The sentence for a chat stored in two places. */
+function duplicateSentence(id: string, first: string, second: string): string {
+  return `Chat "${id}" is stored in two places: ${first} and ${second}.`;
 }
 
 /**
@@ -136,7 +108,9 @@ export function locateChat(logDir: string, id: string): ChatLocation {
   }
   const [first, second] = found;
   if (first && second)
-    throw new OdaError("refused", `Chat "${id}" is stored in two places: ${first.dir} and ${second.dir}.`);
+    throw new OdaError("refused", duplicateSentence(id, first.dir, second.dir), {
+      data: { problem: "duplicate", paths: [first.dir, second.dir] },
+    });
   if (first) return first;
   throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
 }

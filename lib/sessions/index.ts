@@ -52,7 +52,7 @@ export {
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
-export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
+export { type ChatLocation, locateChat, walkLogFolder } from "./folder";
 export {
   DEFAULT_LOG_LIMITS,
   type LogLimits,
@@ -65,9 +65,18 @@ export { cachedIndex, indexLog, type LinesResult, type LogIndex, readLogLines, t
 export { openLineStream, streamLineBytes } from "./line-stream";
 export type { LogLine } from "./lines";
 export { type ChatBatch, type ListChatsOptions, listAllChats, listChats } from "./list";
-export { type SeekPoint, streamLog, withRawLog } from "./log-stream";
+export { type SeekPoint, streamLog } from "./log-stream";
 export { decodeName, encodeName, groupName, logFileName, NO_CWD_GROUP, parseGroupName, parseLogName } from "./names";
 export { type ChatOutline, outlineChat } from "./outline";
+export {
+  type Problem,
+  type ProblemKind,
+  problemAt,
+  rawLogNote,
+  splitRawLog,
+  withPaths,
+  withRawLog,
+} from "./problem";
 export {
   type ChatDownload,
   type ChatView,

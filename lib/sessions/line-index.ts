@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { closeSync, statSync } from "node:fs";
 import { OdaError } from "../errors";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
-import { type LogEnd, openLogFile, type SeekPoint, streamLog, withRawLog } from "./log-stream";
+import { type LogEnd, openLogFile, type SeekPoint, streamLog } from "./log-stream";
+import { withRawLog } from "./problem";
 import { readRange } from "./zstd/file-window";
 
 /**

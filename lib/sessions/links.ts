@@ -2,7 +2,7 @@ import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "no
 import { join } from "node:path";
 import { describeFileKind, notRegularMessage } from "../fs/open-regular";
 import { isInside } from "../fs/safe-path";
-import { withRawLog } from "./log-stream";
+import { withRawLog } from "./problem";
 
 /**
  * Symbolic links and special files in the log folder. A link that stays inside

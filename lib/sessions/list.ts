@@ -22,6 +22,8 @@ export interface ListChatsOptions {
   verify?: boolean;
   /** Chats per batch (default 200). */
   batchSize?: number;
+  /** Decoded bytes a zstd batch aims at when a log is read whole (`DecodeZstdOptions.batchOutput`). */
+  batchOutput?: number;
   /** Called after each batch. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -51,7 +53,7 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     // frames not seen before overlap on the thread pool.
     const pending: Promise<ChatSummary>[] = [];
     for (const loc of walk.chats.slice(i, i + size)) {
-      const summary = summarizeChat(loc, { compress, verify: options.verify });
+      const summary = summarizeChat(loc, { compress, verify: options.verify, batchOutput: options.batchOutput });
       // Awaited below with the rest of the batch; handled now so a failure is not reported as unhandled meanwhile.
       summary.catch(() => {});
       pending.push(summary);

@@ -2,6 +2,7 @@ import { closeSync } from "node:fs";
 import { isOdaError, OdaError } from "../errors";
 import { openRegularSync } from "../fs/open-regular";
 import { formatBytes, type LogLimits, logLimits } from "./limits";
+import { withRawLog } from "./problem";
 import { decodeZstd } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { FrameError } from "./zstd/frames";
@@ -48,6 +49,8 @@ export interface StreamLogOptions {
   from?: SeekPoint;
   /** The limits to read under (default: `logLimits()`). */
   limits?: LogLimits;
+  /** Decoded bytes a zstd batch aims at (`DecodeZstdOptions.batchOutput`). */
+  batchOutput?: number;
 }
 
 /**
@@ -70,7 +73,11 @@ export function openLogFile(path: string): { fd: number; size: number; ino: numb
   try {
     opened = openRegularSync(path);
   } catch (error) {
-    if (isOdaError(error)) throw new OdaError(error.code, withRawLog(error.message, path), { cause: error });
+    if (isOdaError(error))
+      throw new OdaError(error.code, withRawLog(error.message, path), {
+        cause: error,
+        data: { paths: [path], rawLog: path },
+      });
     throw error;
   }
   const { fd, stat: st } = opened;
@@ -115,6 +122,7 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
         start: from.comp,
         decodedBefore: from.dec,
         limits,
+        batchOutput: options.batchOutput,
       })) {
         if (item.type === "end") {
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };
@@ -153,9 +161,4 @@ export function frameErrorSentence(error: FrameError, path: string, limits: LogL
           ? `${path} decodes to more than ${limits.maxRatio} times its compressed size (${error.decoded} bytes from its first ${error.offset} bytes), as a zstd bomb does; ${stopped}`
           : `The log cannot be read past byte ${error.offset}: ${error.message}.`;
   return withRawLog(reason, path);
-}
-
-/** Adds the contract's raw log note to a refusal. */
-export function withRawLog(sentence: string, path: string): string {
-  return `${sentence} raw log: ${path}`;
 }

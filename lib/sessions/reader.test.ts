@@ -110,7 +110,13 @@ describe("walking the log folder", () => {
     const sentence = `Chat "c1" is stored in two places: ${w.dir} and ${join(dir, "_no-cwd", "c1")}.`;
     expect(chats).toEqual([]);
     expect(problems.map((p) => p.message)).toEqual([sentence]);
+    // Both copies and the chat as data: nothing parses them back out of the sentence.
+    expect(problems.map((p) => [p.paths, p.chat])).toEqual([[[w.dir, join(dir, "_no-cwd", "c1")], "c1"]]);
     await expect(readLines(dir, "c1", { from: 1, count: 1 })).rejects.toThrow(sentence);
+    await expect(readLines(dir, "c1", { from: 1, count: 1 })).rejects.toMatchObject({
+      code: "refused",
+      data: { problem: "duplicate", paths: [w.dir, join(dir, "_no-cwd", "c1")] },
+    });
   });
 
   it("reads only exact log names: a renamed copy is not a log", async () => {
@@ -264,6 +270,7 @@ describe("checkpoints", () => {
     expect(chat?.problems[1]).toEqual({
       kind: "cache",
       path: join(dir, "--%2Fsomewhere--", "c1", "session.cache.json"),
+      paths: [join(dir, "--%2Fsomewhere--", "c1", "session.cache.json")],
       message:
         'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/home/ana" does not match the chat\'s "/somewhere". The details were rebuilt from the log.',
     });
@@ -404,6 +411,7 @@ describe("one writer at a time", () => {
       {
         kind: "lock",
         path: join(w.dir, "session.lock"),
+        paths: [join(w.dir, "session.lock")],
         message: `The session.lock is stale (held by process ${holder.pid} on ${holder.host}, started ${holder.startedAt}): Process ${holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
       },
     ]);

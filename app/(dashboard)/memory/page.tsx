@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { MemoryOverview } from "@/components/memory/memory-overview";
+import { memoryQueries } from "@/components/memory/queries";
+import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Memory" };
@@ -12,7 +14,9 @@ export default function MemoryOverviewPage() {
         title="Memory"
         description="Every memory set on this computer, what each chat receives, and a search across them all."
       />
-      <MemoryOverview />
+      <Prefetch queries={[memoryQueries.overview()]}>
+        <MemoryOverview />
+      </Prefetch>
     </>
   );
 }

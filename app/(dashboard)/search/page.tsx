@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { searchQueries } from "@/components/search/queries";
 import { readSearchParams } from "@/components/search/search-params";
 import { SearchView } from "@/components/search/search-view";
+import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Search" };
@@ -19,7 +21,9 @@ export default async function SearchPage({
         title="Search"
         description="Find which chat mentioned something: every message, tool call and memory line of every chat."
       />
-      <SearchView initial={initial} />
+      <Prefetch queries={[searchQueries.status(), searchQueries.folders()]}>
+        <SearchView initial={initial} />
+      </Prefetch>
     </div>
   );
 }

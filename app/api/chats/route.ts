@@ -1,4 +1,4 @@
-import { isOdaError } from "@/lib/errors";
+import { errorBody, isOdaError } from "@/lib/errors";
 import { streamChatList } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 
@@ -10,7 +10,7 @@ const UNEXPECTED = "The chat list could not be read; run oda-admin doctor.";
  * The chat list as NDJSON: one `ChatListBatch` per line as the log folder is
  * read, so the page shows the first chats and a progress bar before the end.
  * `?batch=N` (1–1000, default 100) sets the batch size. A refusal ends the
- * stream with `{"error": "<sentence>"}`.
+ * stream with `{"error": {"code": …, "message": "<sentence>"}}`, the shape of an action's refusal.
  */
 export async function GET(request: Request): Promise<Response> {
   const refused = await guardRoute(request);
@@ -26,8 +26,7 @@ export async function GET(request: Request): Promise<Response> {
         else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
       } catch (error) {
         if (!isOdaError(error)) console.error("oda-admin: the chat list failed:", error);
-        const message = isOdaError(error) ? error.message : UNEXPECTED;
-        controller.enqueue(encoder.encode(`${JSON.stringify({ error: message })}\n`));
+        controller.enqueue(encoder.encode(`${JSON.stringify({ error: errorBody(error, UNEXPECTED) })}\n`));
         controller.close();
       }
     },

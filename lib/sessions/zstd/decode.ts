@@ -69,6 +69,12 @@ export interface DecodeZstdOptions {
   decodedBefore?: number;
   /** The limits (default: `logLimits()`). */
   limits?: LogLimits;
+  /**
+   * Decoded bytes a batch aims at (default 6 MiB). A reader that goes through a whole log once and keeps
+   * nothing (a support bundle) gives less: each batch's output is native memory freed only at a later
+   * garbage collection, so the peak grows with it.
+   */
+  batchOutput?: number;
 }
 
 /**
@@ -85,6 +91,7 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
   let pos = options.start ?? 0;
   let produced = options.decodedBefore ?? 0;
   let budget = FIRST_BATCH;
+  const target = options.batchOutput ?? TARGET_OUTPUT;
   let sliceStart = performance.now();
   /**
    * Passes on decoded bytes with `readTo` compressed bytes read, up to a limit: the bytes within it are
@@ -156,7 +163,7 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
       }
       if (error) throw error;
       const ratio = Math.max(out, 1) / Math.max(cur.end - cur.batchStart, 1);
-      budget = Math.round(Math.min(MAX_BATCH, Math.max(FIRST_BATCH, TARGET_OUTPUT / ratio)));
+      budget = Math.round(Math.min(MAX_BATCH, Math.max(FIRST_BATCH, target / ratio)));
     }
     const stop = cur.stop;
     if (stop instanceof FrameError) throw stop;

@@ -7,8 +7,10 @@ import { ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
+import { activeBundle } from "@/server/bundle";
 import { chatIdParam, type LinesView, linesFor, type OutlineView, outlineFor } from "@/server/chat-inspector";
 
 export const metadata: Metadata = { title: "Chat" };
@@ -35,11 +37,7 @@ async function firstPage(
 }
 
 function Refusal({ children }: { children: string }) {
-  return (
-    <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm break-words dark:bg-red-950">
-      {children}
-    </p>
-  );
+  return <Alert tone="error">{children}</Alert>;
 }
 
 /** The inspector: the first screen needs only a folder listing and the first page of lines; details stream in. */
@@ -62,7 +60,7 @@ export default async function ChatPage({
       <>
         <PageHeader title={`Chat ${id}`} />
         <Refusal>{error.message}</Refusal>
-        {error.message.includes("is stored in two places") && <ChatFix chat={id} problem="duplicate" />}
+        {error.data?.problem === "duplicate" && <ChatFix chat={id} problem="duplicate" />}
       </>
     );
   }
@@ -90,7 +88,7 @@ export default async function ChatPage({
           </Link>
         }
       />
-      <ChatHeader outline={outline} generation={generation ?? ""} />
+      <ChatHeader outline={outline} generation={generation ?? ""} bundle={activeBundle()?.name ?? null} />
       {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}
       <section aria-labelledby="details-heading" className="space-y-2">
         <h2 id="details-heading" className="text-lg font-semibold">

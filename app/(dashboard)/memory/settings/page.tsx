@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { memoryQueries } from "@/components/memory/queries";
 import { SettingsForm } from "@/components/memory/settings-form";
+import { Prefetch } from "@/components/shell/prefetch";
 import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Memory settings" };
@@ -12,7 +14,9 @@ export default function MemorySettingsPage() {
         title="Memory settings"
         description="The limits every memory is checked against, kept in settings.json in the Oda home."
       />
-      <SettingsForm />
+      <Prefetch queries={[memoryQueries.settings()]}>
+        <SettingsForm />
+      </Prefetch>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { HistoryView } from "@/components/memory/history-view";
+import { HistoryPage } from "@/components/memory/history-page";
 import { isMemoryId } from "@/lib/memory/names";
 
 export const metadata: Metadata = { title: "Memory history" };
@@ -15,5 +15,5 @@ export default async function GlobalMemoryHistoryPage({
   const { id } = await params;
   const { version } = await searchParams;
   if (!isMemoryId(id)) notFound();
-  return <HistoryView workspace={null} id={id} initialVersion={typeof version === "string" ? version : null} />;
+  return <HistoryPage workspace={null} id={id} initialVersion={typeof version === "string" ? version : null} />;
 }

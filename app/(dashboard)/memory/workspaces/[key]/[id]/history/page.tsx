@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { HistoryView } from "@/components/memory/history-view";
+import { HistoryPage } from "@/components/memory/history-page";
 import { isMemoryId, isWorkspaceKey } from "@/lib/memory/names";
 
 export const metadata: Metadata = { title: "Memory history" };
@@ -21,5 +21,5 @@ export default async function WorkspaceMemoryHistoryPage({
     notFound();
   }
   if (!isWorkspaceKey(key) || !isMemoryId(id)) notFound();
-  return <HistoryView workspace={key} id={id} initialVersion={typeof version === "string" ? version : null} />;
+  return <HistoryPage workspace={key} id={id} initialVersion={typeof version === "string" ? version : null} />;
 }
