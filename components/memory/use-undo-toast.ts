@@ -3,7 +3,7 @@
 import { restoreVersionAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
-import type { MemoryDetail } from "@/lib/memory/store";
+import type { MemoryDetail } from "@/lib/types";
 
 /**
  * The Undo every change of a memory offers (editor saves, restores from the
