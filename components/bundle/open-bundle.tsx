@@ -41,6 +41,7 @@ export function OpenBundle() {
         <label className="text-sm">
           Bundle file on this computer
           <input
+            dir="auto"
             className="mt-1 block w-96 max-w-full rounded border border-zinc-400 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900"
             value={path}
             onChange={(e) => setPath(e.target.value)}

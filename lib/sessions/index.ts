@@ -50,7 +50,7 @@ export {
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
-export { type ChatLocation, locateChat, type Problem, walkLogFolder } from "./folder";
+export { type ChatLocation, locateChat, locateCopies, type Problem, walkLogFolder } from "./folder";
 export {
   DEFAULT_LOG_LIMITS,
   type LogLimits,
