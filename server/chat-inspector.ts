@@ -1,23 +1,22 @@
 import { cache } from "react";
 import type { z } from "zod";
-import { isOdaError, OdaError } from "@/lib/errors";
+import { isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
-import { outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
-import { type ChatProblem, logFolder, toRow } from "@/server/chat-list";
+import { outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
+import { type ChatProblem, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 import { inWorker } from "@/server/log-worker";
+import { requireLogs, serverRoots } from "@/server/roots";
 
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
  * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
  */
 
-/** The log folder, or a refusal telling how to give it. */
+/** The log folder and its form, or the refusal of `requireLogs`. */
 export function requireLogFolder(): { logDir: string; compress: boolean } {
-  const folder = logFolder();
-  if (!folder)
-    throw new OdaError("not_found", "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR.");
-  return folder;
+  const logDir = requireLogs();
+  return { logDir, compress: readCompressSetting(serverRoots().home) };
 }
 
 /** A lock as the page shows it (the file's raw content stays on the server). */

@@ -3,7 +3,7 @@ import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";
 import { type InsightsOverview, insightsOverview } from "@/lib/insights";
 import { guardPage } from "@/server/guard";
-import { serverRoots } from "@/server/roots";
+import { MISSING_ROOT, serverRoots } from "@/server/roots";
 
 /**
  * The Insights page's first view, server-rendered from the search index as it
@@ -45,8 +45,7 @@ export function readInsightsParams(raw: Record<string, string | string[] | undef
 export async function loadInsights(params: InsightsParams): Promise<InsightsView> {
   await guardPage();
   const roots = serverRoots();
-  if (!roots.logs)
-    return { ok: false, params, message: "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR." };
+  if (!roots.logs) return { ok: false, params, message: MISSING_ROOT.logs };
   const started = performance.now();
   try {
     const db = handleOf(roots.state, roots.logs).db;

@@ -1,17 +1,11 @@
-import { OdaError } from "@/lib/errors";
 import { type RepairRoots, resumeRepairs, runFormJob } from "@/lib/repair";
 import { activeBundle } from "@/server/bundle";
-import { serverRoots } from "@/server/roots";
+import { requireState, serverRoots } from "@/server/roots";
 
 /** The roots a repair needs; refused when the server has no admin state folder. */
 export function repairRoots(): RepairRoots {
-  const { home, logs, state } = serverRoots();
-  if (!state)
-    throw new OdaError(
-      "not_found",
-      "No admin state folder is set: start the dashboard with --state DIR or --home DIR.",
-    );
-  return { home, logs, state };
+  const { home, logs } = serverRoots();
+  return { home, logs, state: requireState() };
 }
 
 let resumed: Promise<unknown> | null = null;

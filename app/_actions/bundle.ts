@@ -9,7 +9,7 @@ import { OdaError } from "@/lib/errors";
 import { runAction } from "@/server/action";
 import { closeBundle, showBundle } from "@/server/bundle";
 import { bundleJob, startBundleJob } from "@/server/bundle-jobs";
-import { serverRoots } from "@/server/roots";
+import { requireState, serverRoots } from "@/server/roots";
 
 const ZScope = z.object({
   chats: z.union([z.literal("all"), z.array(z.string().min(1).max(1024)).max(100_000), z.null()]),
@@ -28,8 +28,7 @@ const ZScope = z.object({
 function bundleRootsOf() {
   const roots = serverRoots();
   if (!roots.home && !roots.logs) throw new OdaError("not_found", "No Oda home or log folder is set.");
-  if (!roots.state) throw new OdaError("not_found", "No state folder is set: start the dashboard with --state DIR.");
-  return { roots: { home: roots.home, logs: roots.logs }, state: roots.state };
+  return { roots: { home: roots.home, logs: roots.logs }, state: requireState() };
 }
 
 function version(): string {
@@ -98,9 +97,7 @@ export async function bundleJobAction(input: unknown) {
 export async function openBundleAction(input: unknown) {
   return runAction(z.object({ path: z.string().min(1).max(4096) }), input, async ({ path }) => {
     closeBundle();
-    const state = serverRoots().state;
-    if (!state) throw new OdaError("not_found", "No state folder is set: start the dashboard with --state DIR.");
-    const opened = await unpackBundle(path, state);
+    const opened = await unpackBundle(path, requireState());
     showBundle(opened);
     revalidatePath("/", "layout");
     return { name: opened.name, createdAt: opened.manifest.createdAt };

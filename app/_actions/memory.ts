@@ -1,68 +1,66 @@
 "use server";
 
 import { z } from "zod";
-import { OdaError } from "@/lib/errors";
 import {
   changeMemory,
+  chatPayload,
   createMemory,
   deleteMemory,
   editorContext,
   findMemory,
+  listAllDeleted,
+  listDeleted,
+  listProblemFiles,
   listSet,
+  listVersions,
   listWorkspaces,
+  memoryOverview,
+  previewPayloadChange,
   readSettings,
   restoreDeleted,
   restoreVersion,
+  saveRawMemoryFile,
   setEnabled,
-  tokenBudgets,
+  undoChatChange,
   writeSettings,
+  ZMemoryId,
+  ZMemoryRef,
+  ZSha256,
+  ZVersionName,
+  ZWorkspace,
 } from "@/lib/memory";
 import { runAction } from "@/server/action";
-import { serverRoots } from "@/server/roots";
+import { requireHome } from "@/server/roots";
 
-/** The Oda home this server serves; refused when none is set. */
-function home(): string {
-  const h = serverRoots().home;
-  if (!h) throw new OdaError("unusable", "No Oda home is set: start the dashboard with --home or ODA_HOME.");
-  return h;
-}
+// Every change returns the lib's `ChangeResult` as is: `changed`, the refusal-free `message`,
+// the memory after it (null once deleted) and the version that keeps what it replaced.
 
-// Names are checked against the contract's patterns by the lib before any file call.
-const ZWorkspace = z.string().max(255).nullable();
-const ZId = z.string().max(16);
 const ZSet = z.object({ workspace: ZWorkspace });
-const ZOne = z.object({ workspace: ZWorkspace, id: ZId });
-const ZSha = z.string().regex(/^[0-9a-f]{64}$/);
+const expecting = (sha: string | undefined) => (sha ? { expectedSha256: sha } : {});
 
 /** Every set (global first) with its memories, problems and ignored files, the chats' budgets and the settings problems. */
 export async function getOverviewAction(input: unknown = {}) {
-  return runAction(z.object({}), input, async () => {
-    const h = home();
-    const settings = await readSettings(h);
-    const keys: (string | null)[] = [null, ...(await listWorkspaces(h))];
-    const sets = await Promise.all(keys.map((k) => listSet(h, k, { limits: settings.limits })));
-    return { sets, budgets: await tokenBudgets(h), limits: settings.limits, settingsProblems: settings.problems };
-  });
+  return runAction(z.object({}), input, () => memoryOverview(requireHome()));
 }
 
 /** One set read from disk, with the limits. */
 export async function getSetAction(input: unknown) {
   return runAction(ZSet, input, async ({ workspace }) => {
-    const h = home();
-    const { limits } = await readSettings(h);
-    return { set: await listSet(h, workspace, { limits }), limits };
+    const home = requireHome();
+    const { limits } = await readSettings(home);
+    return { set: await listSet(home, workspace, { limits }), limits };
   });
 }
 
 /** One memory read in full (null once its file is gone). */
 export async function getMemoryAction(input: unknown) {
-  return runAction(ZOne, input, ({ workspace, id }) => findMemory(home(), workspace, id));
+  return runAction(ZMemoryRef, input, ({ workspace, id }) => findMemory(requireHome(), workspace, id));
 }
 
 /** The limits and the other memories' payload pieces of every chat an edit affects. */
 export async function getEditorContextAction(input: unknown) {
-  return runAction(z.object({ workspace: ZWorkspace, id: ZId.nullable() }), input, ({ workspace, id }) =>
-    editorContext(home(), workspace, id),
+  return runAction(z.object({ workspace: ZWorkspace, id: ZMemoryId.nullable() }), input, ({ workspace, id }) =>
+    editorContext(requireHome(), workspace, id),
   );
 }
 
@@ -71,7 +69,7 @@ export async function createMemoryAction(input: unknown) {
   return runAction(
     z.object({ workspace: ZWorkspace, title: z.string(), text: z.string(), enabled: z.boolean() }),
     input,
-    ({ workspace, title, text, enabled }) => createMemory(home(), workspace, { title, text, enabled }),
+    ({ workspace, title, text, enabled }) => createMemory(requireHome(), workspace, { title, text, enabled }),
     { writes: true },
   );
 }
@@ -79,10 +77,10 @@ export async function createMemoryAction(input: unknown) {
 /** Changes a memory's title and text; refused when its file changed since `expectedSha256`. */
 export async function changeMemoryAction(input: unknown) {
   return runAction(
-    ZOne.extend({ title: z.string(), text: z.string(), expectedSha256: ZSha }),
+    ZMemoryRef.extend({ title: z.string(), text: z.string(), expectedSha256: ZSha256 }),
     input,
     ({ workspace, id, title, text, expectedSha256 }) =>
-      changeMemory(home(), workspace, id, { title, text }, { expectedSha256 }),
+      changeMemory(requireHome(), workspace, id, { title, text }, { expectedSha256 }),
     { writes: true },
   );
 }
@@ -90,54 +88,140 @@ export async function changeMemoryAction(input: unknown) {
 /** Turns a memory on or off (turning off is never refused). */
 export async function setEnabledAction(input: unknown) {
   return runAction(
-    ZOne.extend({ enabled: z.boolean(), expectedSha256: ZSha.optional() }),
+    ZMemoryRef.extend({ enabled: z.boolean(), expectedSha256: ZSha256.optional() }),
     input,
     ({ workspace, id, enabled, expectedSha256 }) =>
-      setEnabled(home(), workspace, id, enabled, expectedSha256 ? { expectedSha256 } : {}),
+      setEnabled(requireHome(), workspace, id, enabled, expecting(expectedSha256)),
     { writes: true },
   );
 }
 
 /** Deletes a memory (never refused). */
 export async function deleteMemoryAction(input: unknown) {
-  return runAction(ZOne, input, ({ workspace, id }) => deleteMemory(home(), workspace, id), { writes: true });
+  return runAction(ZMemoryRef, input, ({ workspace, id }) => deleteMemory(requireHome(), workspace, id), {
+    writes: true,
+  });
 }
 
-/** Restores a version (the Undo of a save); the replaced state is kept, so the restore can be undone too. */
+/** Restores a version (source `restore`, also the Undo of a save); the replaced state is kept, so it can be undone too. */
 export async function restoreVersionAction(input: unknown) {
   return runAction(
-    ZOne.extend({ version: z.string().max(64), expectedSha256: ZSha.optional() }),
+    ZMemoryRef.extend({ version: ZVersionName, expectedSha256: ZSha256.optional() }),
     input,
     ({ workspace, id, version, expectedSha256 }) =>
-      restoreVersion(home(), workspace, id, version, expectedSha256 ? { expectedSha256 } : {}),
+      restoreVersion(requireHome(), workspace, id, version, expecting(expectedSha256)),
     { writes: true },
   );
 }
 
-/** Brings a deleted memory back (the Undo of a delete). */
+/** Brings a deleted memory back from its newest version (the Undo of a delete). */
 export async function restoreDeletedAction(input: unknown) {
-  return runAction(ZOne, input, ({ workspace, id }) => restoreDeleted(home(), workspace, id), { writes: true });
+  return runAction(ZMemoryRef, input, ({ workspace, id }) => restoreDeleted(requireHome(), workspace, id), {
+    writes: true,
+  });
+}
+
+/** Undoes the chat change that made the current state (source `undo`). */
+export async function undoChatChangeAction(input: unknown) {
+  return runAction(
+    ZMemoryRef.extend({ expectedSha256: ZSha256.optional() }),
+    input,
+    ({ workspace, id, expectedSha256 }) => undoChatChange(requireHome(), workspace, id, expecting(expectedSha256)),
+    { writes: true },
+  );
+}
+
+/** Saves a person's fix of a problem file, only if it then reads with no problem. */
+export async function saveRawFileAction(input: unknown) {
+  return runAction(
+    ZMemoryRef.extend({ raw: z.string().max(2_000_000), expectedSha256: ZSha256.optional() }),
+    input,
+    ({ workspace, id, raw, expectedSha256 }) =>
+      saveRawMemoryFile(requireHome(), workspace, id, raw, expecting(expectedSha256)),
+    { writes: true },
+  );
+}
+
+/** A memory's current state (null when deleted or gone), its deletion mark and its versions, newest first. */
+export async function readHistoryAction(input: unknown) {
+  return runAction(ZMemoryRef, input, async ({ workspace, id }) => {
+    const home = requireHome();
+    const [current, versions, deleted] = await Promise.all([
+      findMemory(home, workspace, id),
+      listVersions(home, workspace, id),
+      listDeleted(home, workspace),
+    ]);
+    const mark = deleted.find((d) => d.id === id);
+    return { current, versions, deleted: mark ? { deletedAt: mark.deletedAt, title: mark.title } : null };
+  });
+}
+
+/** Every deleted memory of every set, newest deletion first. */
+export async function listDeletedAction(input: unknown = {}) {
+  return runAction(z.object({}), input, () => listAllDeleted(requireHome()));
+}
+
+/** Every problem under the home, with each problem file's raw text and sha256 for the raw editor. */
+export async function listProblemsAction(input: unknown = {}) {
+  return runAction(z.object({}), input, () => listProblemFiles(requireHome()));
+}
+
+/** What a chat in a workspace (or none) receives, the workspaces to pick from, and the memories it could change. */
+export async function readPayloadAction(input: unknown) {
+  return runAction(ZSet, input, async ({ workspace }) => {
+    const home = requireHome();
+    const [payload, workspaces, global, ws] = await Promise.all([
+      chatPayload(home, workspace),
+      listWorkspaces(home),
+      listSet(home, null),
+      workspace === null ? null : listSet(home, workspace),
+    ]);
+    const memories = [...global.memories, ...(ws?.memories ?? [])].map((m) => ({
+      id: m.id,
+      workspace: m.workspace,
+      title: m.title,
+      text: m.text,
+      enabled: m.enabled,
+    }));
+    return { payload, workspaces, memories };
+  });
+}
+
+const ZChange = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("edit"), title: z.string().max(100_000), text: z.string().max(1_000_000) }),
+  z.object({ kind: z.literal("enabled"), enabled: z.boolean() }),
+  z.object({ kind: z.literal("delete") }),
+]);
+
+/** Previews, without saving, a change's effect on a chat's payload and the note a running chat would be sent. */
+export async function previewNoteAction(input: unknown) {
+  return runAction(z.object({ workspace: ZWorkspace, target: ZMemoryRef, change: ZChange }), input, async (v) => {
+    const p = await previewPayloadChange(requireHome(), v.workspace, v.target, v.change);
+    return {
+      note: p.note,
+      problems: p.problems,
+      tokens: p.after.tokens,
+      before: p.before.tokens,
+      limit: p.after.limit,
+    };
+  });
 }
 
 /** The settings as read (defaults filled in) with their problems. */
 export async function getSettingsAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => readSettings(home()));
+  return runAction(z.object({}), input, () => readSettings(requireHome()));
 }
 
 /** Saves the limits and `sessions.compress`; the lib refuses a value out of range. */
 export async function saveSettingsAction(input: unknown) {
   const n = z.number();
-  return runAction(
-    z.object({
-      titleMaxChars: n,
-      textMaxChars: n,
-      fileMaxBytes: n,
-      chatMaxTokens: n,
-      versionsKept: n,
-      compress: z.boolean(),
-    }),
-    input,
-    (values) => writeSettings(home(), values),
-    { writes: true },
-  );
+  const ZSettings = z.object({
+    titleMaxChars: n,
+    textMaxChars: n,
+    fileMaxBytes: n,
+    chatMaxTokens: n,
+    versionsKept: n,
+    compress: z.boolean(),
+  });
+  return runAction(ZSettings, input, (values) => writeSettings(requireHome(), values), { writes: true });
 }

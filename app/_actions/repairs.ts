@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { ZMemoryId, ZWorkspace } from "@/lib/memory";
 import {
   applyRepair,
   compareCopies,
@@ -23,7 +24,7 @@ const ZTarget = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("form"), chat: ZChat }),
   z.object({ kind: z.literal("duplicate"), chat: ZChat, setAside: z.string().min(1).max(4096) }),
   z.object({ kind: z.literal("archive"), chat: ZChat, generations: z.array(z.string().max(200)).max(100).optional() }),
-  z.object({ kind: z.literal("memory"), workspace: z.string().max(255).nullable(), memory: z.string().max(8) }),
+  z.object({ kind: z.literal("memory"), workspace: ZWorkspace, memory: ZMemoryId }),
 ]);
 const ZTargetInput = z.object({ target: ZTarget });
 const ZUndo = z.object({ id: z.string().min(1).max(200) });

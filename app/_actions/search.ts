@@ -1,12 +1,11 @@
 "use server";
 
 import { z } from "zod";
-import { OdaError } from "@/lib/errors";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
 import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import { refreshInWorker } from "@/server/index-worker";
-import { serverRoots } from "@/server/roots";
+import { requireLogs, serverRoots } from "@/server/roots";
 
 const ZDate = z
   .string()
@@ -27,10 +26,9 @@ const ZStatus = z.object({ refresh: z.enum(["never", "when-stale", "now"]).defau
 
 /** The server's log folder and state folder, or the sentence saying what is missing. */
 function indexRoots() {
-  const roots = serverRoots();
-  if (!roots.logs)
-    throw new OdaError("not_found", "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR.");
-  return { logs: roots.logs, state: roots.state, compress: readCompressSetting(roots.home) };
+  const logs = requireLogs();
+  const { home, state } = serverRoots();
+  return { logs, state, compress: readCompressSetting(home) };
 }
 
 /** Searches the index as it is; the page shows the index's freshness beside the results. */

@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
+import { chatHref } from "@/lib/routes";
 import { type DetailsView, detailsOnce } from "@/server/chat-inspector";
-import { chatHref, formatBytes, formatCount, formatTime } from "./format";
+import { formatBytes, formatCount } from "./format";
 import { ProblemList } from "./problem-list";
 
 const CACHE_LABEL: Record<string, string> = {
@@ -65,7 +67,9 @@ export async function ChatDetails({ id }: { id: string }) {
     <div className="space-y-3">
       <dl className="grid gap-1 text-sm sm:grid-cols-2">
         <Row term="Title">{d.title ?? "(none)"}</Row>
-        <Row term="Created">{formatTime(d.created)}</Row>
+        <Row term="Created">
+          <Time iso={d.created} />
+        </Row>
         <Row term="Continues">
           {d.continues ? (
             <Link href={chatHref(d.continues)} className="text-blue-800 underline dark:text-blue-300">
@@ -75,7 +79,9 @@ export async function ChatDetails({ id }: { id: string }) {
             "no earlier chat"
           )}
         </Row>
-        <Row term="Last activity">{formatTime(d.lastActivity)}</Row>
+        <Row term="Last activity">
+          <Time iso={d.lastActivity} />
+        </Row>
         <Row term="Messages">{formatCount(d.messages)}</Row>
         <Row term="Tokens">
           {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out

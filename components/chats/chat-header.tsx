@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { chatHref, downloadHref } from "@/lib/routes";
 import type { OutlineView } from "@/server/chat-inspector";
-import { chatHref, downloadHref, formatBytes, workingFolderLabel } from "./format";
+import { formatBytes, workingFolderLabel } from "./format";
 import { LockPanel } from "./lock-panel";
 
 const LINK = "text-blue-800 underline underline-offset-2 dark:text-blue-300";
@@ -72,7 +73,7 @@ export function ChatFiles({ outline, generation }: { outline: OutlineView; gener
                     </Link>
                   )}
                   {!g.current && current && (
-                    <Link className={LINK} href={`${chatHref(outline.id)}?beside=${encodeURIComponent(g.name)}`}>
+                    <Link className={LINK} href={chatHref(outline.id, { beside: g.name })}>
                       View {g.name} beside the current one
                     </Link>
                   )}

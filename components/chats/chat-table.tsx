@@ -8,17 +8,10 @@ import Link from "next/link";
 import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
+import { chatHref } from "@/lib/routes";
 import type { ChatRow } from "@/server/chat-list";
-import {
-  chatHref,
-  countOf,
-  formatBytes,
-  formatCount,
-  formatLabel,
-  formatTime,
-  lockLabel,
-  workingFolderLabel,
-} from "./format";
+import { countOf, formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
 import type { ListItem, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";
 
@@ -79,7 +72,7 @@ function ChatCells({ row }: { row: ChatRow }) {
       </div>
       <div role="cell">
         <NarrowLabel>Last activity</NarrowLabel>
-        {formatTime(row.lastActivity)}
+        <Time iso={row.lastActivity} />
       </div>
       <div role="cell" className="tabular-nums lg:text-right">
         <NarrowLabel>Messages</NarrowLabel>

@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Time } from "@/components/ui/time";
 import type { LineView } from "@/server/chat-inspector";
-import { formatCount, formatTime } from "./format";
+import { formatCount } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";
 import { MessageMarkdown } from "./markdown";
 import { LineGutter } from "./raw-line";
@@ -115,8 +116,8 @@ function Message({ json, ctx }: { json: Json; ctx: Context }) {
   const role = str(json.role) ?? "?";
   const usage = json.usage as { input_tokens?: number; output_tokens?: number } | undefined;
   const content = json.content ?? json.text;
+  const when = str(json.ts) ?? str(json.time);
   const meta = [
-    formatTime(str(json.ts) ?? str(json.time)),
     str(json.model),
     usage && typeof usage === "object"
       ? `${formatCount(usage.input_tokens ?? 0)} in / ${formatCount(usage.output_tokens ?? 0)} out tokens`
@@ -126,6 +127,7 @@ function Message({ json, ctx }: { json: Json; ctx: Context }) {
     <div className={`rounded border-l-4 px-3 py-2 ${ROLE_TONE[role] ?? ROLE_TONE.system}`}>
       <p className="flex flex-wrap gap-x-3 text-xs text-zinc-700 dark:text-zinc-300">
         <span className="font-semibold capitalize">{role}</span>
+        <Time iso={when} />
         {meta.map((m) => (
           <span key={m}>{m}</span>
         ))}
@@ -145,19 +147,25 @@ function Message({ json, ctx }: { json: Json; ctx: Context }) {
 }
 
 function Event({ json }: { json: Json }) {
-  const ts = formatTime(str(json.ts));
+  const ts = <Time iso={str(json.ts)} />;
   switch (json.type) {
     case "session":
       return (
         <p className="text-xs text-zinc-700 dark:text-zinc-300">
-          Chat started {formatTime(str(json.created))} · format {String(json.format ?? "?")} · working folder{" "}
+          Chat started <Time iso={str(json.created)} /> · format {String(json.format ?? "?")} · working folder{" "}
           <span className="font-mono">{str(json.cwd) ?? "none"}</span>
           {str(json.continues) ? ` · continues ${json.continues}` : ""}
         </p>
       );
     case "memory":
       return (
-        <Fold summary={`Memory sent (${json.mode === "note" ? "note" : "full"}) · ${ts}`}>
+        <Fold
+          summary={
+            <>
+              Memory sent ({json.mode === "note" ? "note" : "full"}) · {ts}
+            </>
+          }
+        >
           <pre className="text-xs break-words whitespace-pre-wrap">{str(json.text) ?? pretty(json.text)}</pre>
         </Fold>
       );
@@ -179,7 +187,7 @@ function Event({ json }: { json: Json }) {
         <div>
           <p className="text-xs text-zinc-700 dark:text-zinc-300">
             Line of type <span className="font-mono">{str(json.type) ?? "(none)"}</span>
-            {json.ts ? ` · ${ts}` : ""}
+            {json.ts ? <> · {ts}</> : ""}
           </p>
           <pre className="font-mono text-xs break-all whitespace-pre-wrap">{JSON.stringify(json, null, 2)}</pre>
         </div>

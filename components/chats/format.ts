@@ -14,14 +14,6 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** An ISO time as `2026-11-29 18:24:08 UTC` (stable across machines, no locale surprises). */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return "–";
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return iso;
-  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
-}
-
 /** A whole number with thousands separators. */
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? "–" : n.toLocaleString("en");
@@ -37,19 +29,6 @@ export function countOf(n: number, word: string): string {
 /** The working folder as shown: the folder, or `_no-cwd` for chats without one. */
 export function workingFolderLabel(cwd: string | null): string {
   return cwd ?? "_no-cwd";
-}
-
-/** The inspector's address for a chat (the id is data: always URL-encoded). */
-export function chatHref(
-  id: string,
-  params: { line?: number; view?: "raw" | "conversation"; generation?: string | null } = {},
-): string {
-  const query = new URLSearchParams();
-  if (params.line) query.set("line", String(params.line));
-  if (params.view) query.set("view", params.view);
-  if (params.generation) query.set("generation", params.generation);
-  const rest = query.toString();
-  return `/chats/${encodeURIComponent(id)}${rest ? `?${rest}` : ""}`;
 }
 
 /** The lock as one short label. */
@@ -70,18 +49,4 @@ export function lockLabel(state: string): string {
 export function formatLabel(format: number | null, compressed: boolean | null): string {
   if (format === null) return "no log";
   return `v${format}${compressed === null ? "" : compressed ? " zstd" : " plain"}`;
-}
-
-/** The download address of a log, decompressed or as stored. */
-export function downloadHref(id: string, form: "decompressed" | "raw", generation: string | null): string {
-  const query = new URLSearchParams({ form });
-  if (generation) query.set("generation", generation);
-  return `/chats/${encodeURIComponent(id)}/download?${query}`;
-}
-
-/** The download address of one line of a log (a line over the line limit, shown truncated). */
-export function lineDownloadHref(id: string, line: number, generation: string | null): string {
-  const query = new URLSearchParams({ line: String(line) });
-  if (generation) query.set("generation", generation);
-  return `/chats/${encodeURIComponent(id)}/download?${query}`;
 }

@@ -7,10 +7,10 @@ import { freeStaleLockAction } from "@/app/_actions/sessions";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import type { LockView } from "@/server/chat-inspector";
-import { formatTime } from "./format";
 import { statusQuery } from "./log-data";
 
 /** The seed's warning, quoted before anyone frees a chat. */
@@ -20,7 +20,7 @@ export const FREE_WARNING =
 function Holder({ lock }: { lock: LockView }) {
   return (
     <span>
-      process {lock.pid ?? "?"} on {lock.host ?? "?"}, started {formatTime(lock.startedAt)}
+      process {lock.pid ?? "?"} on {lock.host ?? "?"}, started <Time iso={lock.startedAt} />
     </span>
   );
 }

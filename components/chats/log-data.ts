@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ActionError } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
+import { chatDataHref } from "@/lib/routes";
 import type { LinesView, StatusView } from "@/server/chat-inspector";
 import { PAGE } from "./paging";
 
@@ -18,17 +19,12 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   return body as T;
 }
 
-function chatPath(id: string, what: string, params: Record<string, string | number | null | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) query.set(k, String(v));
-  return `/chats/${encodeURIComponent(id)}/${what}?${query}`;
-}
-
 /** One page of lines (`from` is a page start). Full pages never change: the log only grows. */
 export function linesQuery(id: string, generation: string | null, from: number, copy?: number) {
   return queryOptions({
     queryKey: queryKeys.sessions.lines(id, generation, from, copy),
-    queryFn: ({ signal }) => getJson<LinesView>(chatPath(id, "lines", { from, count: PAGE, generation, copy }), signal),
+    queryFn: ({ signal }) =>
+      getJson<LinesView>(chatDataHref(id, "lines", { from, count: PAGE, generation, copy }), signal),
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
@@ -38,7 +34,7 @@ export function linesQuery(id: string, generation: string | null, from: number, 
 export function statusQuery(id: string, generation: string | null, follow: boolean, copy?: number) {
   return queryOptions({
     queryKey: queryKeys.sessions.status(id, generation, copy),
-    queryFn: ({ signal }) => getJson<StatusView>(chatPath(id, "status", { generation, copy }), signal),
+    queryFn: ({ signal }) => getJson<StatusView>(chatDataHref(id, "status", { generation, copy }), signal),
     refetchInterval: follow ? 1000 : false,
     staleTime: follow ? 0 : 10_000,
   });

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { listAllProblems, listSet, listWorkspaces } from "@/lib/memory";
+import { memoryCounts } from "@/lib/memory";
 import type { Roots } from "@/lib/roots";
 import { walkLogFolder } from "@/lib/sessions";
 
@@ -17,16 +17,12 @@ async function memoryGlance(home: string | null): Promise<Glance> {
   const base = { label: "Memory", href: "/memory" };
   if (!home) return { ...base, facts: ["No Oda home was given."], problems: null };
   try {
-    const workspaces = await listWorkspaces(home);
-    const sets = await Promise.all([null, ...workspaces].map((ws) => listSet(home, ws)));
-    const memories = sets.reduce((n, s) => n + s.memories.length, 0);
-    const on = sets.reduce((n, s) => n + s.memories.filter((m) => m.enabled).length, 0);
-    const problems = (await listAllProblems(home)).length;
+    const { memories, enabled, workspaces, problems } = await memoryCounts(home);
     return {
       ...base,
       facts: [
-        `${plural(memories, "memory", "memories")}, ${on} on`,
-        `global set and ${plural(workspaces.length, "workspace")}`,
+        `${plural(memories, "memory", "memories")}, ${enabled} on`,
+        `global set and ${plural(workspaces, "workspace")}`,
       ],
       problems: { count: problems, href: "/memory/problems", noun: "problem file" },
     };

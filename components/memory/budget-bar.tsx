@@ -1,5 +1,5 @@
 import type { TokenBudget } from "@/lib/memory/payload";
-import { chatWhere } from "./hrefs";
+import { chatWhere } from "./names";
 
 /**
  * What a chat receives against `chatMaxTokens`: the global part and the

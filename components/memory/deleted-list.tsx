@@ -2,12 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { listDeletedAction, restoreDeletedAction } from "@/app/_actions/memory-history";
+import { listDeletedAction, restoreDeletedAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import { editorPath, historyPath, localMoment, setName } from "./history-links";
+import { historyHref, memoryHref } from "@/lib/routes";
+import { setName } from "./names";
 
 /** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
 export function DeletedList() {
@@ -63,7 +65,7 @@ export function DeletedList() {
                 </span>
               </div>
               <p className="text-sm">
-                Deleted <time dateTime={m.deletedAt}>{localMoment(m.deletedAt)}</time>{" "}
+                Deleted <Time iso={m.deletedAt} />{" "}
                 <span className="font-mono text-xs text-zinc-700 dark:text-zinc-300">({m.deletedAt})</span>
               </p>
               <pre className="mt-2 max-h-40 overflow-auto rounded bg-zinc-100 p-2 font-mono text-sm whitespace-pre-wrap break-words dark:bg-zinc-900">
@@ -79,7 +81,7 @@ export function DeletedList() {
                 </Button>
                 <Link
                   className="text-sm text-blue-700 underline dark:text-blue-300"
-                  href={historyPath(m.workspace, m.id)}
+                  href={historyHref(m.workspace, m.id)}
                 >
                   History<span className="sr-only"> of {name}</span>
                 </Link>
@@ -95,7 +97,7 @@ export function DeletedList() {
         <p className="text-sm">
           <Link
             className="text-blue-700 underline dark:text-blue-300"
-            href={editorPath(restore.variables.workspace, restore.variables.id)}
+            href={memoryHref(restore.variables.workspace, restore.variables.id)}
           >
             Open the restored memory
           </Link>

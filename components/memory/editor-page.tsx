@@ -2,10 +2,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { isWorkspaceKey } from "@/lib/memory/names";
+import { setHref } from "@/lib/routes";
 import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
-import { setHref, setLabel } from "./hrefs";
 import { MemoryEditor } from "./memory-editor";
+import { setLabel } from "./names";
 
 /** Decodes a `[key]` segment; null when it is not a workspace key. */
 export function workspaceFromParam(raw: string): string | null {

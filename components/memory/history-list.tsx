@@ -2,7 +2,7 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { localMoment } from "./history-links";
+import { Time } from "@/components/ui/time";
 import type { HistoryEntry } from "./history-model";
 
 /** The states of a memory, the current one on top: moment, source in words, and what can be done with each. */
@@ -42,7 +42,7 @@ export function HistoryList({
               {e.problem !== null && <Badge tone="danger">problem</Badge>}
             </div>
             <p className="mt-1">
-              <time dateTime={e.moment}>{localMoment(e.moment)}</time>
+              <Time iso={e.moment} />
             </p>
             <p className="font-mono text-xs break-all text-zinc-700 dark:text-zinc-300">{e.exact}</p>
             <p className="mt-1 truncate text-zinc-800 dark:text-zinc-200">

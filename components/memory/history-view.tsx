@@ -4,17 +4,20 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { readHistoryAction, restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory-history";
+import { readHistoryAction, restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import type { ChangeResult } from "@/lib/memory";
 import { MESSAGES } from "@/lib/memory/messages";
 import { queryKeys } from "@/lib/query-keys";
+import { memoryHref, setHref } from "@/lib/routes";
 import { type CompareWith, HistoryCompare } from "./history-compare";
-import { editorPath, localMoment, setName, setPath } from "./history-links";
 import { HistoryList } from "./history-list";
 import { type HistoryEntry, historyEntries } from "./history-model";
+import { setName } from "./names";
 
 /** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
 export function HistoryView({
@@ -52,7 +55,7 @@ export function HistoryView({
     router.replace(key === "current" ? pathname : `${pathname}?version=${encodeURIComponent(key)}`, { scroll: false });
   };
 
-  const onDone = (r: { changed: boolean; message: string | null; deleted: boolean }, done: string) => {
+  const onDone = (r: ChangeResult, done: string) => {
     void client.invalidateQueries({ queryKey: queryKeys.memory.all });
     toast({ message: r.changed ? done : (r.message ?? done), tone: r.changed ? "success" : "info" });
   };
@@ -68,7 +71,7 @@ export function HistoryView({
     onSuccess: (r) =>
       onDone(
         r,
-        r.deleted
+        r.memory === null
           ? "Undone: the chat had created this memory, so it is deleted now (see Recently deleted)."
           : "Undone: the text the chat replaced is back.",
       ),
@@ -87,13 +90,13 @@ export function HistoryView({
             {data?.current ? (
               <>
                 {" · "}
-                <Link className="text-blue-700 underline dark:text-blue-300" href={editorPath(workspace, id)}>
+                <Link className="text-blue-700 underline dark:text-blue-300" href={memoryHref(workspace, id)}>
                   Edit this memory
                 </Link>
               </>
             ) : null}
             {" · "}
-            <Link className="text-blue-700 underline dark:text-blue-300" href={setPath(workspace)}>
+            <Link className="text-blue-700 underline dark:text-blue-300" href={setHref(workspace)}>
               Back to the set
             </Link>
           </>
@@ -107,9 +110,13 @@ export function HistoryView({
       )}
       {data && !data.current && (
         <p role="note" className="rounded-md border border-amber-500 bg-amber-50 p-3 text-sm dark:bg-amber-950">
-          {data.deleted
-            ? `This memory was deleted ${localMoment(data.deleted.deletedAt)}. Restore a version to bring it back.`
-            : "This memory has no file now. Restore a version to bring it back."}
+          {data.deleted ? (
+            <>
+              This memory was deleted <Time iso={data.deleted.deletedAt} />. Restore a version to bring it back.
+            </>
+          ) : (
+            "This memory has no file now. Restore a version to bring it back."
+          )}
         </p>
       )}
       {data && entries.length === 0 && <p>No saved version of this memory exists yet.</p>}

@@ -15,8 +15,9 @@ import {
   serialiseMemoryFile,
 } from "@/lib/memory/format";
 import { MESSAGES } from "@/lib/memory/messages";
-import { memoryHref, setHref, setLabel } from "./hrefs";
+import { historyHref, memoryPages, setHref } from "@/lib/routes";
 import { LimitCounter, limitLevel } from "./limit-counter";
+import { setLabel } from "./names";
 import { OutsideChangeNotice } from "./outside-change-notice";
 import { TokenEstimate } from "./token-estimate";
 import { useMemoryEditor } from "./use-memory-editor";
@@ -90,7 +91,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
             Back to {setLabel(workspace)}
           </Link>{" "}
           ·{" "}
-          <Link href="/memory/deleted" className="text-blue-800 underline dark:text-blue-300">
+          <Link href={memoryPages.deleted} className="text-blue-800 underline dark:text-blue-300">
             Recently deleted
           </Link>
         </p>
@@ -103,7 +104,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
       <div role="alert" className="space-y-2 rounded-lg border border-amber-600 p-4">
         <p className="font-semibold">This memory&apos;s file has a problem, so it is not sent to any chat.</p>
         <p>{ed.loaded.problem}</p>
-        <Link href="/memory/problems" className="text-blue-800 underline dark:text-blue-300">
+        <Link href={memoryPages.problems} className="text-blue-800 underline dark:text-blue-300">
           Fix it on the Problems page
         </Link>
       </div>
@@ -225,10 +226,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
         <span className="flex-1" />
         {id !== null && (
           <>
-            <Link
-              href={`${memoryHref(workspace, id)}/history`}
-              className="text-sm text-blue-800 underline dark:text-blue-300"
-            >
+            <Link href={historyHref(workspace, id)} className="text-sm text-blue-800 underline dark:text-blue-300">
               History
             </Link>
             <Button variant="danger" onClick={() => setConfirmDelete(true)} disabled={ed.remove.isPending}>

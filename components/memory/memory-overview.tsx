@@ -5,9 +5,10 @@ import Link from "next/link";
 import { getOverviewAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
+import { setHref } from "@/lib/routes";
 import { BudgetBar, BudgetLegend } from "./budget-bar";
-import { setHref, setLabel } from "./hrefs";
 import { MemorySearch } from "./memory-search";
+import { setLabel } from "./names";
 import { SettingsProblems } from "./problem-list";
 
 /** Settings > Memory: every set with its counts, every chat's budget, and search across all memories. */

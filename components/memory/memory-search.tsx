@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { MemorySet } from "@/lib/memory/store";
-import { memoryHref, setLabel } from "./hrefs";
+import { memoryHref } from "@/lib/routes";
+import { setLabel } from "./names";
 
 type Hit =
   | {

@@ -2,10 +2,10 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { previewNoteAction } from "@/app/_actions/memory-history";
+import { previewNoteAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
-import { setName } from "./history-links";
+import { setName } from "./names";
 
 interface Pickable {
   id: string;

@@ -3,12 +3,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { readPayloadAction } from "@/app/_actions/memory-history";
+import { readPayloadAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import { setName } from "./history-links";
+import { setName } from "./names";
 import { PayloadPreview } from "./payload-preview";
 
 /** What a chat receives: the exact payload of a workspace (or none), its token estimate, and what is left out. */

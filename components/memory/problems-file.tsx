@@ -2,12 +2,12 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { saveRawFileAction } from "@/app/_actions/memory-history";
+import { saveRawFileAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import { setName } from "./history-links";
+import { setName } from "./names";
 
 /** A problem file's raw text, its faulty line marked, and an in-place editor that saves only a file that reads. */
 export function ProblemsFile({

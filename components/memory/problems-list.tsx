@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { listProblemsAction } from "@/app/_actions/memory-history";
+import { listProblemsAction } from "@/app/_actions/memory";
 import { FixButton } from "@/components/repairs/fix-button";
 import { unwrap } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
-import { setName } from "./history-links";
+import { setName } from "./names";
 import { ProblemsFile } from "./problems-file";
 
 /** Every problem under the Oda home: memory files of every set (with a raw editor) and settings problems. */

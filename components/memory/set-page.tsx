@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { newMemoryHref, setLabel } from "./hrefs";
+import { newMemoryHref } from "@/lib/routes";
+import { setLabel } from "./names";
 import { SetView } from "./set-view";
 
 /** The page of one set: its header with "New memory", then the live table. */

@@ -5,9 +5,10 @@ import Link from "next/link";
 import { getSetAction, setEnabledAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Switch } from "@/components/ui/switch";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import { formatMoment, memoryHref } from "./hrefs";
+import { memoryHref } from "@/lib/routes";
 import { ProblemList } from "./problem-list";
 
 /** One set: its memories (with on/off switches), its problem files and its ignored files; refetched every 2 s. */
@@ -84,7 +85,9 @@ export function SetView({ workspace }: { workspace: string | null }) {
                     />
                   </td>
                   <td className="px-3 py-2">{m.author === "ai" ? "saved by the agent" : "saved by you"}</td>
-                  <td className="hidden px-3 py-2 sm:table-cell">{formatMoment(m.updated ?? m.created)}</td>
+                  <td className="hidden px-3 py-2 sm:table-cell">
+                    <Time iso={m.updated ?? m.created} />
+                  </td>
                   <td className="py-2 pl-3 text-right tabular-nums">
                     {m.textChars.toLocaleString("en")} chars
                     <span className="block text-xs text-zinc-700 dark:text-zinc-300">

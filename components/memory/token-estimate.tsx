@@ -1,5 +1,5 @@
-import { chatWhere } from "./hrefs";
 import { LimitCounter, limitLevel } from "./limit-counter";
+import { chatWhere } from "./names";
 
 /** One chat's estimate with the edited memory in place. */
 export interface ChatEstimate {

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { chatHref } from "@/components/chats/format";
+import { chatHref } from "@/lib/routes";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
 

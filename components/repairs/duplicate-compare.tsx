@@ -3,9 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { compareCopiesAction } from "@/app/_actions/repairs";
-import { chatHref, countOf, formatBytes, formatTime } from "@/components/chats/format";
+import { countOf, formatBytes } from "@/components/chats/format";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
+import { chatHref } from "@/lib/routes";
 import { FixButton } from "./fix-button";
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
@@ -45,8 +47,12 @@ export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: nu
             <Fact term="Log">{copy.current ?? "no usable log"}</Fact>
             <Fact term="Lines">{countOf(copy.lines, "line")}</Fact>
             <Fact term="Messages">{copy.messages}</Fact>
-            <Fact term="First activity">{formatTime(copy.firstActivity)}</Fact>
-            <Fact term="Last activity">{formatTime(copy.lastActivity)}</Fact>
+            <Fact term="First activity">
+              <Time iso={copy.firstActivity} />
+            </Fact>
+            <Fact term="Last activity">
+              <Time iso={copy.lastActivity} />
+            </Fact>
           </dl>
           <ul aria-label={`Files of copy ${i + 1}`} className="space-y-1 text-xs">
             {copy.files.map((f) => (
@@ -63,7 +69,7 @@ export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: nu
             ) : (
               <Link
                 className="text-blue-800 underline dark:text-blue-300"
-                href={`${chatHref(chat)}?copy=${i}`}
+                href={chatHref(chat, { copy: i })}
                 aria-label={`View copy ${i + 1} read-only`}
               >
                 View this copy (read-only)

@@ -8,6 +8,7 @@ import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 
 type Overview = Extract<Awaited<ReturnType<typeof repairsOverviewAction>>, { ok: true }>["data"];
@@ -39,7 +40,7 @@ function JournalItem({ journal, onUndo }: { journal: JournalRow; onUndo: (j: Jou
         </div>
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        {journal.createdAt} · <span className="font-mono">{journal.id}</span>
+        <Time iso={journal.createdAt} /> · <span className="font-mono">{journal.id}</span>
       </p>
       <ul className="text-xs">
         {journal.files.map((f) => (

@@ -6,6 +6,7 @@ import { indexStatusAction } from "@/app/_actions/search";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
+import { Time } from "@/components/ui/time";
 import { queryKeys } from "@/lib/query-keys";
 import { useIndexStatus } from "./use-index-status";
 
@@ -60,6 +61,11 @@ export function IndexStatusPanel() {
               {data.chats.toLocaleString("en")} chats and {data.entries.toLocaleString("en")} searchable entries
               indexed.
             </p>
+            {data.freshness.refreshedAt && (
+              <p>
+                Last refreshed <Time iso={data.freshness.refreshedAt} />.
+              </p>
+            )}
             {data.job.error && <p role="alert">The last refresh failed: {data.job.error}</p>}
             {data.setAside && (
               <p>The previous index file could not be used ({data.setAside.reason}); it was set aside and rebuilt.</p>

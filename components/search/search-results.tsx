@@ -1,11 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/index";
-
-/** The link that opens the inspector at a line of a chat. */
-export function chatLineHref(id: string, line: number): string {
-  return `/chats/${encodeURIComponent(id)}?line=${line}`;
-}
+import { chatHref } from "@/lib/routes";
 
 function Snippet({ parts }: { parts: SnippetPart[] }) {
   return (
@@ -33,7 +29,7 @@ function ChatGroup({ group }: { group: SearchGroup }) {
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h3 className="min-w-0 font-medium break-words">
           <Link
-            href={chatLineHref(group.id, group.hits[0]?.line ?? 1)}
+            href={chatHref(group.id, { line: group.hits[0]?.line ?? 1 })}
             className="text-blue-800 underline dark:text-blue-300"
           >
             {title}
@@ -52,7 +48,7 @@ function ChatGroup({ group }: { group: SearchGroup }) {
         {group.hits.map((hit) => (
           <li key={`${hit.line}-${hit.role}`} className="text-sm">
             <Link
-              href={chatLineHref(group.id, hit.line)}
+              href={chatHref(group.id, { line: hit.line })}
               className="block rounded px-2 py-1 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800"
             >
               <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">line {hit.line}</span>

@@ -61,8 +61,19 @@ export {
   isMemoryId,
   isWorkspaceKey,
   MEMORY_ID_PATTERN,
+  SHA256_PATTERN,
   WORKSPACE_KEY_PATTERN,
 } from "./names";
+export {
+  listAllDeleted,
+  listProblemFiles,
+  listSetKeys,
+  type MemoryCounts,
+  type MemoryOverview,
+  memoryCounts,
+  memoryOverview,
+  type ProblemFile,
+} from "./overview";
 export { type MemoryParse, type MemoryProblem, type ParsedMemory, parseMemoryFile, parseMemorySource } from "./parse";
 export {
   buildPayload,
@@ -76,6 +87,7 @@ export {
 } from "./payload";
 export { type PayloadChange, type PayloadPreview, previewPayloadChange } from "./preview";
 export { type HomeProblem, listAllProblems } from "./problems";
+export { ZMemoryId, ZMemoryRef, ZSha256, ZVersionName, ZWorkspace } from "./schemas";
 export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
 export {
   comparePayloadOrder,

@@ -5,6 +5,9 @@ export const MEMORY_ID_PATTERN = /^[0-9a-f]{8}$/;
 /** A workspace key: the name of a workspace's set folder (never `.` or `..`). */
 export const WORKSPACE_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
 
+/** A file's SHA-256 as lowercase hex: what a change carries from the file it started from. */
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
 /** True for a valid memory id. */
 export function isMemoryId(value: unknown): value is string {
   return typeof value === "string" && MEMORY_ID_PATTERN.test(value);

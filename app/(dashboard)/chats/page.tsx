@@ -3,6 +3,7 @@ import { ChatList } from "@/components/chats/chat-list";
 import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
 import { logFolder } from "@/server/chat-list";
+import { MISSING_ROOT } from "@/server/roots";
 
 export const metadata: Metadata = { title: "Chats" };
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export default function ChatsPage() {
               Every chat under <span className="font-mono break-all">{folder.logDir}</span>, grouped by working folder.
             </>
           ) : (
-            "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR."
+            MISSING_ROOT.logs
           )
         }
       />

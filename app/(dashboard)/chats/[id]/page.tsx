@@ -7,6 +7,7 @@ import { ChatFiles, ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import {
@@ -52,11 +53,7 @@ async function firstPage(
 }
 
 function Refusal({ children }: { children: string }) {
-  return (
-    <p role="alert" className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 text-sm break-words dark:bg-red-950">
-      {children}
-    </p>
-  );
+  return <Alert tone="error">{children}</Alert>;
 }
 
 const ALL_CHATS = (

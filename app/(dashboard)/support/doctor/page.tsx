@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
+import { Time } from "@/components/ui/time";
 import { type DoctorReport, runDoctor } from "@/lib/bundle";
 import { activeBundle } from "@/server/bundle";
 import { serverRoots } from "@/server/roots";
@@ -21,9 +22,13 @@ export default async function DoctorPage() {
       <PageHeader
         title="Doctor report"
         description={
-          bundle
-            ? `As the bundle's computer found it on ${bundle.manifest.createdAt}.`
-            : "Every problem under the Oda home and the log folder, as oda-admin doctor finds them."
+          bundle ? (
+            <>
+              As the bundle&apos;s computer found it on <Time iso={bundle.manifest.createdAt} />.
+            </>
+          ) : (
+            "Every problem under the Oda home and the log folder, as oda-admin doctor finds them."
+          )
         }
       />
       <p className="mb-4">{count === 0 ? "No problems found." : `${count} problem${count === 1 ? "" : "s"} found.`}</p>

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { chatDataHref, chatHref, downloadHref, historyHref, lineDownloadHref, memoryHref, setHref } from "./routes";
+
+describe("routes", () => {
+  it("encodes workspace keys and ids as data", () => {
+    expect(setHref(null)).toBe("/memory/global");
+    expect(setHref("a/b c")).toBe("/memory/workspaces/a%2Fb%20c");
+    expect(memoryHref("w", "m1")).toBe("/memory/workspaces/w/m1");
+    expect(historyHref(null, "m1")).toBe("/memory/global/m1/history");
+    expect(historyHref(null, "m1", "2026 v")).toBe("/memory/global/m1/history?version=2026+v");
+  });
+
+  it("builds the inspector's addresses with only the parameters given", () => {
+    expect(chatHref("c budget/1")).toBe("/chats/c%20budget%2F1");
+    expect(chatHref("c", { line: 12, view: "raw", generation: null })).toBe("/chats/c?line=12&view=raw");
+    expect(chatHref("c", { beside: "v3" })).toBe("/chats/c?beside=v3");
+    expect(chatDataHref("c", "lines", { from: 0, count: 200, generation: null })).toBe(
+      "/chats/c/lines?from=0&count=200",
+    );
+    expect(downloadHref("c", "raw", "g1")).toBe("/chats/c/download?form=raw&generation=g1");
+    expect(lineDownloadHref("c", 7, null)).toBe("/chats/c/download?line=7");
+  });
+});
