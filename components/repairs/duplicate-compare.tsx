@@ -67,12 +67,8 @@ export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: nu
             {viewing === i ? (
               <span className="text-xs font-medium">Shown below</span>
             ) : (
-              <Link
-                className="text-blue-800 underline dark:text-blue-300"
-                href={chatHref(chat, { copy: i })}
-                aria-label={`View copy ${i + 1} read-only`}
-              >
-                View this copy (read-only)
+              <Link className="text-blue-800 underline dark:text-blue-300" href={chatHref(chat, { copy: i })}>
+                View copy {i + 1} (read-only)
               </Link>
             )}
             <FixButton
