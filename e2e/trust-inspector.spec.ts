@@ -42,6 +42,7 @@ test.describe("a long chat at 1280×800", () => {
 
   test("jump, find next and a search result's link scroll the line into view", async ({ page }) => {
     await page.goto("/chats/c-long");
+    await expect(page.getByText(/^751 lines · /)).toBeVisible();
     await page.getByLabel("Jump to line").fill("600");
     await page.getByRole("button", { name: "Go", exact: true }).click();
     await expect(page).toHaveURL(/line=600/);
@@ -62,6 +63,7 @@ test.describe("a long chat at 1280×800", () => {
   test("a line that does not exist is refused with why, and the view stays where it was", async ({ page }) => {
     await page.goto("/chats/c-long?view=raw&line=8");
     await expect(currentLine(page)).toContainText("Question 3 of c-long");
+    await expect(page.getByText(/^751 lines · /)).toBeVisible(); // the log is counted
     await page.getByLabel("Jump to line").fill("99999");
     await page.getByRole("button", { name: "Go", exact: true }).click();
     await expect(page.getByText("Line 99,999 does not exist: this log has 751 lines.")).toBeVisible();

@@ -131,6 +131,7 @@ export function LogViewer({
     },
     [count, view, writeUrl],
   );
+  const targetLoaded = pendingScroll !== null && byLine.has(pendingScroll);
   useEffect(() => {
     if (pendingScroll === null) return;
     const index = pendingScroll - 1 - base;
@@ -138,8 +139,14 @@ export function LogViewer({
     virtualizer.scrollToIndex(index, { align: "center" });
     // The line is centred in the pane; the pane itself must be on screen too, not below a long header.
     sectionRef.current?.scrollIntoView({ block: "nearest" });
-    setPendingScroll(null);
-  }, [pendingScroll, base, shown, virtualizer]);
+    if (!targetLoaded) return;
+    // Once its page has arrived, the rows around it are measured at their real heights: centre it again.
+    const frame = requestAnimationFrame(() => {
+      virtualizer.scrollToIndex(index, { align: "center" });
+      setPendingScroll(null);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [pendingScroll, base, shown, virtualizer, targetLoaded]);
 
   const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
   const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
