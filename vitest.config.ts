@@ -2,7 +2,13 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      // Outside Next's react-server build the package throws (see scripts/server-only/register.mjs).
+      "server-only": fileURLToPath(new URL("./scripts/server-only/empty.mjs", import.meta.url)),
+    },
+  },
   test: {
     include: [
       "lib/**/*.test.ts",

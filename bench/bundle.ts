@@ -62,7 +62,19 @@ function runChild(
   rmSync(`${target}.map.json`, { force: true });
   const r = spawnSync(
     process.execPath,
-    ["--import", "tsx", "bench/bundle.ts", "--child", mode, "--logs", logs, "--out", target],
+    [
+      "--import",
+      "tsx",
+      "--import",
+      "./scripts/server-only/register.mjs",
+      "bench/bundle.ts",
+      "--child",
+      mode,
+      "--logs",
+      logs,
+      "--out",
+      target,
+    ],
     { encoding: "utf8", maxBuffer: 1 << 20 },
   );
   if (r.status !== 0) throw new Error(`bundle child failed: ${r.stderr}`);

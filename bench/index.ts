@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllIndexes, refreshIndex, searchChats } from "../lib/index";
-import { ChatWriter, createChat } from "../lib/sessions";
+import { ChatWriter, createChat } from "../lib/sessions/testing";
 
 const { values } = parseArgs({
   options: {

@@ -25,7 +25,7 @@ import {
   usageByFolder,
   usageByPeriod,
 } from "../lib/insights";
-import { createChat } from "../lib/sessions";
+import { createChat } from "../lib/sessions/testing";
 import { makeText } from "./sessions-data";
 
 const { values } = parseArgs({

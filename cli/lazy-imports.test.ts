@@ -36,6 +36,8 @@ function loadedBy(...argv: string[]): string[] {
       "--import",
       "tsx",
       "--import",
+      pathToFileURL(join(root, "scripts", "server-only", "register.mjs")).href,
+      "--import",
       `data:text/javascript,${encodeURIComponent(register)}`,
       "--input-type=module",
       "-e",
@@ -54,6 +56,17 @@ describe("the CLI imports only what a command uses", () => {
   it("--help loads no command module, and of lib only the errors, the roots and the search roles", () => {
     const loaded = loadedBy("--help");
     expect(loaded).toContain("cli/main.ts");
+    expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
+    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
+      "lib/errors.ts",
+      "lib/index/extract.ts",
+      "lib/roots.ts",
+    ]);
+  });
+
+  it("a refused option loads no command module and reads no settings: nothing is read or written", () => {
+    const home = mkdtempSync(join(dir, "home-"));
+    const loaded = loadedBy("memory", "list", "--home", home, "--worksapce", "foo");
     expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
     expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
       "lib/errors.ts",

@@ -1,22 +1,16 @@
-import { parseArgs } from "node:util";
 import { isOdaError, OdaError } from "../lib/errors";
 import { type CommandContext, makeRoots } from "./context";
 import { readPackage } from "./package-root";
+import { findCommand, GLOBAL_HELP, type ParsedArgs, parseCommand, usageOf } from "./parse";
 import { type CommandEntry, commands } from "./registry";
 
 const USAGE = `oda-admin — look after DataMind Oda's memories and chat logs
 
-Usage: oda-admin <command> [options]
+Usage: oda-admin <command> [options]   (oda-admin <command> --help: its options)
 
-Global options:
+Every command takes:
+${GLOBAL_HELP}
   --version         print the version
-  --home DIR        the Oda home (or ODA_HOME)
-  --logs DIR        the log folder (or ODA_LOG_DIR)
-  --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
-  --workspace KEY   a workspace's memory set (absent: the global set)
-  --json            print one JSON document
-  --max-line-bytes N      show lines longer than N bytes truncated (admin state settings.json logs.maxLineBytes)
-  --max-decoded-bytes N   stop reading a log after N decoded bytes (logs.maxDecodedBytes)
 
 Commands:
 ${Object.entries(commands)
@@ -26,47 +20,27 @@ ${Object.entries(commands)
 
 /** Runs the CLI with `argv` (without node and the script) and returns its exit code. */
 export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: false,
-      options: {
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-        home: { type: "string" },
-        logs: { type: "string" },
-        state: { type: "string" },
-        workspace: { type: "string" },
-        "max-line-bytes": { type: "string" },
-        "max-decoded-bytes": { type: "string" },
-        // Each command may declare its own options (e.g. `--title T`); without a
-        // declaration `--title T` would parse as a boolean and a positional.
-        ...Object.assign({}, ...Object.values(commands).map((c) => c.options ?? {})),
-      },
-    });
-  } catch (error) {
-    io.err(String(error));
+  const { command: match, words } = findCommand(argv);
+  if (!match && words.length) {
+    io.err(`oda-admin has no command ${words.join(" ")}.\n\n${USAGE}`);
     return 2;
   }
-  const positionals = parsed.positionals;
-  const flags = parsed.values as Record<string, string | boolean>;
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseCommand(argv, match);
+  } catch (error) {
+    // Refused before the command loads: nothing has been read or written.
+    io.err(`${isOdaError(error) ? error.message : String(error)}\n\n${match ? usageOf(match) : USAGE}`);
+    return 2;
+  }
+  const { positionals, flags } = parsed;
   if (flags.version && !positionals.length) {
     io.out(readPackage().version);
     return 0;
   }
-  // Find the longest command name that the positionals start with ("memory list", "doctor").
-  const match = Object.keys(commands)
-    .filter((name) => {
-      const words = name.split(" ");
-      return words.every((w, i) => positionals[i] === w);
-    })
-    .sort((a, b) => b.split(" ").length - a.split(" ").length)[0];
   if (!match || flags.help) {
-    (match ? io.out : positionals.length ? io.err : io.out)(match ? (commands[match]?.usage ?? USAGE) : USAGE);
-    return match || !positionals.length ? 0 : 2;
+    io.out(match ? usageOf(match) : USAGE);
+    return 0;
   }
   const entry = commands[match] as CommandEntry;
   const ctx: CommandContext = {

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { main } from "./main";
+import { GLOBAL_OPTIONS } from "./parse";
 import { commands } from "./registry";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -14,6 +15,29 @@ describe("the CLI's command table", () => {
   it("loads a run for every command it lists", async () => {
     for (const [name, entry] of Object.entries(commands)) {
       expect(typeof (await entry.load()), name).toBe("function");
+    }
+  });
+
+  it("declares every option a command module reads on its commands, each with one type everywhere", async () => {
+    const commandsDir = new URL("./commands/", import.meta.url);
+    const runs = await Promise.all(Object.values(commands).map((entry) => entry.load()));
+    for (const file of readdirSync(commandsDir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
+      const module: Record<string, unknown> = await import(new URL(file, commandsDir).href);
+      const own = new Set(Object.values(module).flatMap((v) => (v && typeof v === "object" ? Object.values(v) : [])));
+      const declared = new Set([
+        ...Object.keys(GLOBAL_OPTIONS),
+        ...Object.values(commands).flatMap((entry, i) => (own.has(runs[i]) ? Object.keys(entry.options ?? {}) : [])),
+      ]);
+      const source = readFileSync(new URL(file, commandsDir), "utf8");
+      const read = [...source.matchAll(/flagString\(ctx, "([\w-]+)"\)|ctx\.flags(?:\.(\w+)|\["([\w-]+)"\])/g)];
+      for (const m of read) expect(declared.has(m[1] ?? m[2] ?? m[3] ?? ""), `${file} reads ${m[0]}`).toBe(true);
+    }
+    const types = new Map<string, string>();
+    for (const [name, entry] of Object.entries(commands)) {
+      for (const [option, { type }] of Object.entries({ ...GLOBAL_OPTIONS, ...entry.options })) {
+        expect(types.get(option) ?? type, `${name} --${option}`).toBe(type);
+        types.set(option, type);
+      }
     }
   });
 

@@ -1,9 +1,13 @@
 import { SEARCH_ROLES } from "../lib/index/extract";
 import type { Command } from "./context";
-import { usageHelp } from "./usage-help";
+import { storageHelp, usageHelp } from "./usage-help";
 
 /** A command's own options, as `node:util` parseArgs takes them. */
-export type CommandOptions = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
+export type CommandOptions = Record<
+  string,
+  // `value`: the word a generated help shows for the option's value (parseArgs ignores it).
+  { type: "string" | "boolean"; short?: string; multiple?: boolean; value?: string }
+>;
 
 /** What the CLI knows about a command before it loads it: enough for `--help` and parsing. */
 export interface CommandEntry {
@@ -31,16 +35,27 @@ function from<R extends Record<string, Command>>(domain: () => Promise<R>, name:
 // Spelled out (not imported from lib/bundle) so that --help loads no bundle code.
 const REDACT_KIND_LIST = "home, host, email, ip, key";
 
-const textOptions = { title: { type: "string" }, text: { type: "string" }, "text-file": { type: "string" } } as const;
-const expect = { expect: { type: "string" } } as const;
+const workspace = { workspace: { type: "string", value: "KEY" } } as const;
+const textOptions = {
+  ...workspace,
+  title: { type: "string", value: "T" },
+  text: { type: "string", value: "X" },
+  "text-file": { type: "string", value: "FILE|-" },
+} as const;
+const expect = { ...workspace, expect: { type: "string", value: "SHA256" } } as const;
 
 /** Every CLI command, keyed by its words ("memory list"). */
 export const commands: Record<string, CommandEntry> = {
   doctor: { summary: "list every problem under the roots", load: from(doctor, "doctor") },
-  "memory list": { summary: "list a set's memories, problems and deleted memories", load: from(memory, "memory list") },
-  "memory show": { summary: "show one memory: memory show ID", load: from(memory, "memory show") },
+  "memory list": {
+    summary: "list a set's memories, problems and deleted memories",
+    options: workspace,
+    load: from(memory, "memory list"),
+  },
+  "memory show": { summary: "show one memory: memory show ID", options: workspace, load: from(memory, "memory show") },
   "memory history": {
     summary: "a memory's versions, newest first: memory history ID",
+    options: workspace,
     load: from(memory, "memory history"),
   },
   "memory create": {
@@ -68,7 +83,11 @@ export const commands: Record<string, CommandEntry> = {
     options: expect,
     load: from(memory, "memory undo"),
   },
-  "memory payload": { summary: "what a chat in --workspace (or none) receives", load: from(memory, "memory payload") },
+  "memory payload": {
+    summary: "what a chat in --workspace (or none) receives",
+    options: workspace,
+    load: from(memory, "memory payload"),
+  },
   "sessions list": {
     summary: "list every chat of the log folder: --logs DIR [--json]",
     load: from(sessions, "sessions list"),
@@ -76,10 +95,10 @@ export const commands: Record<string, CommandEntry> = {
   "session show": {
     summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
     options: {
-      from: { type: "string" },
-      count: { type: "string" },
+      from: { type: "string", value: "N" },
+      count: { type: "string", value: "K" },
       raw: { type: "boolean" },
-      generation: { type: "string" },
+      generation: { type: "string", value: "NAME" },
     },
     load: from(sessions, "session show"),
   },
@@ -150,12 +169,18 @@ Options:
   "repair list": { summary: "every problem with a repair, and its id", load: from(repair, "repair list") },
   "repair apply": {
     summary: "repair apply ID [--dry-run] [--set-aside DIR] [--generation NAMES] | --all",
-    options: { all: { type: "boolean" }, "dry-run": { type: "boolean" }, "set-aside": { type: "string" } },
+    options: {
+      all: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      "set-aside": { type: "string", value: "DIR" },
+      generation: { type: "string", value: "NAMES" },
+    },
     load: from(repair, "repair apply"),
   },
   "repair undo": { summary: "repair undo REPAIR-ID: put back every byte", load: from(repair, "repair undo") },
   "repair resume": {
     summary: "finish or roll back interrupted repairs [--dry-run]",
+    options: { "dry-run": { type: "boolean" } },
     load: from(repair, "repair resume"),
   },
   "repair done": { summary: "the repairs made, with their ids for undo", load: from(repair, "repair done") },
@@ -172,7 +197,9 @@ Options:
     load: from(usage, "usage monthly"),
   },
   "usage chats": {
-    ...usageHelp("the chats with the most tokens [--limit N, 0: all]", "oda-admin usage chats [--limit N] [options]"),
+    ...usageHelp("the chats with the most tokens [--limit N, 0: all]", "oda-admin usage chats [--limit N] [options]", {
+      limit: { type: "string" },
+    }),
     load: from(usage, "usage chats"),
   },
   "usage folders": {
@@ -180,7 +207,7 @@ Options:
     load: from(usage, "usage folders"),
   },
   storage: {
-    ...usageHelp("disk space per folder, chat and log generation", "oda-admin storage [--cwd DIR] [--json]"),
+    ...storageHelp,
     load: from(usage, "storage"),
   },
   "bundle create": {

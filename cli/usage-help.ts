@@ -19,11 +19,27 @@ const options: CommandOptions = {
   cwd: { type: "string" },
   model: { type: "string" },
   tz: { type: "string" },
-  limit: { type: "string" },
   "no-refresh": { type: "boolean" },
 };
 
-/** Summary, usage text and options of one usage command. */
-export function usageHelp(summary: string, usage: string): { summary: string; usage: string; options: CommandOptions } {
-  return { summary, usage: `${usage}\n\n${OPTIONS}\n`, options };
+/** Summary, usage text and options of one usage command, with its `own` options besides the filters. */
+export function usageHelp(
+  summary: string,
+  usage: string,
+  own: CommandOptions = {},
+): { summary: string; usage: string; options: CommandOptions } {
+  return { summary, usage: `${usage}\n\n${OPTIONS}\n`, options: { ...options, ...own } };
 }
+
+/** `oda-admin storage`'s summary, usage text and options: it filters by folder only. */
+export const storageHelp: { summary: string; usage: string; options: CommandOptions } = {
+  summary: "disk space per folder, chat and log generation",
+  usage: `oda-admin storage [options]
+
+Options:
+  --cwd DIR        only chats working in this folder ("" for chats with none)
+  --no-refresh     read the index as it is (default: refresh it first)
+  --json           one JSON document
+`,
+  options: { cwd: { type: "string" }, "no-refresh": { type: "boolean" } },
+};

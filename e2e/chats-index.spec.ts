@@ -1,5 +1,6 @@
 import { closeAllIndexes, refreshIndex } from "../lib/index";
-import { leaveDeadLock, listAllChats, openChat } from "../lib/sessions";
+import { listAllChats } from "../lib/sessions";
+import { leaveDeadLock, openChat } from "../lib/sessions/testing";
 import { at, closedChat, problemFolder } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

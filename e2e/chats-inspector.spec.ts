@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions";
+import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -9,7 +9,7 @@ import {
   leaveDeadLock,
   openChat,
   upgradeToFormat4,
-} from "../lib/sessions";
+} from "../lib/sessions/testing";
 
 /** Log folders for the chats e2e tests, written with the project's own Oda-compatible writer. */
 

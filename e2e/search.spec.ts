@@ -1,4 +1,4 @@
-import { createChat } from "../lib/sessions";
+import { createChat } from "../lib/sessions/testing";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 /** Two chats written with the project's own writer: the zebra answer is line 6 of "c-zebra". */

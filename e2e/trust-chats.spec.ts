@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ChatWriter, createChat, leaveDeadLock } from "../lib/sessions";
+import { type ChatWriter, createChat, leaveDeadLock } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

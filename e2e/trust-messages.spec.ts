@@ -1,4 +1,4 @@
-import { type ChatWriter, createChat } from "../lib/sessions";
+import { type ChatWriter, createChat } from "../lib/sessions/testing";
 import { appendUnfinishedLine, at } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -14,6 +14,8 @@ import { nextBuildIsCurrent } from "./build-state.mjs";
 const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const log = (line) => process.stderr.write(`${line}\n`);
+// The demo scripts load lib barrels that import "server-only": an empty module outside Next.
+const serverOnlyOff = ["--import", join(root, "scripts", "server-only", "register.mjs")];
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -64,7 +66,7 @@ if (home || logs) {
   const demo = join(root, ".oda-demo");
   if (!existsSync(join(demo, "home"))) {
     log("oda-admin: generating demo data in .oda-demo/…");
-    run(bin("tsx"), [join(root, "scripts", "make-demo.ts"), "--out", demo, "--seed", "1"]);
+    run(bin("tsx"), [...serverOnlyOff, join(root, "scripts", "make-demo.ts"), "--out", demo, "--seed", "1"]);
   }
   env.ODA_HOME = join(demo, "home");
   env.ODA_LOG_DIR = join(demo, "logs");
@@ -117,10 +119,14 @@ child.stdout.on("data", (chunk) => {
 });
 // With demo data, a stand-in for a running copy of Oda keeps writing one chat (a live lock, follow mode).
 const writer = liveChat
-  ? spawn(bin("tsx"), [join(root, "scripts", "demo", "live-writer.ts"), "--logs", env.ODA_LOG_DIR, "--id", liveChat], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-    })
+  ? spawn(
+      bin("tsx"),
+      [...serverOnlyOff, join(root, "scripts", "demo", "live-writer.ts"), "--logs", env.ODA_LOG_DIR, "--id", liveChat],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "inherit", "ipc"],
+      },
+    )
   : null;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { isOdaError, type OdaErrorCode } from "@/lib/errors";
 import { refuseInBundle } from "@/server/bundle";

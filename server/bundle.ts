@@ -1,3 +1,4 @@
+import "server-only";
 import type { Manifest } from "@/lib/bundle/manifest";
 import { readOnlySentence } from "@/lib/bundle/messages";
 import { bundleRoots, type OpenedBundle, readOpenedBundle } from "@/lib/bundle/unpack";

@@ -1,3 +1,4 @@
+import "server-only";
 import { cache } from "react";
 import type { z } from "zod";
 import { isOdaError } from "@/lib/errors";

@@ -1,6 +1,7 @@
+import "server-only";
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { type IndexedChatList, listChatsFromIndex, startIndexRefresh } from "@/lib/index";
+import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { type ChatSummary, type Problem, parseLogName, readCompressSetting } from "@/lib/sessions";
 import { refreshInWorker } from "@/server/index-worker";
 import { streamInWorker } from "@/server/log-worker";
@@ -42,13 +43,19 @@ export interface ChatRow {
   problems: ChatProblem[];
 }
 
-/** Where the list comes from (first batch only): the index when it is fresh, else the folder. */
+/** Where the list comes from: the index when it is fresh, else the folder. */
 export interface ChatListSource {
   /** True when the rows come from the index, which is up to date. */
   fresh: boolean;
-  /** The index's own freshness sentence. */
+  /** True while the index's rows are shown and being checked against the log folder. */
+  checking?: boolean;
+  /** The index's own freshness sentence (while checking: {@link CHECKING_INDEX}). */
   sentence: string;
 }
+
+/** What the list says while it shows the index's rows and checks them against the log folder. */
+export const CHECKING_INDEX =
+  "Showing the chats as the search index has them while they are checked against the log folder.";
 
 /** One batch of the streamed list (NDJSON line). */
 export interface ChatListBatch {
@@ -57,8 +64,14 @@ export interface ChatListBatch {
   problems: ChatProblem[];
   done: number;
   total: number;
-  /** Set on the first batch when there is an index (an admin state folder). */
+  /** Set on the first batch when there is an index (an admin state folder), and on the last after a check. */
   index?: ChatListSource;
+  /**
+   * After the index's rows: `rows` replace the rows of the same id (or are
+   * new), `removed` names the ones that are gone, and `problems` (when the
+   * folder's own problems changed) replace the folder problems.
+   */
+  update?: { removed: string[]; replaceProblems: boolean };
 }
 
 /** The log folder and its form, or `null` when no log folder is set. */
@@ -130,33 +143,51 @@ export function toRow(logDir: string, chat: ChatSummary): ChatRow {
 /** The sentence when the index cannot be opened or read (the reason goes to the server's log). */
 const INDEX_UNUSABLE = "The search index cannot be used.";
 
-/**
- * The chat list from the index, or its freshness and a background refresh
- * started when it is not fresh; `null` without a state folder.
- */
-async function readIndex(
+/** The index's rows (with their check running), or why the folder is listed instead; `null` without a state folder. */
+function readIndex(
   state: string | null,
   logDir: string,
   compress: boolean,
-): Promise<{ list: IndexedChatList | null; source: ChatListSource } | null> {
+): { rows: IndexedChatRows | null; source: ChatListSource } | null {
   if (!state) return null;
   try {
-    const list = await listChatsFromIndex(state, logDir, { compress });
-    if (list.freshness.fresh) return { list, source: { fresh: true, sentence: list.freshness.sentence } };
-    // Not awaited: the folder is listed meanwhile; a failed refresh is reported through the index's job.
-    void startIndexRefresh(state, logDir, { compress, runner: refreshInWorker }).catch((error: unknown) =>
-      console.error("oda-admin: the index refresh could not start:", error),
-    );
-    return { list: null, source: { fresh: false, sentence: list.freshness.sentence } };
+    const rows = readChatsFromIndex(state, logDir, { compress });
+    if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
+    startRefresh(state, logDir, compress);
+    return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
   } catch (error) {
     console.error("oda-admin: the chat list could not read the search index:", error);
-    return { list: null, source: { fresh: false, sentence: INDEX_UNUSABLE } };
+    return { rows: null, source: { fresh: false, sentence: INDEX_UNUSABLE } };
+  }
+}
+
+/** Starts a background refresh of the index (not awaited: a failure is reported through the index's job). */
+function startRefresh(state: string, logDir: string, compress: boolean): void {
+  void startIndexRefresh(state, logDir, { compress, runner: refreshInWorker }).catch((error: unknown) =>
+    console.error("oda-admin: the index refresh could not start:", error),
+  );
+}
+
+/** The folder listed on the decode worker (chats without a usable checkpoint are read from their logs there). */
+async function* folderBatches(logDir: string, compress: boolean, batchSize: number) {
+  for await (const batch of streamInWorker("listChats", logDir, compress, batchSize)) {
+    yield {
+      rows: batch.chats.map((c) => toRow(logDir, c)),
+      problems: batch.problems.map((p) => toProblem(logDir, p)),
+      done: batch.done,
+      total: batch.total,
+    };
   }
 }
 
 /**
- * Streams the chat list in batches, the first ones before the listing ends:
- * from the index when it is fresh, else from the log folder.
+ * Streams the chat list in batches, the first ones before the listing ends.
+ * With a built index its rows go out at once, marked as being checked; then
+ * the folder is compared with the index (names, sizes, mtimes). When nothing
+ * changed, a last batch says the rows are current; otherwise a refresh of the
+ * index starts in the background and the folder is listed, sending only the
+ * rows that differ from the index's, the ones that are gone, and the verdict.
+ * Without an index the folder is listed as it is read.
  */
 export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListBatch> {
   const folder = logFolder();
@@ -164,34 +195,71 @@ export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListB
     yield { rows: [], problems: [], done: 0, total: 0 };
     return;
   }
-  const index = await readIndex(serverRoots().state, folder.logDir, folder.compress);
-  if (index?.list) {
-    const { chats, problems } = index.list;
-    const total = chats.length;
+  const { logDir, compress } = folder;
+  const state = serverRoots().state;
+  const index = readIndex(state, logDir, compress);
+  if (!index?.rows) {
     let first = true;
-    for (let i = 0; i === 0 || i < total; i += batchSize) {
-      const batch = chats.slice(i, i + batchSize);
-      yield {
-        rows: batch.map((c) => toRow(folder.logDir, c)),
-        problems: first ? problems.map((p) => toProblem(folder.logDir, p)) : [],
-        done: i + batch.length,
-        total,
-        ...(first ? { index: index.source } : {}),
-      };
+    for await (const batch of folderBatches(logDir, compress, batchSize)) {
+      yield { ...batch, ...(first && index ? { index: index.source } : {}) };
       first = false;
     }
     return;
   }
-  let first = true;
-  // Chats without a usable checkpoint are read from their logs: on the decode worker, never on this thread.
-  for await (const batch of streamInWorker("listChats", folder.logDir, folder.compress, batchSize)) {
+  const { chats, problems } = index.rows;
+  const total = chats.length;
+  const sent = new Map<string, string>();
+  const folderProblems = problems.map((p) => toProblem(logDir, p));
+  for (let i = 0; i === 0 || i < total; i += batchSize) {
+    const rows = chats.slice(i, i + batchSize).map((c) => toRow(logDir, c));
+    for (const row of rows) sent.set(row.id, JSON.stringify(row));
     yield {
-      rows: batch.chats.map((c) => toRow(folder.logDir, c)),
-      problems: batch.problems.map((p) => toProblem(folder.logDir, p)),
-      done: batch.done,
-      total: batch.total,
-      ...(first && index ? { index: index.source } : {}),
+      rows,
+      problems: i === 0 ? folderProblems : [],
+      done: i + rows.length,
+      total,
+      ...(i === 0 ? { index: index.source } : {}),
     };
-    first = false;
   }
+  const freshness = await index.rows.freshness.catch((error: unknown) => {
+    console.error("oda-admin: the chat list could not check the search index:", error);
+    return { fresh: false, sentence: INDEX_UNUSABLE };
+  });
+  if (freshness.fresh) {
+    yield {
+      rows: [],
+      problems: [],
+      done: total,
+      total,
+      index: { fresh: true, sentence: freshness.sentence },
+      update: { removed: [], replaceProblems: false },
+    };
+    return;
+  }
+  if (state) startRefresh(state, logDir, compress);
+  const seen = new Set<string>();
+  let latestProblems: ChatProblem[] = [];
+  let done = 0;
+  let listed = total;
+  for await (const batch of folderBatches(logDir, compress, batchSize)) {
+    const changed = batch.rows.filter((row) => {
+      seen.add(row.id);
+      return sent.get(row.id) !== JSON.stringify(row);
+    });
+    latestProblems = latestProblems.concat(batch.problems);
+    done = batch.done;
+    listed = batch.total;
+    if (changed.length)
+      yield { rows: changed, problems: [], done, total: listed, update: { removed: [], replaceProblems: false } };
+  }
+  const removed = [...sent.keys()].filter((id) => !seen.has(id));
+  const replaceProblems = JSON.stringify(latestProblems) !== JSON.stringify(folderProblems);
+  yield {
+    rows: [],
+    problems: replaceProblems ? latestProblems : [],
+    done,
+    total: listed,
+    index: { fresh: false, sentence: freshness.sentence },
+    update: { removed, replaceProblems },
+  };
 }

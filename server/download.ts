@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import { errorResponse } from "@/server/chat-inspector";
 import type { Pull } from "@/server/log-worker";

@@ -1,3 +1,4 @@
+import "server-only";
 import { cookies, headers } from "next/headers";
 import { forbidden, unauthorized } from "next/navigation";
 import {

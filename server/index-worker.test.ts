@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeHostileLogs } from "@/e2e/hostile-logs";
 import { closeAllIndexes, indexStatus, openIndex, searchChats, startIndexRefresh } from "@/lib/index";
-import { createChat } from "@/lib/sessions";
+import { createChat } from "@/lib/sessions/testing";
 import { refreshInWorker } from "./index-worker";
 
 let dir: string;

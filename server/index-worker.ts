@@ -1,3 +1,4 @@
+import "server-only";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { OdaError } from "@/lib/errors";

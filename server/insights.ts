@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";

@@ -1,3 +1,4 @@
+import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { OdaError, type OdaErrorCode } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isOdaError } from "@/lib/errors";
 import { findMemory } from "@/lib/memory";
 import { isMemoryId } from "@/lib/memory/names";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type RepairRoots, resumeRepairs, runFormJob } from "@/lib/repair";
 import { activeBundle } from "@/server/bundle";
 import { requireState, serverRoots } from "@/server/roots";

@@ -1,3 +1,4 @@
+import "server-only";
 import { OdaError } from "@/lib/errors";
 import { type Roots, resolveRoots } from "@/lib/roots";
 

@@ -41,37 +41,51 @@ function entryOf(chat: ChatSummary) {
   };
 }
 
-/** `oda-admin sessions list --logs DIR [--json]`: one entry per chat, printed batch by batch. */
+/** One chat as `sessions list` prints it without `--json`. */
+function printChat(ctx: CommandContext, chat: ChatSummary): void {
+  const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
+  ctx.out(
+    [
+      chat.id,
+      `v${chat.format ?? "?"}`,
+      `${chat.messages} msgs`,
+      chat.lastActivity ?? "-",
+      cache,
+      `lock:${chat.lock.state}`,
+      chat.title ?? "",
+    ].join("  "),
+  );
+  for (const p of chat.problems) ctx.out(`  ! ${p.message}`);
+}
+
+/**
+ * `oda-admin sessions list --logs DIR [--json]`: one entry per chat, printed
+ * batch by batch. With `--json` the document is streamed too (one chat per
+ * line, `{"ok": true, "chats": [...], "problems": [...]}`), so 100,000 chats
+ * never sit in memory at once; it opens only once the first batch is read,
+ * so a refusal (no log folder) still prints `{"ok": false, ...}` alone.
+ */
 const list: Command = async (ctx) => {
   const logDir = logsOf(ctx);
   const compress = readCompressSetting(ctx.roots.home);
-  const entries: ReturnType<typeof entryOf>[] = [];
   const problems: Problem[] = [];
+  let opened = false;
   for await (const batch of listChats(logDir, { compress })) {
     problems.push(...batch.problems);
-    for (const chat of batch.chats) {
-      const entry = entryOf(chat);
-      if (ctx.json) entries.push(entry);
-      else {
-        const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
-        ctx.out(
-          [
-            chat.id,
-            `v${chat.format ?? "?"}`,
-            `${chat.messages} msgs`,
-            chat.lastActivity ?? "-",
-            cache,
-            `lock:${chat.lock.state}`,
-            chat.title ?? "",
-          ].join("  "),
-        );
-        for (const p of chat.problems) ctx.out(`  ! ${p.message}`);
-      }
+    if (!ctx.json) {
+      for (const chat of batch.chats) printChat(ctx, chat);
+      continue;
     }
+    const lines = batch.chats.map((chat) => JSON.stringify(entryOf(chat)));
+    if (!opened) {
+      ctx.out('{"ok": true, "chats": [');
+      opened = true;
+    } else if (lines.length) lines[0] = `,${lines[0]}`;
+    if (lines.length) ctx.out(lines.join(",\n"));
   }
-  if (ctx.json)
-    ctx.out(JSON.stringify({ ok: true, chats: entries, problems: problems.map((p) => p.message) }, null, 2));
-  else for (const p of problems) ctx.out(`! ${p.message}`);
+  const messages = problems.map((p) => p.message);
+  if (ctx.json) ctx.out(`${opened ? "" : '{"ok": true, "chats": ['}], "problems": ${JSON.stringify(messages)}}`);
+  else for (const m of messages) ctx.out(`! ${m}`);
   return 0;
 };
 

@@ -31,9 +31,11 @@ export function ChatList() {
       {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
       {state.index && (
         <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-          {state.index.fresh
-            ? `Chats are listed from the search index. ${state.index.sentence}`
-            : `${state.index.sentence} Chats are listed from the log folder directly.`}
+          {state.index.checking
+            ? state.index.sentence
+            : state.index.fresh
+              ? `Chats are listed from the search index. ${state.index.sentence}`
+              : `${state.index.sentence} Chats are listed from the log folder directly.`}
         </p>
       )}
       {state.error && (

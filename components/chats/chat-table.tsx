@@ -10,7 +10,7 @@ import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { chatHref } from "@/lib/routes";
-import type { ChatRow } from "@/server/chat-list";
+import type { ChatRow } from "@/lib/types";
 import { countOf, formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
 import type { ListItem, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Time } from "@/components/ui/time";
-import type { LineView } from "@/server/chat-inspector";
+import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";
 import { MessageMarkdown } from "./markdown";

@@ -1,4 +1,4 @@
-import type { ChatRow } from "@/server/chat-list";
+import type { ChatRow } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
 

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
-import type { LockView } from "@/server/chat-inspector";
+import type { LockView } from "@/lib/types";
 import { statusQuery } from "./log-data";
 
 /** The seed's warning, quoted before anyone frees a chat. */

@@ -2,7 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { ActionError } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
 import { chatDataHref } from "@/lib/routes";
-import type { LinesView, StatusView } from "@/server/chat-inspector";
+import type { LinesView, StatusView } from "@/lib/types";
 import { PAGE } from "./paging";
 
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {

@@ -7,7 +7,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { chatHref, lineDownloadHref } from "@/lib/routes";
-import type { LinesView, LineView } from "@/server/chat-inspector";
+import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
 import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";

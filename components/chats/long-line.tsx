@@ -1,4 +1,4 @@
-import type { LineView } from "@/server/chat-inspector";
+import type { LineView } from "@/lib/types";
 import { formatBytes, formatCount } from "./format";
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatProblem } from "@/server/chat-list";
+import type { ChatProblem } from "@/lib/types";
 
 const RAW_LOG = /\s?raw log: (.+)$/;
 

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import type { LineView } from "@/server/chat-inspector";
+import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";
 

@@ -1,4 +1,4 @@
-import type { TailReport } from "@/lib/sessions";
+import type { TailReport } from "@/lib/types";
 import { countOf, formatCount } from "./format";
 
 /** `bytes` as hex-dump rows: the offset in the line, 16 bytes in hex, and their printable ASCII. */

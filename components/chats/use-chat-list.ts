@@ -2,7 +2,7 @@
 
 import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "@/lib/query-keys";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/server/chat-list";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
 
 /** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
 export interface ChatListState {
@@ -42,8 +42,34 @@ async function* readListStream(signal: AbortSignal): AsyncGenerator<Chunk> {
   }
 }
 
+/** Applies a batch sent after the index's rows were checked: changed and new rows, rows gone, folder problems. */
+function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullable<ChatListBatch["update"]>) {
+  let rows = acc.rows;
+  if (chunk.rows.length || update.removed.length) {
+    const changed = new Map(chunk.rows.map((r) => [r.id, r]));
+    const removed = new Set(update.removed);
+    rows = [];
+    for (const row of acc.rows) {
+      if (removed.has(row.id)) continue;
+      const next = changed.get(row.id);
+      changed.delete(row.id);
+      rows.push(next ?? row);
+    }
+    rows.push(...changed.values());
+  }
+  return {
+    rows,
+    problems: update.replaceProblems ? chunk.problems : acc.problems,
+    done: rows.length,
+    total: rows.length,
+    index: chunk.index ?? acc.index,
+    error: null,
+  };
+}
+
 function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
   if ("error" in chunk) return { ...acc, error: chunk.error };
+  if (chunk.update) return applyUpdate(acc, chunk, chunk.update);
   return {
     rows: chunk.rows.length ? acc.rows.concat(chunk.rows) : acc.rows,
     problems: chunk.problems.length ? acc.problems.concat(chunk.problems) : acc.problems,

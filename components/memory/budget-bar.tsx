@@ -1,4 +1,4 @@
-import type { TokenBudget } from "@/lib/memory/payload";
+import type { TokenBudget } from "@/lib/types";
 import { chatWhere } from "./names";
 
 /**

@@ -1,6 +1,6 @@
 import type { DiffSide } from "@/lib/diff/memory-diff";
-import type { MemoryDetail, VersionInfo, VersionSource } from "@/lib/memory";
 import { SOURCE_WORDS } from "@/lib/memory/format";
+import type { MemoryDetail, VersionInfo, VersionSource } from "@/lib/types";
 
 /** One state of a memory in its history: the current one, or a saved version. */
 export interface HistoryEntry {

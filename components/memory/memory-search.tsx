@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import type { MemorySet } from "@/lib/memory/store";
 import { memoryHref } from "@/lib/routes";
+import type { MemorySet } from "@/lib/types";
 import { setLabel } from "./names";
 
 type Hit =

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { SetProblem } from "@/lib/memory/store";
+import type { SetProblem } from "@/lib/types";
 
 /** Problem files with their exact messages; a link to the Problems page for the fixes. */
 export function ProblemList({ problems, heading }: { problems: SetProblem[]; heading: string }) {

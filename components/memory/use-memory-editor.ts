@@ -16,9 +16,9 @@ import {
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/format";
-import type { MemoryDetail } from "@/lib/memory/store";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
+import type { MemoryDetail } from "@/lib/types";
 
 /** The memory as the editor last loaded it from disk (its sha256 goes with every save). */
 export type Loaded =

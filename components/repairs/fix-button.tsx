@@ -8,7 +8,7 @@ import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
-import type { RepairPreview, RepairTarget } from "@/lib/repair";
+import type { RepairPreview, RepairTarget } from "@/lib/types";
 
 /** What a repair keeps, said in every confirmation. */
 export const KEEP_NOTE =

@@ -6,7 +6,7 @@ import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { useToast } from "@/components/ui/toast";
-import type { Repairable, RepairTarget } from "@/lib/repair";
+import type { Repairable, RepairTarget } from "@/lib/types";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
 import { RepairsList } from "./repairs-list";

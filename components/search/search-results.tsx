@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/index";
 import { chatHref } from "@/lib/routes";
+import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/types";
 
 function Snippet({ parts }: { parts: SnippetPart[] }) {
   return (

@@ -38,9 +38,10 @@ async function addEntry(
     await writeChunk(sink, file.from.data);
   } else if (file.size > 0) {
     let seen = 0;
+    const start = file.from.start ?? 0;
     for await (const chunk of createReadStream(file.from.file, {
-      start: 0,
-      end: file.size - 1,
+      start,
+      end: start + file.size - 1,
       highWaterMark: 1 << 20,
     })) {
       seen += (chunk as Buffer).length;

@@ -7,6 +7,7 @@ import { formatDoctor, runDoctor } from "./doctor";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
+import { Spool } from "./spool";
 import { type StagedFile, stageFiles } from "./stage";
 
 /** The roots a bundle is made from. */
@@ -70,7 +71,11 @@ export async function prepareBundle(
     kindsFrom(scope),
   );
   const tempDir = mkdtempSync(join(tempNear, ".oda-bundle-"));
-  const dispose = () => rmSync(tempDir, { recursive: true, force: true });
+  const spool = new Spool(join(tempDir, "rewritten-logs"));
+  const dispose = () => {
+    spool.close();
+    rmSync(tempDir, { recursive: true, force: true });
+  };
   try {
     const total = plan.files.reduce((n, f) => n + f.size, 0);
     let done = 0;
@@ -80,7 +85,7 @@ export async function prepareBundle(
     };
     // The doctor reads every log through first: its buffers are gone before the staging reads them again.
     const found = await runDoctor(roots);
-    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, tempDir, onBytes });
+    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes });
     const doctor = redactor.redactJson(found) as Awaited<ReturnType<typeof runDoctor>>;
     const createdAt = new Date().toISOString();
     const reports = [

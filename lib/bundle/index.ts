@@ -9,6 +9,8 @@
  * - `unpackBundle(file, stateDir)`: into `<state>/bundles/<name>/`.
  */
 
+import "server-only";
+
 export {
   type BundleProgress,
   type BundleRoots,

@@ -1,8 +1,10 @@
-import { closeSync, openSync, writeSync } from "node:fs";
 import { compress as compressFrame } from "@mongodb-js/zstd";
+import { isOdaError } from "../errors";
+import { type ChatDetails, DetailsBuilder } from "../sessions/details";
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { streamLog } from "../sessions/log-stream";
 import type { Redactor } from "./redactor";
+import type { SpoolWriter } from "./spool";
 
 /**
  * A chat log written again with its secrets replaced, as a stream: line by
@@ -60,22 +62,28 @@ export function redactLine(text: string, redactor: Redactor, dropText: boolean):
  * True when redacting would change some line of the log (or it ends in a cut
  * frame, which is always made anew). Reads only: a log with nothing to replace
  * goes into the bundle as it is, without being encoded again. Stops at the
- * first line that would change.
+ * first line that would change. A log that cannot be decoded to its end always
+ * needs it.
  */
 export async function logNeedsRedaction(source: string, compressed: boolean, redactor: Redactor): Promise<boolean> {
   if (redactor.off) return false;
   const splitter = new LineSplitter();
   let found = false;
-  for await (const item of streamLog(source, { compressed })) {
-    if (item.type === "end") {
-      const rest = splitter.pending();
-      return item.cut !== null || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
+  try {
+    for await (const item of streamLog(source, { compressed })) {
+      if (item.type === "end") {
+        const rest = splitter.pending();
+        return item.cut !== null || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
+      }
+      splitter.push(item.data, (_n, _o, line) => {
+        if (redactor.touches(line.toString("utf8"))) found = true;
+        return !found;
+      });
+      if (found) return true;
     }
-    splitter.push(item.data, (_n, _o, line) => {
-      if (redactor.touches(line.toString("utf8"))) found = true;
-      return !found;
-    });
-    if (found) return true;
+  } catch (error) {
+    if (!isOdaError(error)) throw error;
+    return true; // what cannot be decoded cannot be checked: only the lines before it go in
   }
   return found;
 }
@@ -86,35 +94,52 @@ export interface RedactedLog {
   changed: boolean;
   lines: number;
   bytes: number;
+  /** The chat details of the lines written (what a checkpoint of the new log holds). */
+  details: ChatDetails;
+  /** Set when decoding stopped early: the sentence saying why (only the lines before it were written). */
+  unreadable: string | null;
 }
 
-/** Streams `source` into `target` (a new file) redacted; bounded memory whatever the log's size. */
+/**
+ * Streams `source` redacted into `out`, in one pass: lines are redacted,
+ * encoded and written as they are read, and the details a checkpoint needs
+ * are gathered from the lines written, so the new log is never read back.
+ * Bounded memory whatever the log's size.
+ */
 export async function redactLog(
   source: string,
-  target: string,
+  out: SpoolWriter,
   options: { compressed: boolean; redactor: Redactor; dropText: boolean },
 ): Promise<RedactedLog> {
-  const fd = openSync(target, "wx", 0o600);
   const splitter = new LineSplitter();
+  const builder = new DetailsBuilder();
   let batch: string[] = [];
   let batchBytes = 0;
   let changed = false;
   let bytes = 0;
+  const write = (data: Buffer) => {
+    out.write(data);
+    bytes += data.length;
+  };
   const flush = async () => {
     if (!batch.length) return;
     const plain = Buffer.from(batch.join(""));
-    const out = options.compressed ? await compressFrame(plain, 3) : plain;
-    writeSync(fd, out);
-    bytes += out.length;
     batch = [];
     batchBytes = 0;
+    write(options.compressed ? await compressFrame(plain, 3) : plain);
   };
   const take = (text: string, ended: boolean) => {
-    const out = redactLine(text, options.redactor, options.dropText);
-    if (out !== text) changed = true;
-    batch.push(ended ? `${out}\n` : out);
-    batchBytes += out.length;
+    const redacted = redactLine(text, options.redactor, options.dropText);
+    if (redacted !== text) changed = true;
+    if (ended) {
+      // As rebuildDetails reads a log: complete lines that are JSON objects count.
+      const json = parseObject(redacted);
+      if (json) builder.add(json);
+    }
+    batch.push(ended ? `${redacted}\n` : redacted);
+    batchBytes += redacted.length;
   };
+  let unreadable: string | null = null;
   try {
     for await (const item of streamLog(source, { compressed: options.compressed })) {
       if (item.type === "end") {
@@ -126,7 +151,7 @@ export async function redactLog(
           await flush();
           const piece = redactLine(rest, options.redactor, options.dropText) || " ";
           const frame = await compressFrame(Buffer.from(piece), 3);
-          writeSync(fd, frame.subarray(0, Math.max(6, frame.length - 4)));
+          write(frame.subarray(0, Math.max(6, frame.length - 4)));
           changed = true;
         } else if (rest.length) take(rest, false);
         break;
@@ -137,9 +162,13 @@ export async function redactLog(
       });
       if (batchBytes >= FRAME_BYTES) await flush();
     }
-    await flush();
-  } finally {
-    closeSync(fd);
+  } catch (error) {
+    if (!isOdaError(error)) throw error;
+    // A log that cannot be decoded past some point keeps every line before it (the doctor report says
+    // where and why); its undecodable rest could hold anything, so it never goes in as it is.
+    unreadable = error.message;
+    changed = true;
   }
-  return { changed, lines: splitter.lines, bytes };
+  await flush();
+  return { changed, lines: splitter.lines, bytes, details: builder.result(), unreadable };
 }

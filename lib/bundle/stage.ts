@@ -1,21 +1,37 @@
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, readFileSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, createReadStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
-import { checkpointDetails, hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
-import { rebuildDetails } from "../sessions/details";
+import { checkpointDetails, parseCheckpoint } from "../sessions/checkpoint";
+import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import type { PlannedFile } from "./plan";
 import { logNeedsRedaction, redactLog } from "./redact-log";
 import { redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
+import type { Spool, SpoolRange } from "./spool";
+
+/**
+ * Logs up to this size on disk are rewritten straight away; a larger one is
+ * first scanned (reading only) and goes in as it is when nothing in it would
+ * change, so a huge log with no secret is never encoded again. A small log's
+ * scan stops at its first line anyway (its header names the working folder).
+ */
+const SCAN_FIRST_BYTES = 1024 * 1024;
+
+/** A log rewritten into the spool, and what its checkpoint must say of it. */
+interface RewrittenLog {
+  range: SpoolRange;
+  details: ChatDetails;
+}
 
 /** One file as it goes in the bundle: from its original (first `size` bytes), a staged copy, or memory. */
 export interface StagedFile {
   path: string;
   size: number;
   sha256: string;
-  from: { file: string } | { data: Buffer };
+  /** Bytes from `start` (default 0) of a file: the original, or the spool of rewritten logs. */
+  from: { file: string; start?: number } | { data: Buffer };
   /** True when the bytes differ from the original's. */
   redacted: boolean;
 }
@@ -24,8 +40,8 @@ export interface StagedFile {
 export interface StageOptions {
   redactor: Redactor;
   dropText: boolean;
-  /** A private folder for rewritten logs (removed by the caller). */
-  tempDir: string;
+  /** Where rewritten logs go (removed by the caller). */
+  spool: Spool;
   onBytes?: (n: number) => void;
 }
 
@@ -101,37 +117,31 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
   const r = o.redactor;
   const out: StagedFile[] = [];
   const shaMap = new Map<string, string>();
-  const rewrittenLogs = new Map<string, string>(); // original source → staged copy
+  const rewrittenLogs = new Map<string, RewrittenLog>(); // original source → its range of the spool
   const passThrough = r.off && !o.dropText;
-  let n = 0;
   for (const f of files) {
     // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
     if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
     const path = redactBundlePath(f.path, r);
     if (f.role === "log") {
       const compressed = f.compressed ?? true;
-      if (!passThrough && (o.dropText || (await logNeedsRedaction(f.source, compressed, r)))) {
-        const temp = join(o.tempDir, `log-${n++}`);
-        const res = await redactLog(f.source, temp, {
-          compressed,
-          redactor: r,
-          dropText: o.dropText,
+      const rewrite =
+        !passThrough &&
+        (o.dropText || f.size <= SCAN_FIRST_BYTES || (await logNeedsRedaction(f.source, compressed, r)));
+      const staged = rewrite ? await rewriteLog(f.source, compressed, o) : null;
+      if (staged) {
+        rewrittenLogs.set(f.source, staged);
+        const { start, size, sha256 } = staged.range;
+        out.push({ path, size, sha256, from: { file: o.spool.path, start }, redacted: true });
+      } else {
+        out.push({
+          path,
+          size: f.size,
+          sha256: await hashPrefix(f.source, f.size),
+          from: { file: f.source },
+          redacted: false,
         });
-        if (res.changed) {
-          const size = statSync(temp).size;
-          rewrittenLogs.set(f.source, temp);
-          out.push({ path, size, sha256: await hashPrefix(temp, size), from: { file: temp }, redacted: true });
-          continue;
-        }
-        unlinkSync(temp);
       }
-      out.push({
-        path,
-        size: f.size,
-        sha256: await hashPrefix(f.source, f.size),
-        from: { file: f.source },
-        redacted: false,
-      });
       continue;
     }
     const original = readSmall(f.source);
@@ -149,35 +159,42 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       };
       out.push(fromData(path, original, redactJsonFile(original, r, fix)));
     } else if (f.role === "checkpoint") {
-      out.push(fromData(path, original, await stageCheckpoint(f, original, r, rewrittenLogs)));
+      out.push(fromData(path, original, stageCheckpoint(f, original, r, rewrittenLogs)));
     } else out.push(fromData(path, original, redactJsonFile(original, r)));
   }
   if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
   return out;
 }
 
-/** A checkpoint redacted; when its log was rewritten, its offset, tail hash and details are rebuilt to fit. */
-async function stageCheckpoint(
-  f: PlannedFile,
-  original: Buffer,
-  r: Redactor,
-  rewritten: Map<string, string>,
-): Promise<Buffer> {
+/** A log redacted into the spool; `null` when every line came out as it went in (the original goes in). */
+async function rewriteLog(source: string, compressed: boolean, o: StageOptions): Promise<RewrittenLog | null> {
+  const writer = o.spool.begin();
+  try {
+    const res = await redactLog(source, writer, { compressed, redactor: o.redactor, dropText: o.dropText });
+    if (!res.changed) {
+      o.spool.discard();
+      return null;
+    }
+    return { range: o.spool.finish(), details: res.details };
+  } catch (error) {
+    o.spool.discard();
+    throw error;
+  }
+}
+
+/** A checkpoint redacted; when its log was rewritten, its offset, tail hash and details are made to fit it. */
+function stageCheckpoint(f: PlannedFile, original: Buffer, r: Redactor, rewritten: Map<string, RewrittenLog>): Buffer {
   const parsed = parseCheckpoint(original.toString("utf8"));
   const dir = f.source.slice(0, -"session.cache.json".length);
   const staged = f.newestLog ? rewritten.get(join(dir, f.newestLog)) : undefined;
   if (!("checkpoint" in parsed) || !staged || parsed.checkpoint.log.name !== f.newestLog)
     return redactJsonFile(original, r);
   const cp = parsed.checkpoint;
-  const compressed = cp.log.name.endsWith(".zstd");
-  const rebuilt = await rebuildDetails(staged, compressed);
-  const bytes = statSync(staged).size;
-  const details = rebuilt.details;
   const next = {
     ...cp,
     identity: r.redactJson(cp.identity),
-    log: { name: cp.log.name, bytes, tailSha256: hashLogTail(staged, bytes) },
-    details: checkpointDetails(details),
+    log: { name: cp.log.name, bytes: staged.range.size, tailSha256: staged.range.tailSha256 },
+    details: checkpointDetails(staged.details),
   };
   return Buffer.from(`${JSON.stringify(next, null, 2)}\n`);
 }

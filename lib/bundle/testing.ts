@@ -2,8 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
-import { createChat, leaveDeadLock } from "../sessions/writer";
-import { appendCutSave } from "../sessions/writer/crash";
+import { appendCutSave, createChat, leaveDeadLock } from "../sessions/testing";
 
 /** One planted value of each kind; none of their bytes may appear in a redacted bundle. */
 export const SECRETS = {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { createChat, openChat } from "../sessions";
+import { createChat, openChat } from "../sessions/testing";
 import { closeAllIndexes } from ".";
 
 // The CLI's search commands over real files: `oda-admin search`, `index refresh`, `index status`.

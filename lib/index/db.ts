@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { OdaError } from "../errors";
-import { USAGE_SCHEMA } from "./usage";
+import { SCHEMA } from "./schema";
 
 /**
  * The search index's SQLite file, `<state>/index.sqlite`: a cache of the log
@@ -11,8 +11,12 @@ import { USAGE_SCHEMA } from "./usage";
  * aside (`index.sqlite.corrupt-<timestamp>`) and a new one is built.
  */
 
-/** Bumped whenever the tables change: an index of another version is set aside and rebuilt. */
-export const SCHEMA_VERSION = 4;
+/**
+ * Bumped whenever the tables or the tokenizer change: an index of another
+ * version is set aside and rebuilt (5: contentless FTS with compressed text
+ * blocks, and symbols such as emoji are words).
+ */
+export const SCHEMA_VERSION = 5;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries
@@ -32,76 +36,6 @@ export interface IndexHandle {
   /** Set when an earlier file was set aside while opening: where it went and why. */
   setAside: { path: string; reason: string } | null;
 }
-
-const SCHEMA = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE chats (
-  cid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  folder TEXT NOT NULL,
-  cwd TEXT,
-  title TEXT,
-  first_activity TEXT,
-  last_activity TEXT,
-  messages INTEGER NOT NULL,
-  problems INTEGER NOT NULL,
-  source TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  log_name TEXT,
-  log_size INTEGER,
-  log_mtime REAL,
-  log_ino INTEGER,
-  text_lines INTEGER NOT NULL DEFAULT 0,
-  seek_line INTEGER,
-  seek_dec INTEGER,
-  seek_comp INTEGER,
-  seek_sha TEXT,
-  text_error TEXT,
-  bad_lines INTEGER NOT NULL DEFAULT 0,
-  summary TEXT NOT NULL,
-  indexed_at TEXT NOT NULL,
-  -- Storage facts for Insights (see usage.ts): the current log's format and decompressed bytes of its
-  -- complete lines, the older generations, the checkpoint and the lock; the quarter hour it started.
-  start_q INTEGER,
-  -- The chat's usage totals (sums of its usage rows), so all-time reports need not scan them.
-  u_messages INTEGER NOT NULL DEFAULT 0,
-  u_bare INTEGER NOT NULL DEFAULT 0,
-  u_input INTEGER NOT NULL DEFAULT 0,
-  u_output INTEGER NOT NULL DEFAULT 0,
-  format INTEGER,
-  log_dec INTEGER,
-  old_bytes INTEGER NOT NULL DEFAULT 0,
-  old_logs INTEGER NOT NULL DEFAULT 0,
-  cache_bytes INTEGER NOT NULL DEFAULT 0,
-  lock_bytes INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX chats_cwd ON chats(cwd);
-CREATE INDEX chats_start ON chats(start_q);
--- Covers every Insights query over the chats: they scan this narrow copy instead of rows whose summary spills
--- into overflow pages (the columns after it would cost a page chain each).
-CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes,
-  u_messages, u_bare, u_input, u_output, id);
-CREATE TABLE lines (
-  -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
-  id INTEGER PRIMARY KEY,
-  cid INTEGER NOT NULL,
-  line INTEGER NOT NULL,
-  role TEXT NOT NULL,
-  ts TEXT,
-  text TEXT NOT NULL
-);
-CREATE VIRTUAL TABLE lines_fts USING fts5(
-  text, cid UNINDEXED, line UNINDEXED, role UNINDEXED, ts UNINDEXED,
-  content='lines', content_rowid='id',
-  tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER lines_ai AFTER INSERT ON lines BEGIN
-  INSERT INTO lines_fts(rowid, text, cid, line, role, ts) VALUES (new.id, new.text, new.cid, new.line, new.role, new.ts);
-END;
-CREATE TRIGGER lines_ad AFTER DELETE ON lines BEGIN
-  INSERT INTO lines_fts(lines_fts, rowid, text, cid, line, role, ts) VALUES ('delete', old.id, old.text, old.cid, old.line, old.role, old.ts);
-END;
-${USAGE_SCHEMA}`;
 
 const open = new Map<string, IndexHandle>();
 

@@ -12,7 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createChat, encodeName, groupName, openChat } from "../sessions";
+import { encodeName, groupName } from "../sessions";
+import { createChat, openChat } from "../sessions/testing";
 import {
   closeAllIndexes,
   indexStatus,

@@ -14,6 +14,7 @@
  *   index, with its freshness and each lock judged again now.
  */
 
+import "server-only";
 import type { IndexHandle } from "./db";
 import { openIndex } from "./db";
 import { type RefreshRunner, startRefresh } from "./jobs";
@@ -21,10 +22,12 @@ import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
 import {
   type IndexedChatList,
+  type IndexedChatRows,
   type IndexStatus,
   type ListFromIndexOptions,
   listChatsFromIndex as listFrom,
   readIndexStatus,
+  readChatsFromIndex as readRowsFrom,
 } from "./status";
 
 export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SCHEMA_VERSION } from "./db";
@@ -32,7 +35,7 @@ export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./ext
 export type { RefreshJob, RefreshRunner } from "./jobs";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
-export type { Freshness, IndexedChatList, IndexStatus, ListFromIndexOptions } from "./status";
+export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
 
 /** Brings the index of `logDir` in the state folder up to date. */
 export async function refreshIndex(
@@ -84,6 +87,19 @@ export function listChatsFromIndex(
   options: ListFromIndexOptions = {},
 ): Promise<IndexedChatList> {
   return listFrom(openIndex(state, logDir), options);
+}
+
+/**
+ * The index's chat rows at once, with their freshness check started but not
+ * awaited (`freshness`): the chat list shows the rows, then says whether they
+ * held. Throws when the index cannot be opened.
+ */
+export function readChatsFromIndex(
+  state: string | null,
+  logDir: string,
+  options: ListFromIndexOptions = {},
+): IndexedChatRows {
+  return readRowsFrom(openIndex(state, logDir), options);
 }
 
 /** For callers that keep a handle (tests, the bench). */

@@ -5,7 +5,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readProcessStartTime } from "../fs";
-import { createChat, listAllChats, openChat } from "../sessions";
+import { listAllChats } from "../sessions";
+import { createChat, openChat } from "../sessions/testing";
 import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from ".";
 
 const made: string[] = [];

@@ -1,26 +1,26 @@
-import { OdaError } from "../errors";
 import { type Db, ENTRY_SPAN } from "./db";
+import {
+  type CompiledFilters,
+  checkQuery,
+  compileFilters,
+  parseSnippet,
+  QueryRunner,
+  type SearchFilters,
+  type SnippetPart,
+} from "./search-query";
+import { cutSnippets } from "./snippets";
 
 /**
  * Full-text search over the index with FTS5 syntax: words (all must appear),
  * "phrases", prefix*, NOT, OR, and parentheses. Results are grouped by chat,
- * the most recently active first, each hit with its line number and a snippet whose matched
- * words are marked.
+ * the most recently active first, each hit with its line number and a snippet
+ * whose matched words are marked. The stages: read the query and filters,
+ * fetch the first matches (which also counts them, up to a cap), group them by
+ * chat (or, for a query matching almost everywhere, probe the newest chats one
+ * by one), read the shown chats' rows, and cut the shown hits' snippets.
  */
 
-/** Narrowing a search. */
-export interface SearchFilters {
-  /** Only chats with this working folder. */
-  cwd?: string | null;
-  /** Only lines at or after this time (ISO date or date-time). */
-  since?: string | null;
-  /** Only lines at or before this time (an ISO date includes that whole day, UTC). */
-  until?: string | null;
-  /** Only entries of this role (`user`, `assistant`, `tool`, `memory`, …). */
-  role?: string | null;
-  /** Only chats that have problems. */
-  problems?: boolean;
-}
+export type { SearchFilters, SnippetPart } from "./search-query";
 
 /** A search: the query and its filters. */
 export interface SearchOptions extends SearchFilters {
@@ -31,12 +31,6 @@ export interface SearchOptions extends SearchFilters {
   walkFrom?: number;
   /** Hits shown per chat (default 3; `count` still counts them all). */
   perChat?: number;
-}
-
-/** A piece of a snippet; `hit` pieces are the matched words. */
-export interface SnippetPart {
-  text: string;
-  hit: boolean;
 }
 
 /** One matching line. */
@@ -64,8 +58,10 @@ export interface SearchGroup {
 export interface SearchResult {
   query: string;
   groups: SearchGroup[];
-  /** Matching entries in all. */
+  /** Matching entries in all (when `moreHits`, the number counted before counting stopped). */
   totalHits: number;
+  /** True when more entries match than `totalHits` says: counting stopped at `COUNT_CAP`. */
+  moreHits: boolean;
   /** Chats with a match; `null` when the query matched so widely that only the newest chats were looked at. */
   totalChats: number | null;
   /** True when more chats match than `groups` holds. */
@@ -75,89 +71,77 @@ export interface SearchResult {
   ms: number;
 }
 
+/** Matching entries counted at most: counting every match of a word in most chats would cost more than the search. */
+export const COUNT_CAP = 10_000;
 const MAX_HITS = 200_000;
 /** Above this many matching entries, chats are probed newest first instead of collecting every hit. */
 const WALK_FROM_HITS = 5_000;
 /** Probes before giving up on the walk (matches spread thin over many chats) and collecting every hit. */
 const MAX_PROBES = 2_000;
-const OPEN = "\u0001";
-const CLOSE = "\u0002";
+/** Chats read at a time from the newest-first order while probing. */
+const PAGE = 256;
+const NEWEST_FIRST = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
 
-/** A query with each bare word quoted: `foo-bar` and `c:1` become searchable as typed. */
-export function quoteWords(query: string): string {
-  return query
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => {
-      if (/^(AND|OR|NOT)$/.test(word)) return word;
-      const prefix = word.endsWith("*");
-      const core = prefix ? word.slice(0, -1) : word;
-      return `"${core.replaceAll('"', '""')}"${prefix ? "*" : ""}`;
-    })
-    .join(" ");
+/** Per chat: its matching entries counted, and the first ones (rowids) shown. */
+type ByChat = Map<number, { count: number; first: number[] }>;
+
+interface Grouped {
+  byChat: ByChat;
+  /** Matching chats newest first (for the walk: the ones found, up to one more than wanted). */
+  matched: number[] | null;
+  totalChats: number | null;
 }
 
-function normalizeTime(value: string | null | undefined, end: boolean): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return end ? `${v}T23:59:59.999Z` : `${v}T00:00:00.000Z`;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms))
-    throw new OdaError("bad_input", `"${v}" is not a date: use YYYY-MM-DD or an ISO date-time.`, {
-      field: end ? "until" : "since",
-    });
-  return new Date(ms).toISOString();
-}
-
-/** Splits a snippet with the marker characters into parts. */
-function parseSnippet(text: string): SnippetPart[] {
-  const parts: SnippetPart[] = [];
-  let hit = false;
-  let buf = "";
-  for (const ch of text) {
-    if (ch === OPEN || ch === CLOSE) {
-      if (buf) parts.push({ text: buf, hit });
-      buf = "";
-      hit = ch === OPEN;
-    } else buf += ch;
+/** Groups matching rowids by chat (a hit's chat is in its rowid), keeping each chat's first `perChat`. */
+function groupRowids(rowids: number[], perChat: number): ByChat {
+  const byChat: ByChat = new Map();
+  for (const rid of rowids) {
+    const cid = Math.floor(rid / ENTRY_SPAN);
+    let g = byChat.get(cid);
+    if (!g) {
+      g = { count: 0, first: [] };
+      byChat.set(cid, g);
+    }
+    g.count++;
+    if (g.first.length < perChat) g.first.push(rid);
   }
-  if (buf) parts.push({ text: buf, hit });
-  return parts;
+  return byChat;
 }
-
-function isQueryError(error: unknown): boolean {
-  const message = (error as Error)?.message ?? "";
-  return (
-    (error as { code?: string })?.code === "SQLITE_ERROR" &&
-    /fts5|syntax error|no such column|unterminated|unknown special query/i.test(message)
-  );
-}
-
-/** Chats newest first, and each chat's place in that order. */
-interface Recency {
-  cids: number[];
-  rank: Map<number, number>;
-}
-
-const recency = new WeakMap<Db, { key: string; order: Recency }>();
 
 /**
- * Every chat's place when ordered by last activity, newest first, kept per
- * connection until the index changes (`total_changes()` for this connection's
- * writes, `data_version` for other processes'), so ordering thousands of
- * matching chats costs no query.
+ * For a query that matches in most chats: probes chats newest first, each by
+ * its rowid range, until one more than `want` are found. `matched` is null when
+ * the probes ran out first (matches spread thin): collect every hit instead.
  */
-function recencyOrder(db: Db): Recency {
-  const key = `${db.prepare("SELECT total_changes()").pluck().get()}|${db.pragma("data_version", { simple: true })}`;
-  const known = recency.get(db);
-  if (known?.key === key) return known.order;
-  const cids = db
-    .prepare("SELECT cid FROM chats ORDER BY last_activity IS NULL, last_activity DESC, cid")
-    .pluck()
-    .all() as number[];
-  const order = { cids, rank: new Map(cids.map((cid, i) => [cid, i])) };
-  recency.set(db, { key, order });
-  return order;
+function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perChat: number): Grouped {
+  const { db } = runner;
+  // The bounds are cast: better-sqlite3 binds numbers as REAL, and FTS5 seeks by a rowid bound only when it is an INTEGER.
+  const range = "AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER)";
+  const probe = db.prepare(`SELECT f.rowid ${f.from} ${range} ORDER BY f.rowid LIMIT @k`).pluck();
+  const count = db.prepare(`SELECT count(*) ${f.from} ${range}`).pluck();
+  const page = db
+    .prepare(`SELECT cid FROM chats ${f.chats ? `WHERE ${f.chats}` : ""} ${NEWEST_FIRST} LIMIT @n OFFSET @o`)
+    .pluck();
+  const chatParams = f.chats.includes("@cwd") ? { cwd: f.params.cwd } : {};
+  const byChat: ByChat = new Map();
+  const matched: number[] = [];
+  let probes = 0;
+  for (let offset = 0; ; offset += PAGE) {
+    const cids = page.all({ ...chatParams, n: PAGE, o: offset }) as number[];
+    for (const cid of cids) {
+      if (matched.length > want || probes++ > MAX_PROBES)
+        return matched.length > want
+          ? { byChat, matched, totalChats: null }
+          : { byChat, matched: null, totalChats: null };
+      const lo = cid * ENTRY_SPAN;
+      const bounds = { ...f.params, q: runner.used, lo, hi: lo + ENTRY_SPAN };
+      const first = probe.all({ ...bounds, k: perChat }) as number[];
+      if (!first.length) continue;
+      matched.push(cid);
+      if (matched.length <= want) byChat.set(cid, { count: count.get(bounds) as number, first });
+    }
+    if (cids.length < PAGE) return { byChat, matched, totalChats: matched.length };
+  }
 }
 
 interface ChatRow {
@@ -170,158 +154,79 @@ interface ChatRow {
   problems: number;
 }
 
+/** The rows of the given chats, newest first, at most `limit`. */
+function newestChats(db: Db, cids: number[], limit: number): ChatRow[] {
+  if (!cids.length) return [];
+  return db
+    .prepare(
+      `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
+       WHERE cid IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST} LIMIT ?`,
+    )
+    .all(JSON.stringify(cids), limit) as ChatRow[];
+}
+
+/** The shown hits: each entry's line, role and time, and its snippet cut from its text. */
+function shownHits(runner: QueryRunner, rowids: number[]): Map<number, SearchHit> {
+  const out = new Map<number, SearchHit>();
+  if (!rowids.length) return out;
+  const snippets = cutSnippets(runner.db, runner.used, rowids);
+  const rows = runner.db
+    .prepare("SELECT id, line, role, ts FROM lines WHERE id IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(rowids)) as { id: number; line: number; role: string; ts: string | null }[];
+  for (const r of rows) {
+    const text = snippets.get(r.id);
+    if (text !== undefined) out.set(r.id, { line: r.line, role: r.role, ts: r.ts, snippet: parseSnippet(text) });
+  }
+  return out;
+}
+
 /**
  * Searches the index; a query FTS5 cannot read is refused with a sentence
- * saying how to write one. Matches are found from the FTS index alone (a
- * hit's chat is in its rowid); chats come newest first, hits in line order,
- * and only the hits shown get a snippet.
+ * saying how to write one.
  */
 export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const started = performance.now();
-  const query = options.query.trim();
-  if (!query) throw new OdaError("bad_input", "Type something to search for.", { field: "query" });
-  const since = normalizeTime(options.since, false);
-  const until = normalizeTime(options.until, true);
-  const params: Record<string, unknown> = {};
-  const where: string[] = ["lines_fts MATCH @q"];
-  const onLine: string[] = [];
-  if (options.role) {
-    onLine.push("l.role = @role");
-    params.role = options.role;
-  }
-  if (since) {
-    onLine.push("l.ts >= @since");
-    params.since = since;
-  }
-  if (until) {
-    onLine.push("l.ts <= @until");
-    params.until = until;
-  }
-  const onChat: string[] = [];
-  if (options.cwd) {
-    onChat.push("cwd = @cwd");
-    params.cwd = options.cwd;
-  }
-  if (options.problems) onChat.push("problems > 0");
-  if (onChat.length) where.push(`(f.rowid >> 24) IN (SELECT cid FROM chats WHERE ${onChat.join(" AND ")})`);
-  const from = `FROM lines_fts f ${onLine.length ? "JOIN lines l ON l.id = f.rowid" : ""} WHERE ${[...where, ...onLine].join(" AND ")}`;
-  let used = query;
-  /** Runs a statement of this search; a query FTS5 cannot read is retried word by word, then refused. */
-  const run = <T>(body: (q: string) => T): T => {
-    try {
-      return body(used);
-    } catch (error) {
-      if (!isQueryError(error) || used !== query) throw error;
-      // A plain query with punctuation (`foo-bar`, `c:1`) is searched word by word as typed.
-      const quoted = query.includes('"') ? null : quoteWords(query);
-      try {
-        if (!quoted) throw error;
-        const result = body(quoted);
-        used = quoted;
-        return result;
-      } catch {
-        throw new OdaError(
-          "bad_input",
-          `The search ${JSON.stringify(query)} cannot be read (${(error as Error).message.replace(/^fts5: /, "")}). Use words, "exact phrases", prefix* and NOT, for example: deploy NOT "staging server".`,
-          { field: "query" },
-        );
-      }
-    }
-  };
+  const query = checkQuery(options.query);
+  const f = compileFilters(options);
+  const runner = new QueryRunner(db, query);
   const perChat = options.perChat ?? 3;
   const want = options.chats ?? 20;
-  const order = recencyOrder(db);
-  const totalHits = run(
-    (q) =>
+  const fetch = (limit: number) =>
+    runner.run((q) =>
       db
-        .prepare(`SELECT count(*) ${from}`)
+        .prepare(`SELECT f.rowid ${f.from} LIMIT ${limit}`)
         .pluck()
-        .get({ ...params, q }) as number,
-  );
-  const byChat = new Map<number, { count: number; first: number[] }>();
-  let totalChats: number | null = null;
+        .all({ ...f.params, q }),
+    ) as number[];
+  // The first matches, which also count them up to the cap (one query, not a count and then a fetch).
+  let rowids = fetch(COUNT_CAP + 1);
+  let moreHits = rowids.length > COUNT_CAP;
+  const totalHits = Math.min(rowids.length, COUNT_CAP);
   let truncated = false;
-  let matched: number[] = [];
-  if (totalHits > (options.walkFrom ?? WALK_FROM_HITS)) {
-    // A query that matches in most chats: probe chats newest first, each by its rowid range, until enough are found.
-    // The bounds are cast: better-sqlite3 binds numbers as REAL, and FTS5 seeks by a rowid bound only when it is an INTEGER.
-    const probe = db
-      .prepare(
-        `SELECT f.rowid ${from} AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER) ORDER BY f.rowid LIMIT @k`,
-      )
-      .pluck();
-    const count = db
-      .prepare(`SELECT count(*) ${from} AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER)`)
-      .pluck();
-    let probes = 0;
-    let exhausted = true;
-    for (const cid of order.cids) {
-      if (matched.length > want || probes++ > MAX_PROBES) {
-        exhausted = false;
-        break;
-      }
-      const lo = cid * ENTRY_SPAN;
-      const first = probe.all({ ...params, q: used, lo, hi: lo + ENTRY_SPAN, k: perChat }) as number[];
-      if (!first.length) continue;
-      matched.push(cid);
-      if (matched.length <= want) {
-        byChat.set(cid, { count: count.get({ ...params, q: used, lo, hi: lo + ENTRY_SPAN }) as number, first });
-      }
-    }
-    if (exhausted) totalChats = matched.length;
-    else if (matched.length <= want) {
-      matched = [];
-      byChat.clear();
-    }
+  let grouped: Grouped | null = null;
+  if (rowids.length > (options.walkFrom ?? WALK_FROM_HITS)) {
+    grouped = walkNewest(runner, f, want, perChat);
+    if (!grouped.matched) grouped = null;
   }
-  if (!matched.length) {
-    const rowids = run(
-      (q) =>
-        db
-          .prepare(`SELECT f.rowid ${from} LIMIT ${MAX_HITS + 1}`)
-          .pluck()
-          .all({ ...params, q }) as number[],
-    );
-    truncated = rowids.length > MAX_HITS;
-    if (truncated) rowids.length = MAX_HITS;
-    for (const rid of rowids) {
-      const cid = Math.floor(rid / ENTRY_SPAN);
-      let g = byChat.get(cid);
-      if (!g) {
-        g = { count: 0, first: [] };
-        byChat.set(cid, g);
-      }
-      g.count++;
-      if (g.first.length < perChat) g.first.push(rid);
+  let counted = totalHits;
+  if (!grouped) {
+    if (moreHits) {
+      rowids = fetch(MAX_HITS + 1);
+      truncated = rowids.length > MAX_HITS;
+      if (truncated) rowids.length = MAX_HITS;
+      counted = rowids.length;
+      moreHits = truncated;
     }
-    totalChats = byChat.size;
-    matched = [...byChat.keys()].sort((a, b) => (order.rank.get(a) ?? 0) - (order.rank.get(b) ?? 0));
+    const byChat = groupRowids(rowids, perChat);
+    grouped = { byChat, matched: null, totalChats: byChat.size };
   }
-  const moreChats = matched.length > want;
-  matched = matched.slice(0, want);
-  const chatRows = matched.length
-    ? (
-        db
-          .prepare(
-            "SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats WHERE cid IN (SELECT value FROM json_each(?))",
-          )
-          .all(JSON.stringify(matched)) as ChatRow[]
-      ).sort((a, b) => (order.rank.get(a.cid) ?? 0) - (order.rank.get(b.cid) ?? 0))
-    : [];
-  const shown = chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []);
-  const entries = new Map<number, { line: number; role: string; ts: string | null; text: string }>();
-  if (shown.length) {
-    const one = db.prepare(
-      `SELECT rowid AS rid, line, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', 24) AS text
-       FROM lines_fts WHERE lines_fts MATCH @q AND rowid = CAST(@rid AS INTEGER)`,
-    );
-    for (const rid of shown) {
-      const r = one.get({ q: used, rid }) as
-        | { rid: number; line: number; role: string; ts: string | null; text: string }
-        | undefined;
-      if (r) entries.set(rid, r);
-    }
-  }
+  const { byChat, totalChats } = grouped;
+  const candidates = grouped.matched ?? [...byChat.keys()];
+  const chatRows = newestChats(db, grouped.matched ? candidates.slice(0, want) : candidates, want);
+  const hits = shownHits(
+    runner,
+    chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []),
+  );
   const groups: SearchGroup[] = chatRows.map((chat) => {
     const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
     return {
@@ -332,18 +237,16 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
       lastActivity: chat.last_activity,
       problems: chat.problems,
       count: g.count,
-      hits: g.first.flatMap((rid) => {
-        const e = entries.get(rid);
-        return e ? [{ line: e.line, role: e.role, ts: e.ts, snippet: parseSnippet(e.text) }] : [];
-      }),
+      hits: g.first.flatMap((rid) => hits.get(rid) ?? []),
     };
   });
   return {
     query,
     groups,
-    totalHits,
+    totalHits: counted,
+    moreHits,
     totalChats,
-    moreChats,
+    moreChats: candidates.length > want,
     truncated,
     ms: Math.round((performance.now() - started) * 100) / 100,
   };

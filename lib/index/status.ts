@@ -160,6 +160,14 @@ export interface ListFromIndexOptions {
   compress?: boolean;
 }
 
+/** The index's chat list before its freshness is known: the rows, and the check of them under way. */
+export interface IndexedChatRows extends Omit<IndexedChatList, "freshness"> {
+  /** The folder compared with the rows just read (see `listChatsFromIndex`). */
+  freshness: Promise<Freshness>;
+  /** False until a first refresh has finished (the rows are then no list at all). */
+  built: boolean;
+}
+
 /**
  * The chat list served from the index (no log is opened), with its
  * freshness: when it is not fresh, the caller says so and may start a refresh.
@@ -170,6 +178,15 @@ export async function listChatsFromIndex(
   handle: IndexHandle,
   options: ListFromIndexOptions = {},
 ): Promise<IndexedChatList> {
+  const { built: _built, ...rows } = readChatsFromIndex(handle, options);
+  return { ...rows, freshness: await rows.freshness };
+}
+
+/**
+ * The index's rows at once, and their freshness check started (not awaited):
+ * the chat list shows the rows first and says so while the check runs.
+ */
+export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOptions = {}): IndexedChatRows {
   const db = handle.db;
   // The rows, the folder problems, the form and (inside the scan, before its first await) the fingerprints
   // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
@@ -194,14 +211,16 @@ export async function listChatsFromIndex(
     }
     return chat;
   });
-  let freshness = await scanned;
-  if (freshness.fresh && options.compress !== undefined && form !== String(options.compress)) {
+  const freshness = scanned.then((f) => {
+    if (!f.fresh || options.compress === undefined || form === String(options.compress)) return f;
     const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
-    freshness = {
-      ...freshness,
+    return {
+      ...f,
       fresh: false,
       sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(options.compress)} logs.`,
     };
-  }
-  return { chats, problems, freshness, sources };
+  });
+  // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
+  freshness.catch(() => {});
+  return { chats, problems, sources, freshness, built: readMeta(db, "refreshedAt") !== null };
 }

@@ -12,6 +12,7 @@
  * - `insightsOverview(...)`: everything the page's first view shows, in one call
  */
 
+import "server-only";
 import type { Db } from "../index/db";
 import { type ActivityReport, activityByDay } from "./activity";
 import { type MemoryInsights, memoryInsights } from "./memory";

@@ -1,7 +1,14 @@
-import type { ActivityReport } from "./activity";
-import type { MemoryInsights } from "./memory";
-import type { StorageReport, StorageSums } from "./storage";
-import type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./usage";
+// From the shared types module: chart-card and the tables run in the browser too.
+import type {
+  ActivityReport,
+  ChatUsage,
+  FolderUsage,
+  MemoryInsights,
+  PeriodReport,
+  StorageReport,
+  StorageSums,
+  UsageSums,
+} from "../types";
 
 /**
  * The Insights page's tables, as plain data: each chart's table view, its CSV

@@ -12,6 +12,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverOnlyAlias } from "../../scripts/server-only/alias";
 import { changeMemory, createMemory, findMemory, listSet, listVersions, writeSettings } from "./index";
 
 /** What a run found: empty `failures` means every check held. */
@@ -30,6 +31,7 @@ async function bundleChild(outDir: string): Promise<string> {
     platform: "node",
     format: "esm",
     outfile,
+    alias: serverOnlyAlias,
     logLevel: "silent",
     // bundled CommonJS dependencies (yaml) still call require()
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
@@ -37,7 +39,19 @@ async function bundleChild(outDir: string): Promise<string> {
   return outfile;
 }
 
-function runChild(child: string, home: string, tag: string, ids: string[], killAfterMs: number): Promise<string> {
+/**
+ * Runs one child and kills it `killAfterMs` after it is ready, or after its first completed save
+ * when `afterFirstSave` is set: those rounds complete at least one save however loaded the machine
+ * is, so kills land after saves as well as before and inside them.
+ */
+function runChild(
+  child: string,
+  home: string,
+  tag: string,
+  ids: string[],
+  killAfterMs: number,
+  afterFirstSave: boolean,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [child, home, tag], {
       env: { ...process.env, CRASH_IDS: ids.join(",") },
@@ -48,7 +62,8 @@ function runChild(child: string, home: string, tag: string, ids: string[], killA
     let timer: NodeJS.Timeout | undefined;
     p.stdout.on("data", (d: Buffer) => {
       out += d.toString();
-      if (!timer && out.startsWith("ready\n")) timer = setTimeout(() => p.kill("SIGKILL"), killAfterMs);
+      const started = afterFirstSave ? /^ok /m.test(out) : out.startsWith("ready\n");
+      if (!timer && started) timer = setTimeout(() => p.kill("SIGKILL"), killAfterMs);
     });
     p.stderr.on("data", (d: Buffer) => {
       err += d.toString();
@@ -86,7 +101,8 @@ export async function runCrashHarness(options: {
       ids.push((await createMemory(home, null, { title: `M${i}`, text: "start" })).memory!.id);
     const completed = new Map<string, string[]>(ids.map((id) => [id, ["start"]]));
     for (let k = 0; k < options.kills && report.failures.length < 5; k++) {
-      const out = await runChild(child, home, `k${k}`, ids, Math.floor(random() * (options.maxKillAfterMs ?? 30)));
+      const killAfterMs = Math.floor(random() * (options.maxKillAfterMs ?? 30));
+      const out = await runChild(child, home, `k${k}`, ids, killAfterMs, k % 2 === 1);
       report.kills++;
       for (const line of out.split("\n")) {
         const m = /^ok (\S+) (.+)$/.exec(line);

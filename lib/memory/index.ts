@@ -12,6 +12,9 @@
  */
 
 // Node-side
+
+import "server-only";
+
 export {
   type ChangeOptions,
   type ChangeResult,

@@ -4,9 +4,9 @@ import { countCodePoints, describePayloadNote, estimateTokens, type PayloadItem,
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { assertWorkspace } from "./names";
-import { countsOf, mapPool } from "./read-file";
+import { type SetSize, setSize, workspaceSizes } from "./set-sizes";
 import { readSettings } from "./settings";
-import { listSet, type MemorySet, type MemorySummary, readSetFiles, workspaceFolders } from "./store";
+import { listSet, type MemorySet, type MemorySummary } from "./store";
 
 /** A memory left out of a chat's payload, and why. */
 export interface ExcludedMemory {
@@ -102,58 +102,9 @@ function joinedCodePoints(a: number, b: number): number {
   return a && b ? a + 2 + b : a + b;
 }
 
-/**
- * What one set contributes to a payload, by arithmetic: the code points of its
- * sendable memories' blocks (`## <title>\n<text>`), which a payload joins with
- * one empty line (2 code points). Order does not change a length, so nothing
- * is sorted or rendered.
- */
-interface SetSize {
-  /** Sum of the blocks' code points. */
-  blocks: number;
-  count: number;
-  /** Each sendable memory's block, by id. */
-  byId: Map<string, number>;
-}
-
-/** Code points of a set's part of the payload. */
+/** Code points of a set's part of the payload (its blocks joined by one empty line: 2 code points each). */
 function partCodePoints(s: Pick<SetSize, "blocks" | "count">): number {
   return s.count ? s.blocks + 2 * (s.count - 1) : 0;
-}
-
-async function setSize(
-  home: string,
-  workspace: string | null,
-  limits: Limits,
-  realHome: string | Promise<string>,
-  folderInside = false,
-): Promise<SetSize> {
-  const { reads } = await readSetFiles(home, workspace, limits, realHome, folderInside);
-  const size: SetSize = { blocks: 0, count: 0, byId: new Map() };
-  for (const { name, read } of reads) {
-    if (!read.parse.ok || !read.parse.fields.enabled) continue;
-    const block = countsOf(read.parse).blockChars;
-    size.blocks += block;
-    size.count++;
-    size.byId.set(name, block);
-  }
-  return size;
-}
-
-/**
- * Every workspace's set size, in key order. Mostly synchronous stats (see
- * readSetFiles); the pool only overlaps the reads of changed files.
- */
-async function workspaceSizes(
-  home: string,
-  limits: Limits,
-  realHome: string | Promise<string>,
-): Promise<{ key: string; size: SetSize }[]> {
-  const folders = await workspaceFolders(home, realHome);
-  return mapPool(folders, 4, async ({ key, inside }) => ({
-    key,
-    size: await setSize(home, key, limits, realHome, inside),
-  }));
 }
 
 /** Every chat's payload size: no workspace first, then each workspace. */

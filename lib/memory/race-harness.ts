@@ -17,6 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverOnlyAlias } from "../../scripts/server-only/alias";
 import { createMemory, findMemory, listVersions, MESSAGES, writeSettings } from "./index";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -49,6 +50,7 @@ export async function bundleRaceProcesses(): Promise<{ cli: string; server: stri
   await Promise.all([
     build({
       ...common,
+      alias: serverOnlyAlias,
       stdin: {
         contents: `import { main } from "./cli/main.ts";\nprocess.exitCode = await main(process.argv.slice(2));\n`,
         resolveDir: ROOT,
@@ -56,7 +58,7 @@ export async function bundleRaceProcesses(): Promise<{ cli: string; server: stri
       },
       outfile: cli,
     }),
-    build({ ...common, entryPoints: [join(HERE, "race-server.ts")], outfile: server }),
+    build({ ...common, alias: serverOnlyAlias, entryPoints: [join(HERE, "race-server.ts")], outfile: server }),
   ]);
   return { cli, server, dir };
 }

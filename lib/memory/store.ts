@@ -95,6 +95,8 @@ export interface SetFiles {
   segments: string[];
   reads: { name: string; read: ParsedFile }[];
   ignored: string[];
+  /** True when a memory entry is a symbolic link (its file may live outside the set folder). */
+  links: boolean;
 }
 
 /** A set folder's entries as one readdir gave them. */
@@ -160,10 +162,11 @@ export async function readSetFiles(
   const segments = setSegments(workspace);
   const real = realHome ?? realRootOf(home);
   const folder = folderInside ? join(home, ...segments) : await resolveInsideReal(home, real, ...segments);
-  const result: SetFiles = { segments, reads: [], ignored: [] };
+  const result: SetFiles = { segments, reads: [], ignored: [], links: false };
   const entries = await folderEntries(folder, segments);
   if (!entries) return result;
   result.ignored = [...entries.ignored];
+  result.links = entries.ids.some((e) => e.link);
   const misses: { name: string; link: boolean }[] = [];
   let stats = 0;
   for (const e of entries.ids) {

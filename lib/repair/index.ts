@@ -11,6 +11,9 @@
  * - `compareCopies(logDir, id, compress)`: the two copies of a chat stored in two places.
  * - `runFormJob(...)`: converts every chat of the wrong form, resumable.
  */
+
+import "server-only";
+
 export { type ChatCopy, compareCopies } from "./compare";
 export { type FormJob, listJobs, runFormJob } from "./job";
 export { type FileFact, type Journal, type JournalFile, listJournals, type RepairKind, readJournal } from "./journal";

@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../cli/main";
+import { serverOnlyAlias } from "../../scripts/server-only/alias";
 import { decodeLog } from "./convert";
 import { listJournals } from "./journal";
 import { makeWorld, setCompress, writeChat } from "./testing";
@@ -42,6 +43,7 @@ async function bundleChild(): Promise<{ file: string; remove: () => void }> {
     format: "esm",
     outfile: file,
     packages: "external",
+    alias: serverOnlyAlias,
     logLevel: "silent",
   });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeThisProcess, readProcessStartTime } from "../fs/lock";
 import { listAllProblems } from "../memory/problems";
-import { locateChat, upgradeToFormat4 } from "../sessions";
+import { locateChat } from "../sessions";
+import { upgradeToFormat4 } from "../sessions/testing";
 import {
   applyRepair,
   compareCopies,

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, unlink
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeThisProcess } from "../fs/lock";
-import { leaveDeadLock, makeDeadHolder } from "../sessions";
+import { leaveDeadLock, makeDeadHolder } from "../sessions/testing";
 import { applyRepair, readJournal, resumeRepairs } from ".";
 import { type Journal, journalFolder, writeJournal } from "./journal";
 import { makeWorld, type RepairWorld, snapshotFiles, unzstdTool, writeChat } from "./testing";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChat } from "../sessions/writer";
+import { createChat } from "../sessions/testing";
 
 /**
  * Fixtures of the repair tests and the kill bench: a real Oda home, log

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { createChat, leaveDeadLock } from ".";
 import { tempDir } from "./test-helpers";
+import { createChat, leaveDeadLock } from "./testing";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -36,6 +36,34 @@ describe("oda-admin sessions list / session show / doctor", () => {
       /^The log's last zstd frame is cut off at byte \d+; .* raw log: .*c-crash\/session\.v4\.jsonl\.zstd$/,
     );
   });
+
+  it("streams --json: printed batch by batch, one chat per line, as one document", async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 230; i++) {
+      const w = createChat(dir, { id: `c-${String(i).padStart(3, "0")}`, cwd: "/home/ana/reports" });
+      await w.appendTurn({ user: `question ${i}`, assistant: `answer ${i}` });
+      await w.close();
+    }
+    const outs: string[] = [];
+    const code = await main(["sessions", "list", "--logs", dir, "--json"], { out: (t) => outs.push(t), err: () => {} });
+    expect(code).toBe(0);
+    // The first 200 chats are printed before the last 30 are read: more than one write.
+    expect(outs.length).toBeGreaterThan(2);
+    const lines = outs.join("\n").split("\n");
+    expect(lines).toHaveLength(230 + 2);
+    // Each chat line is one entry, with the comma that separates it from the next.
+    expect(JSON.parse((lines[1] as string).replace(/,$/, ""))).toMatchObject({
+      id: "c-000",
+      messages: 2,
+      problems: [],
+    });
+    const doc = JSON.parse(outs.join("\n"));
+    expect(doc.ok).toBe(true);
+    expect(doc.problems).toEqual([]);
+    expect(doc.chats.map((c: { id: string }) => c.id)).toEqual(
+      Array.from({ length: 230 }, (_, i) => `c-${String(i).padStart(3, "0")}`),
+    );
+  }, 60_000);
 
   it("shows a chat's lines with numbers and byte offsets, the tail and the generations", async () => {
     const dir = tempDir("logs");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { makeSocket } from "./hostile-folder";
 import { encodeName, groupName, NO_CWD_GROUP } from "./names";
-import { createChat } from "./writer";
+import { createChat } from "./testing";
 
 /**
  * The fuzz suite's log folders (`fuzz-folder.ts`): random trees of group and

@@ -1,10 +1,10 @@
 import { closeSync, readSync } from "node:fs";
-import { decompress as decompressNative } from "@mongodb-js/zstd";
 import { openRegularSync } from "../fs/open-regular";
 import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
 import { readRange } from "./zstd/file-window";
+import { decodeFrameBatched } from "./zstd/frame-batch";
 import { type ByteSource, type FrameInfo, walkFrame } from "./zstd/frames";
 
 /**
@@ -99,15 +99,16 @@ async function firstLineFromHead(
       const key = hashBytes("sha1", bytes, "base64");
       const known = firstLines.get(key);
       if (known !== undefined) return known;
-      let out: Uint8Array;
+      let out: Buffer;
       try {
-        out = await decompressNative(bytes);
+        // Batched with the other chats' first frames asked for meanwhile: one native call for many.
+        out = await decodeFrameBatched(bytes, frame.bound);
       } catch {
         return undefined;
       }
       const nl = out.indexOf(10);
       if (nl < 0) return undefined;
-      const first = parseObject(Buffer.from(out.buffer, out.byteOffset, nl).toString("utf8"));
+      const first = parseObject(out.toString("utf8", 0, nl));
       firstLines.set(key, first);
       return first;
     }

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeName, groupName, NO_CWD_GROUP } from "./names";
-import { createChat } from "./writer";
+import { createChat } from "./testing";
 
 /**
  * A log folder of hostile entries for tests (unit, CLI, e2e, fuzz): FIFOs,

@@ -38,6 +38,8 @@
  * and the crash helpers `appendCutSave`, `appendUnfinishedLine`, `leaveDeadLock`.
  */
 
+import "server-only";
+
 export {
   type ChatSummary,
   formSentence,
@@ -81,4 +83,3 @@ export {
   readLines,
 } from "./read";
 export { readCompressSetting } from "./settings";
-export * from "./writer";

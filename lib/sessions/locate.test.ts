@@ -2,7 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createChat, encodeName, groupName, locateChat, walkLogFolder } from ".";
+import { encodeName, groupName, locateChat, walkLogFolder } from ".";
+import { createChat } from "./testing";
 
 let logs: string;
 beforeEach(() => {

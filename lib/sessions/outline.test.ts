@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { outlineChat } from "./outline";
 import { tempDir } from "./test-helpers";
-import { createChat, leaveDeadLock, upgradeToFormat4 } from "./writer";
+import { createChat, leaveDeadLock, upgradeToFormat4 } from "./testing";
 
 describe("outlineChat", () => {
   it("lists the generations (newest current), and a live lock while a writer holds the chat", async () => {

@@ -5,22 +5,17 @@ import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import { describe, expect, it } from "vitest";
 import {
-  appendCutSave,
-  appendUnfinishedLine,
-  createChat,
   findInChat,
   freeStaleLock,
   indexChat,
-  leaveDeadLock,
   listAllChats,
   nextErrorLine,
-  openChat,
   openLogStream,
   readChat,
   readLines,
-  upgradeToFormat4,
 } from ".";
 import { tempDir } from "./test-helpers";
+import { appendCutSave, appendUnfinishedLine, createChat, leaveDeadLock, openChat, upgradeToFormat4 } from "./testing";
 
 const T = "2026-11-29T18:";
 

@@ -1,14 +1,13 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { encodeName, groupName } from "../../lib/sessions";
 import {
   appendCutSave,
   type ChatWriter,
   createChat,
-  encodeName,
-  groupName,
   leaveDeadLock,
   upgradeToFormat4,
-} from "../../lib/sessions";
+} from "../../lib/sessions/testing";
 import type { Random } from "./random";
 
 const FOLDERS = [

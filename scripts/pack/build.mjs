@@ -15,6 +15,8 @@ import { nextBuildIsCurrent } from "../build-state.mjs";
 const root = resolve(import.meta.dirname, "..", "..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const log = (line) => process.stderr.write(`${line}\n`);
+// `server-only` throws outside Next's react-server build: an empty module in the CLI and the workers.
+const serverOnlyAlias = { "server-only": join(root, "scripts", "server-only", "empty.mjs") };
 
 // The build needs the dev dependencies (next, esbuild), as `npm start` does.
 if (!existsSync(join(root, "node_modules", ".package-lock.json"))) {
@@ -58,6 +60,7 @@ await build({
   platform: "node",
   target: "node20.9",
   external: ["better-sqlite3", "@mongodb-js/zstd"],
+  alias: serverOnlyAlias,
   // Bundled CommonJS dependencies (yaml) still call require().
   banner: {
     js: "import { createRequire as __odaRequire } from 'node:module'; const require = __odaRequire(import.meta.url);",
@@ -94,6 +97,7 @@ await build({
   platform: "node",
   target: "node20.9",
   packages: "external",
+  alias: serverOnlyAlias,
   legalComments: "none",
   logLevel: "warning",
 });

@@ -4,13 +4,16 @@
 // the runtime dependencies; --prefer-offline uses the cache `npm ci` filled),
 // then runs the installed `oda-admin`: `serve` over generated data and over
 // demo data (token 200, no token 401, Ctrl+C leaves no process), and `doctor
-// --json` over the same data, compared with the repository's own CLI.
+// --json` over the same data, compared with the repository's own CLI; then a
+// support bundle made, served with --bundle and opened in a running dashboard
+// (check-bundle.mjs).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { checkBundle } from "./check-bundle.mjs";
 import { descendants, get, isAlive, listeners, waitFor } from "./processes.mjs";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -157,6 +160,7 @@ try {
   const fromRepo = run(process.execPath, [join(root, "bin", "oda-admin"), "doctor", "--json", ...roots], { cwd: root });
   assert.deepEqual(report, JSON.parse(fromRepo.stdout), "the installed doctor reports what the repository's does");
   ok("doctor --json over the same data matches the repository's CLI");
+  await checkBundle({ odaAdmin, roots, tmp, ok });
 } finally {
   // `rm -rf` is much faster than rmSync over the ~400 MB the install holds.
   if (process.platform === "win32" || run("rm", ["-rf", tmp]).status !== 0)

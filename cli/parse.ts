@@ -1,0 +1,93 @@
+import { parseArgs } from "node:util";
+import { OdaError } from "../lib/errors";
+import { type CommandEntry, type CommandOptions, commands } from "./registry";
+
+/** The options every command takes, besides its own. */
+export const GLOBAL_OPTIONS = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+  home: { type: "string" },
+  logs: { type: "string" },
+  state: { type: "string" },
+  "max-line-bytes": { type: "string" },
+  "max-decoded-bytes": { type: "string" },
+} satisfies CommandOptions;
+
+/** What a run was given: its options (`--home DIR` → `{ home: "DIR" }`) and its positional words. */
+export interface ParsedArgs {
+  flags: Record<string, string | boolean>;
+  positionals: string[];
+}
+
+// Every option any command declares, only to tell option values from positional
+// words while the command is not known yet (`--home DIR memory list`).
+const ANY_OPTION: CommandOptions = Object.assign({}, GLOBAL_OPTIONS, ...Object.values(commands).map((c) => c.options));
+
+/**
+ * The longest command whose words the positionals start with ("memory list"),
+ * if any, and whether any positional word was given at all.
+ */
+export function findCommand(argv: string[]): { command: string | undefined; words: string[] } {
+  const { positionals } = parseArgs({ args: argv, options: ANY_OPTION, strict: false, allowPositionals: true });
+  const command = Object.keys(commands)
+    .filter((name) => name.split(" ").every((word, i) => positionals[i] === word))
+    .sort((a, b) => b.split(" ").length - a.split(" ").length)[0];
+  return { command, words: positionals };
+}
+
+/**
+ * Parses `argv` against the global options and `command`'s own (none but the
+ * global ones without a command). An option it does not take, a missing value or
+ * a value given to a switch is refused as a `bad_input` naming it, so that a typo
+ * (`--worksapce`) never runs the command with the option left out.
+ */
+export function parseCommand(argv: string[], command: string | undefined): ParsedArgs {
+  const options: CommandOptions = { ...GLOBAL_OPTIONS, ...(command ? commands[command]?.options : {}) };
+  const who = command ? `oda-admin ${command}` : "oda-admin";
+  // Non-strict with tokens, so that each refusal names the option in our words, not node's.
+  const { tokens = [] } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const declared = options[token.name];
+    if (!declared) throw new OdaError("bad_input", `${who} has no option ${token.rawName}.`);
+    if (declared.type === "boolean" && token.value !== undefined)
+      throw new OdaError("bad_input", `${who}: ${token.rawName} takes no value.`);
+    if (declared.type === "string" && (token.value === undefined || (!token.inlineValue && isOptionLike(token.value))))
+      throw new OdaError(
+        "bad_input",
+        `${who}: ${token.rawName} needs a value (write ${token.rawName}=VALUE for one that starts with a dash).`,
+      );
+  }
+  const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  return { flags: values as ParsedArgs["flags"], positionals };
+}
+
+/** Node's strict parse takes a value such as `--text` for an option, not for `--title`'s value. */
+function isOptionLike(value: string): boolean {
+  return value.length > 1 && value.startsWith("-");
+}
+
+/** The options every command takes, as the help lists them. */
+export const GLOBAL_HELP = `  --home DIR        the Oda home (or ODA_HOME)
+  --logs DIR        the log folder (or ODA_LOG_DIR)
+  --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
+  --json            print one JSON document
+  --max-line-bytes N      show lines longer than N bytes truncated (admin state settings.json logs.maxLineBytes)
+  --max-decoded-bytes N   stop reading a log after N decoded bytes (logs.maxDecodedBytes)
+  -h, --help        this text`;
+
+/** A command's help: its own usage text, or one made from its summary and options. */
+export function usageOf(command: string): string {
+  const entry = commands[command] as CommandEntry;
+  if (entry.usage) return entry.usage;
+  const own = Object.entries(entry.options ?? {}).map(
+    ([name, o]) => `  ${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
+  );
+  return `Usage: oda-admin ${command} [options]
+  ${entry.summary}
+${own.length ? `\nOptions:\n${own.join("\n")}\n` : ""}
+Every command takes:
+${GLOBAL_HELP}
+`;
+}

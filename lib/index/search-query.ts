@@ -1,0 +1,169 @@
+import { OdaError } from "../errors";
+import type { Db } from "./db";
+import { CLOSE, OPEN } from "./snippets";
+
+/**
+ * The parts of a search around the FTS5 query itself: reading what was typed
+ * (length, dates, filters) into SQL, and retrying a plain query that FTS5
+ * cannot read word by word before refusing it with a sentence.
+ */
+
+/** The longest query searched, in characters. */
+export const MAX_QUERY_CHARS = 1000;
+
+/** Narrowing a search. */
+export interface SearchFilters {
+  /** Only chats with this working folder. */
+  cwd?: string | null;
+  /** Only lines at or after this time (ISO date or date-time). */
+  since?: string | null;
+  /** Only lines at or before this time (an ISO date includes that whole day, UTC). */
+  until?: string | null;
+  /** Only entries of this role (`user`, `assistant`, `tool`, `memory`, …). */
+  role?: string | null;
+  /** Only chats that have problems. */
+  problems?: boolean;
+}
+
+/** A piece of a snippet; `hit` pieces are the matched words. */
+export interface SnippetPart {
+  text: string;
+  hit: boolean;
+}
+
+/** The query as typed, checked: refuses an empty one and one over `MAX_QUERY_CHARS`. */
+export function checkQuery(typed: string): string {
+  const query = typed.trim();
+  if (!query) throw new OdaError("bad_input", "Type something to search for.", { field: "query" });
+  const chars = [...query].length;
+  if (chars > MAX_QUERY_CHARS)
+    throw new OdaError(
+      "bad_input",
+      `A search can be at most ${MAX_QUERY_CHARS.toLocaleString("en")} characters long; this one has ${chars.toLocaleString("en")}. Search for a shorter part of the text.`,
+      { field: "query" },
+    );
+  return query;
+}
+
+/** A query with each bare word quoted: `foo-bar` and `c:1` become searchable as typed. */
+export function quoteWords(query: string): string {
+  return query
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => {
+      if (/^(AND|OR|NOT)$/.test(word)) return word;
+      const prefix = word.endsWith("*");
+      const core = prefix ? word.slice(0, -1) : word;
+      return `"${core.replaceAll('"', '""')}"${prefix ? "*" : ""}`;
+    })
+    .join(" ");
+}
+
+function normalizeTime(value: string | null | undefined, end: boolean): string | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return end ? `${v}T23:59:59.999Z` : `${v}T00:00:00.000Z`;
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms))
+    throw new OdaError("bad_input", `"${v}" is not a date: use YYYY-MM-DD or an ISO date-time.`, {
+      field: end ? "until" : "since",
+    });
+  return new Date(ms).toISOString();
+}
+
+/** The filters as SQL: `from` selects matching FTS rows (`f`), `chats` narrows the chats table. */
+export interface CompiledFilters {
+  from: string;
+  /** A WHERE clause over `chats`, or "" for every chat. */
+  chats: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns the filters into the FROM/WHERE of every statement of a search. */
+export function compileFilters(options: SearchFilters): CompiledFilters {
+  const since = normalizeTime(options.since, false);
+  const until = normalizeTime(options.until, true);
+  const params: Record<string, unknown> = {};
+  const onLine: string[] = [];
+  if (options.role) {
+    onLine.push("l.role = @role");
+    params.role = options.role;
+  }
+  if (since) {
+    onLine.push("l.ts >= @since");
+    params.since = since;
+  }
+  if (until) {
+    onLine.push("l.ts <= @until");
+    params.until = until;
+  }
+  const onChat: string[] = [];
+  if (options.cwd) {
+    onChat.push("cwd = @cwd");
+    params.cwd = options.cwd;
+  }
+  if (options.problems) onChat.push("problems > 0");
+  const chats = onChat.join(" AND ");
+  const where = ["lines_fts MATCH @q", ...(chats ? [`(f.rowid >> 24) IN (SELECT cid FROM chats WHERE ${chats})`] : [])];
+  const join = onLine.length ? "JOIN lines l ON l.id = f.rowid" : "";
+  return { from: `FROM lines_fts f ${join} WHERE ${[...where, ...onLine].join(" AND ")}`, chats, params };
+}
+
+function isQueryError(error: unknown): boolean {
+  const message = (error as Error)?.message ?? "";
+  return (
+    (error as { code?: string })?.code === "SQLITE_ERROR" &&
+    /fts5|syntax error|no such column|unterminated|unknown special query/i.test(message)
+  );
+}
+
+/**
+ * Runs statements of one search with the query FTS5 reads: a plain query with
+ * punctuation (`foo-bar`, `c:1`) is retried word by word as typed, then refused.
+ */
+export class QueryRunner {
+  used: string;
+  constructor(
+    readonly db: Db,
+    readonly query: string,
+  ) {
+    this.used = query;
+  }
+
+  run<T>(body: (q: string) => T): T {
+    try {
+      return body(this.used);
+    } catch (error) {
+      if (!isQueryError(error) || this.used !== this.query) throw error;
+      const quoted = this.query.includes('"') ? null : quoteWords(this.query);
+      try {
+        if (!quoted) throw error;
+        const result = body(quoted);
+        this.used = quoted;
+        return result;
+      } catch {
+        throw new OdaError(
+          "bad_input",
+          `The search ${JSON.stringify(this.query)} cannot be read (${(error as Error).message.replace(/^fts5: /, "")}). Use words, "exact phrases", prefix* and NOT, for example: deploy NOT "staging server".`,
+          { field: "query" },
+        );
+      }
+    }
+  }
+}
+
+/** Splits a snippet with the marker characters into parts. */
+export function parseSnippet(text: string): SnippetPart[] {
+  const parts: SnippetPart[] = [];
+  let hit = false;
+  let buf = "";
+  for (const ch of text) {
+    if (ch === OPEN || ch === CLOSE) {
+      if (buf) parts.push({ text: buf, hit });
+      buf = "";
+      hit = ch === OPEN;
+    } else buf += ch;
+  }
+  if (buf) parts.push({ text: buf, hit });
+  return parts;
+}

@@ -1,0 +1,53 @@
+import type Database from "better-sqlite3";
+import type { Db } from "./db";
+
+/**
+ * The refresh's statements, prepared once per connection: a full build runs
+ * them for 100,000 chats, and preparing them again for each was a cost of its own.
+ */
+
+/** The prepared statements of a chat's re-read. */
+export interface ChatStatements {
+  upsert: Database.Statement;
+  summaryOnly: Database.Statement;
+  lastEntry: Database.Statement;
+  insertLine: Database.Statement;
+  insertFts: Database.Statement;
+}
+
+const cache = new WeakMap<Db, ChatStatements>();
+
+/** This connection's statements (prepared on first use). */
+export function chatStatements(db: Db): ChatStatements {
+  let s = cache.get(db);
+  if (s) return s;
+  s = {
+    upsert: db.prepare(`
+    INSERT INTO chats (id, folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint,
+      log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at,
+      start_q, format, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes)
+    VALUES (@id, @folder, @cwd, @title, @first_activity, @last_activity, @messages, @problems, @source, @fingerprint,
+      @log_name, @log_size, @log_mtime, @log_ino, @text_lines, @seek_line, @seek_dec, @seek_comp, @seek_sha, @text_error, @bad_lines, @summary, @indexed_at,
+      @start_q, @format, @log_dec, @old_bytes, @old_logs, @cache_bytes, @lock_bytes)
+    ON CONFLICT(id) DO UPDATE SET folder = excluded.folder, cwd = excluded.cwd, title = excluded.title,
+      first_activity = excluded.first_activity, last_activity = excluded.last_activity, messages = excluded.messages,
+      problems = excluded.problems, source = excluded.source, fingerprint = excluded.fingerprint,
+      log_name = excluded.log_name, log_size = excluded.log_size, log_mtime = excluded.log_mtime, log_ino = excluded.log_ino,
+      text_lines = excluded.text_lines, seek_line = excluded.seek_line, seek_dec = excluded.seek_dec,
+      seek_comp = excluded.seek_comp, seek_sha = excluded.seek_sha, text_error = excluded.text_error, bad_lines = excluded.bad_lines,
+      summary = excluded.summary, indexed_at = excluded.indexed_at, start_q = excluded.start_q, format = excluded.format, log_dec = excluded.log_dec,
+      old_bytes = excluded.old_bytes, old_logs = excluded.old_logs, cache_bytes = excluded.cache_bytes, lock_bytes = excluded.lock_bytes
+    RETURNING cid`),
+    summaryOnly: db.prepare(
+      `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
+        messages = @messages, source = @source, summary = @summary, indexed_at = @indexed_at, fingerprint = @fingerprint,
+        problems = @problems, start_q = @start_q, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
+        lock_bytes = @lock_bytes WHERE cid = @cid`,
+    ),
+    lastEntry: db.prepare("SELECT max(id) AS id FROM lines WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
+    insertLine: db.prepare("INSERT INTO lines (id, line, role, ts) VALUES (CAST(? AS INTEGER), ?, ?, ?)"),
+    insertFts: db.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
+  };
+  cache.set(db, s);
+  return s;
+}

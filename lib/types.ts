@@ -1,0 +1,23 @@
+/**
+ * The shapes client components share with the server, in one place. Every
+ * export is type-only, so importing from here pulls no module (and no
+ * `node:fs`) into the browser bundle, whereas the modules that define them are
+ * Node-only (`import "server-only"`). Client components import their types
+ * from here, never from `lib/<domain>` barrels or `server/*`.
+ */
+
+// The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
+export type { LinesView, LineView, LockView, StatusView } from "../server/chat-inspector";
+export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "../server/chat-list";
+export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
+export type { ActivityReport } from "./insights/activity";
+export type { MemoryInsights } from "./insights/memory";
+export type { StorageReport, StorageSums } from "./insights/storage";
+export type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./insights/usage";
+export type { VersionSource } from "./memory/format";
+export type { ChangeResult } from "./memory/mutate";
+export type { TokenBudget } from "./memory/payload";
+export type { MemoryDetail, MemorySet, SetProblem, VersionInfo } from "./memory/store";
+export type { Repairable } from "./repair/problems";
+export type { RepairPreview, RepairTarget } from "./repair/targets";
+export type { TailReport } from "./sessions/line-index";

@@ -1,0 +1,110 @@
+// The package check's support bundle part (issue 14): the INSTALLED CLI makes
+// a bundle and verifies it, `oda-admin serve --bundle FILE` serves it with the
+// banner and refuses a save in the server, and "Open a bundle" in a running
+// installed dashboard switches it to the bundle. The pages are driven in
+// Debian's Chromium (as the e2e tests are), since a save is a server action.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { waitFor } from "./processes.mjs";
+
+/** The sentence a write gets while a bundle is shown (lib/bundle/messages.ts, kept in step by hand). */
+const readOnly = (name) =>
+  `This dashboard shows the support bundle ${name}, which is read-only: nothing in it can be changed.`;
+
+/** Starts the installed `oda-admin serve` and resolves with its printed URL and a stop function. */
+async function serve(odaAdmin, args) {
+  const child = spawn(odaAdmin, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    err += chunk;
+  });
+  const exited = new Promise((done) => child.once("exit", (code, signal) => done(code ?? signal)));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGINT");
+    assert.equal(await exited, 0, `serve's exit after SIGINT\n${err}`);
+  };
+  try {
+    const [, url] = await waitFor(
+      "the URL line",
+      () => {
+        if (child.exitCode !== null) throw new Error(`serve ended early (exit ${child.exitCode}):\n${err}`);
+        return out.match(/^Oda Admin is ready: open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43})$/m);
+      },
+      120_000,
+    );
+    return { url, stop };
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+}
+
+/** Every page named shows the banner with the bundle's name; a settings save is refused with the sentence. */
+async function checkReadOnly(page, base, name) {
+  for (const path of ["/", "/memory", "/chats", "/support/doctor"]) {
+    await page.goto(`${base}${path}`);
+    const banner = page.getByRole("note", { name: "Support bundle" });
+    await banner.filter({ hasText: name }).waitFor({ timeout: 60_000 });
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+  }
+  await page.goto(`${base}/memory/settings`);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await page.getByText(readOnly(name)).first().waitFor({ timeout: 60_000 });
+}
+
+/**
+ * Runs the bundle checks against the installed CLI over `roots` (demo data
+ * made by the installed generator); `tmp` is the check's private folder.
+ */
+export async function checkBundle({ odaAdmin, roots, tmp, ok }) {
+  const file = join(tmp, "from-the-package.tar.gz");
+  const made = spawnSync(odaAdmin, ["bundle", "create", ...roots, "--all-chats", "--memory", "-o", file, "--json"], {
+    encoding: "utf8",
+  });
+  assert.equal(made.status, 0, `bundle create failed:\n${made.stderr}`);
+  const report = JSON.parse(made.stdout);
+  assert.ok(
+    report.manifest.counts.chats > 0 && report.manifest.counts.memories > 0,
+    "the bundle holds chats and memories",
+  );
+  const verified = spawnSync(odaAdmin, ["bundle", "verify", file], { encoding: "utf8" });
+  assert.equal(verified.status, 0, `bundle verify failed:\n${verified.stderr}`);
+  const listed = spawnSync("tar", ["-tzf", file], { encoding: "utf8" });
+  assert.equal(listed.stdout.split("\n")[0], "manifest.json", "tar -tzf lists the bundle, manifest first");
+  ok(`bundle create and verify from the package (${report.manifest.counts.files} files)`);
+
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  try {
+    const served = await serve(odaAdmin, ["--bundle", file, "--state", join(tmp, "bundle-state")]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(served.url);
+      await checkReadOnly(page, new URL(served.url).origin, "from-the-package.tar.gz");
+    } finally {
+      await served.stop();
+    }
+    ok("serve --bundle: every page under the banner, a save refused by the server");
+
+    const running = await serve(odaAdmin, [...roots, "--state", join(tmp, "open-state")]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(running.url);
+      const base = new URL(running.url).origin;
+      await page.goto(`${base}/support`);
+      await page.getByLabel("Bundle file on this computer").fill(file);
+      await page.getByRole("button", { name: "Open bundle" }).click();
+      await checkReadOnly(page, base, "from-the-package.tar.gz");
+    } finally {
+      await running.stop();
+    }
+    ok('"Open a bundle" in a running dashboard from the package: shown read-only');
+  } finally {
+    await browser.close();
+  }
+}

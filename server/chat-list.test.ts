@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeAllIndexes, indexStatus, refreshIndex } from "@/lib/index";
+import { createChat, openChat } from "@/lib/sessions/testing";
+import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
+
+/**
+ * The chat list's stream with a built index: the index's rows go out first,
+ * marked as being checked, then the verdict and the rows that changed.
+ */
+
+let root: string;
+let logs: string;
+let state: string;
+
+async function chat(id: string, turns: number): Promise<void> {
+  const w = createChat(logs, { id, cwd: "/home/ana/zoo", created: "2026-11-29T18:24:08.123Z" });
+  for (let i = 0; i < turns; i++) await w.appendTurn({ user: `question ${i} of ${id}`, assistant: `answer ${i}` });
+  await w.close();
+}
+
+async function collect(): Promise<ChatListBatch[]> {
+  const batches: ChatListBatch[] = [];
+  for await (const batch of streamChatList(2)) batches.push(batch);
+  return batches;
+}
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), "oda-chat-list-"));
+  logs = join(root, "logs");
+  state = join(root, "state");
+  process.env.ODA_LOG_DIR = logs;
+  process.env.ODA_ADMIN_STATE = state;
+  for (const id of ["c-a", "c-b", "c-c"]) await chat(id, 2);
+  await refreshIndex(state, logs, { compress: true });
+});
+afterEach(async () => {
+  // A refresh the list started in the background ends before the folder goes.
+  while ((await indexStatus(state, logs)).job.running) await new Promise((r) => setTimeout(r, 50));
+  closeAllIndexes();
+  delete process.env.ODA_LOG_DIR;
+  delete process.env.ODA_ADMIN_STATE;
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("the chat list over a built index", () => {
+  it("sends the index's rows first, marked as being checked, then says they are current", async () => {
+    const batches = await collect();
+    const first = batches[0] as ChatListBatch;
+    expect(first.index).toEqual({ fresh: false, checking: true, sentence: CHECKING_INDEX });
+    const fromIndex = batches.filter((b) => !b.update).flatMap((b) => b.rows.map((r) => r.id));
+    expect(fromIndex.sort()).toEqual(["c-a", "c-b", "c-c"]);
+    const last = batches[batches.length - 1] as ChatListBatch;
+    expect(last.index).toEqual({ fresh: true, sentence: "The search index is up to date (3 chats)." });
+    expect(last.update).toEqual({ removed: [], replaceProblems: false });
+    expect(batches.filter((b) => b.update).flatMap((b) => b.rows)).toEqual([]);
+  });
+
+  it("then updates the rows that changed, adds new chats, drops gone ones, and says the index is behind", async () => {
+    const w = await openChat(logs, "c-a");
+    await w.appendTurn({ user: "one more", assistant: "reply" });
+    await w.close();
+    await chat("c-new", 1);
+    rmSync(join(logs, "--%2Fhome%2Fana%2Fzoo--", "c-c"), { recursive: true });
+    const batches = await collect();
+    const shown = batches.filter((b) => !b.update).flatMap((b) => b.rows);
+    expect(shown.find((r) => r.id === "c-a")?.messages).toBe(4);
+    expect(batches[0]?.index?.checking).toBe(true);
+    const updates = batches.filter((b) => b.update);
+    const changed = updates.flatMap((b) => b.rows);
+    expect(changed.map((r) => [r.id, r.messages]).sort()).toEqual([
+      ["c-a", 6],
+      ["c-new", 2],
+    ]);
+    const last = batches[batches.length - 1] as ChatListBatch;
+    expect(last.update?.removed).toEqual(["c-c"]);
+    expect(last.index?.fresh).toBe(false);
+    expect(last.index?.sentence).toMatch(
+      /^The search index is behind the log folder: 1 chat changed, 1 chat new, 1 chat removed since it was refreshed at /,
+    );
+  });
+});
