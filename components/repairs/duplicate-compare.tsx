@@ -74,7 +74,7 @@ export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: nu
             <FixButton
               target={{ kind: "duplicate", chat, setAside: copy.dir }}
               label="Set this copy aside"
-              name={`Set aside the copy in ${copy.dir}`}
+              name={`Set this copy aside: copy ${i + 1}, in ${copy.dir}`}
               title="Set this copy aside?"
             />
           </div>
