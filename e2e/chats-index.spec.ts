@@ -93,13 +93,16 @@ test.describe("a fresh index over a folder with every problem kind", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
+    // the index's rows go out at once, marked as being checked; a last, empty batch gives the check's verdict
     expect(batches.map((b) => [b.rows.length, b.done, b.total])).toEqual([
       [4, 4, 9],
       [4, 8, 9],
       [1, 9, 9],
+      [0, 9, 9],
     ]);
-    expect(batches[0].index).toEqual({ fresh: true, sentence: "The search index is up to date (9 chats)." });
+    expect(batches[0].index).toMatchObject({ fresh: false, checking: true });
     expect(batches[1].index).toBeUndefined();
+    expect(batches[3].index).toEqual({ fresh: true, sentence: "The search index is up to date (9 chats)." });
     expect(batches[0].problems.map((p: { kind: string }) => p.kind)).toEqual(["duplicate"]);
     type Row = { id: string; title: string; messages: number; cached: boolean; problems: { message: string }[] };
     const served = batches

@@ -32,9 +32,19 @@ const COLS = "lg:grid-cols-[minmax(14rem,2.2fr)_minmax(10rem,1.4fr)_11rem_5.5rem
 const GRID = `grid grid-cols-1 gap-y-1 ${COLS} lg:gap-x-3 lg:gap-y-0`;
 const WIDE = "lg:min-w-[68rem]";
 
-/** A cell's column name, shown only where the columns fold into the row. */
+/**
+ * A cell's column name, shown only where the columns fold into the row. It is drawn by CSS from a data
+ * attribute, so it is not part of the cell's text (its value stays what a reader and a test see), and it
+ * is hidden from assistive technology, which already names the cell by its column header.
+ */
 function NarrowLabel({ children }: { children: string }) {
-  return <span className="mr-1 text-xs font-medium text-zinc-600 lg:hidden dark:text-zinc-400">{children}:</span>;
+  return (
+    <span
+      aria-hidden="true"
+      data-label={`${children}:`}
+      className="mr-1 text-xs font-medium text-zinc-600 before:content-[attr(data-label)] lg:hidden dark:text-zinc-400"
+    />
+  );
 }
 const LOCK_TONE = { none: "neutral", live: "info", stale: "danger", unknown: "warning" } as const;
 

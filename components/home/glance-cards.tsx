@@ -9,7 +9,7 @@ interface Glance {
   href: string;
   facts: string[];
   /** Each kind of problem with its count; null when the root could not be read. */
-  problems: { count: number; href: string; noun: string }[] | null;
+  problems: { count: number; href: string; label: string }[] | null;
   error?: string;
 }
 
@@ -26,18 +26,26 @@ async function memoryGlance(home: string | null): Promise<Glance> {
         `${plural(memories, "memory", "memories")}, ${enabled} on`,
         `global set and ${plural(workspaces, "workspace")}`,
       ],
-      problems: [{ count: problems, href: "/memory/problems", noun: "problem file" }],
+      problems: [problemsOf(problems, "/memory/problems", "problem file")],
     };
   } catch {
     return { ...base, facts: [], problems: null, error: "The Oda home could not be read." };
   }
 }
 
+function problemsOf(count: number, href: string, one: string, many = `${one}s`) {
+  return { count, href, label: plural(count, one, many) };
+}
+
 /** Chats with at least one problem, from the chat list's own source (the index when fresh, else the folder). */
 async function countProblemChats(): Promise<number> {
-  let count = 0;
-  for await (const batch of streamChatList()) count += batch.rows.filter((r) => r.problems.length > 0).length;
-  return count;
+  // Keyed by id: rows served from the index may be sent again once checked against the folder, and gone ones removed.
+  const withProblems = new Map<string, boolean>();
+  for await (const batch of streamChatList()) {
+    for (const row of batch.rows) withProblems.set(row.id, row.problems.length > 0);
+    for (const id of batch.update?.removed ?? []) withProblems.delete(id);
+  }
+  return [...withProblems.values()].filter(Boolean).length;
 }
 
 async function chatsGlance(logs: string | null): Promise<Glance> {
@@ -51,8 +59,8 @@ async function chatsGlance(logs: string | null): Promise<Glance> {
       facts: [plural(walk.chats.length, "chat"), `in ${plural(groups, "working folder group")}`],
       // A chat's own problems count as well as the folder's: a form change can make every chat one.
       problems: [
-        { count: await countProblemChats(), href: "/chats?problems=1", noun: "chat with problems" },
-        { count: walk.problems.length, href: "/chats?problems=1", noun: "folder problem" },
+        problemsOf(await countProblemChats(), "/chats?problems=1", "chat with problems", "chats with problems"),
+        problemsOf(walk.problems.length, "/chats?problems=1", "folder problem"),
       ],
     };
   } catch {
@@ -85,9 +93,9 @@ export async function GlanceCards({ roots }: { roots: Roots }) {
             {card.problems
               ?.filter((p) => p.count > 0)
               .map((p) => (
-                <li key={p.noun}>
+                <li key={p.label}>
                   <Link href={p.href} className="font-medium text-red-700 underline dark:text-red-300">
-                    {plural(p.count, p.noun, p.noun.replace(/^chat /, "chats "))} to look at
+                    {p.label} to look at
                   </Link>
                 </li>
               ))}
