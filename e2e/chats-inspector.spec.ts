@@ -43,6 +43,7 @@ test.describe("the inspector, both formats", () => {
 
   test("shows an older generation beside the current one", async ({ page }) => {
     await page.goto("/chats/c-up");
+    await page.getByText("Details, log generations and downloads").click(); // the generations are folded there
     await page.getByRole("link", { name: "View session.jsonl.zstd beside the current one" }).click();
     const current = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
     const older = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
@@ -66,9 +67,10 @@ test.describe("the inspector, both formats", () => {
 
   test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({ page }) => {
     await page.goto("/chats/c-four");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat c-four");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Report summary"); // the chat's title
     await expect(page.getByText("v4, zstd-compressed")).toBeVisible();
     await expect(page.getByText("Lock: none")).toBeVisible();
+    await page.getByText("Details, log generations and downloads").click();
     await expect(page.getByText(/^cached$/)).toBeVisible();
     await expect(page.getByRole("link", { name: "c-one" })).toHaveAttribute("href", "/chats/c-one");
     const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });

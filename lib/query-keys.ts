@@ -21,10 +21,12 @@ export const queryKeys = {
     all: ["sessions"] as const,
     list: () => ["sessions", "list"] as const,
     chat: (id: string) => ["sessions", "chat", id] as const,
-    lines: (id: string, generation: string | null, from: number) =>
-      ["sessions", "lines", id, generation ?? "current", from] as const,
+    /** `copy`: one copy of a chat stored in two places (0-based). */
+    lines: (id: string, generation: string | null, from: number, copy?: number) =>
+      ["sessions", "lines", id, generation ?? "current", from, copy ?? "chat"] as const,
     /** A log's line count, tail and the chat's lock (polled in follow mode). */
-    status: (id: string, generation: string | null) => ["sessions", "status", id, generation ?? "current"] as const,
+    status: (id: string, generation: string | null, copy?: number) =>
+      ["sessions", "status", id, generation ?? "current", copy ?? "chat"] as const,
   },
   search: {
     all: ["search"] as const,

@@ -51,10 +51,19 @@ export function chatsHref(params: { problems?: boolean } = {}): string {
   return `/chats${queryString(params)}`;
 }
 
-/** The inspector of one chat: at a line, in a view, on a generation, or with an older generation beside it. */
+/**
+ * The inspector of one chat: at a line, in a view, on a generation, with an
+ * older generation beside it, or (`copy`, 0-based) one copy of a chat stored in two places.
+ */
 export function chatHref(
   id: string,
-  params: { line?: number; view?: "raw" | "conversation"; generation?: string | null; beside?: string } = {},
+  params: {
+    line?: number;
+    view?: "raw" | "conversation";
+    generation?: string | null;
+    beside?: string;
+    copy?: number;
+  } = {},
 ): string {
   return `/chats/${encodeURIComponent(id)}${queryString({ ...params, line: params.line || undefined })}`;
 }

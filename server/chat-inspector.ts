@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import type { z } from "zod";
 import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
@@ -123,6 +124,12 @@ export async function detailsFor(id: string, options: { readWholeMaxBytes?: numb
   };
 }
 
+/**
+ * `detailsFor` once per request: the page's heading, its document title, the
+ * details and the problems all show the same read of the log.
+ */
+export const detailsOnce = cache((id: string) => detailsFor(id));
+
 /** One line as sent to the page: the text, parsed on the client. */
 export interface LineView {
   n: number;
@@ -141,9 +148,15 @@ export interface LinesView {
   generation: string;
 }
 
-export async function linesFor(id: string, from: number, count: number, generation?: string): Promise<LinesView> {
+export async function linesFor(
+  id: string,
+  from: number,
+  count: number,
+  generation?: string,
+  copy?: number,
+): Promise<LinesView> {
   const { logDir, compress } = requireLogFolder();
-  const read = await inWorker("readLines", logDir, id, { from, count, generation, compress });
+  const read = await inWorker("readLines", logDir, id, { from, count, generation, compress, copy });
   return {
     lines: read.lines.map((l) => {
       const line: LineView = { n: l.n, offset: l.offset, raw: l.raw };
@@ -168,16 +181,16 @@ export interface StatusView {
   lock: LockView;
 }
 
-export async function statusFor(id: string, generation?: string): Promise<StatusView> {
+export async function statusFor(id: string, generation?: string, copy?: number): Promise<StatusView> {
   const { logDir, compress } = requireLogFolder();
-  const index = await inWorker("indexChat", logDir, id, { compress, generation });
+  const index = await inWorker("indexChat", logDir, id, { compress, generation, copy });
   return {
     lines: index.lines,
     decompressedBytes: index.decodedBytes,
     bytes: index.size,
     tail: index.tail,
     error: index.error,
-    lock: lockView(readChatLock(logDir, id)),
+    lock: lockView(readChatLock(logDir, id, copy)),
   };
 }
 

@@ -66,6 +66,7 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
         <label className="mt-2 block text-sm">
           Chat ids (comma-separated)
           <input
+            dir="auto"
             className={`${input} mt-1 block w-full`}
             value={value.ids}
             onChange={(e) => set({ ids: e.target.value, chats: "chosen" })}
@@ -100,6 +101,7 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
         <label className="mt-2 block text-sm">
           Keywords to replace too (comma-separated)
           <input
+            dir="auto"
             className={`${input} mt-1 block w-full`}
             value={value.keywords}
             onChange={(e) => set({ keywords: e.target.value })}

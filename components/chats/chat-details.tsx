@@ -3,7 +3,7 @@ import { Alert } from "@/components/ui/alert";
 import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
 import { chatHref } from "@/lib/routes";
-import { detailsFor } from "@/server/chat-inspector";
+import { type DetailsView, detailsOnce } from "@/server/chat-inspector";
 import { formatBytes, formatCount } from "./format";
 import { ProblemList } from "./problem-list";
 
@@ -24,17 +24,41 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
+/** The chat's title for its heading: the log's title, else "Chat <id>" (one read, shared with the details). */
+export async function ChatTitle({ id }: { id: string }) {
+  const d = await detailsOnce(id).catch(() => null);
+  return <>{d?.title ?? `Chat ${id}`}</>;
+}
+
+function unreadable(error: unknown): string {
+  return isOdaError(error) ? error.message : "The chat's details could not be read; run oda-admin doctor.";
+}
+
+/** The chat's problems (or why its details could not be read), above the log: never folded away. */
+export async function ChatProblems({ id }: { id: string }) {
+  let d: DetailsView;
+  try {
+    d = await detailsOnce(id);
+  } catch (error) {
+    return <Alert tone="error">{unreadable(error)}</Alert>;
+  }
+  if (!d.problems.length) return null;
+  return (
+    <div className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 dark:bg-red-950/60">
+      <h2 className="mb-1 font-semibold text-red-900 dark:text-red-100">Problems</h2>
+      <ProblemList problems={d.problems} label="Problems of this chat" />
+    </div>
+  );
+}
+
 /** The details only a whole read of the log gives (streamed in after the first screen). */
 export async function ChatDetails({ id }: { id: string }) {
-  let d: Awaited<ReturnType<typeof detailsFor>>;
+  let d: DetailsView;
   try {
-    d = await detailsFor(id);
-  } catch (error) {
-    return (
-      <Alert tone="error">
-        {isOdaError(error) ? error.message : "The chat's details could not be read; run oda-admin doctor."}
-      </Alert>
-    );
+    d = await detailsOnce(id);
+  } catch {
+    // The sentence is shown once, by ChatProblems above the log.
+    return <p className="text-sm">The details could not be read: see the problem above.</p>;
   }
   return (
     <div className="space-y-3">
@@ -74,12 +98,6 @@ export async function ChatDetails({ id }: { id: string }) {
             " This log is large: these details come from its checkpoint, and its lines are checked as you page through them."}
         </Row>
       </dl>
-      {d.problems.length > 0 && (
-        <div className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 dark:bg-red-950/60">
-          <h2 className="mb-1 font-semibold text-red-900 dark:text-red-100">Problems</h2>
-          <ProblemList problems={d.problems} label="Problems of this chat" />
-        </div>
-      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { chatHref, downloadHref } from "@/lib/routes";
 import type { OutlineView } from "@/server/chat-inspector";
 import { formatBytes, workingFolderLabel } from "./format";
@@ -6,7 +7,21 @@ import { LockPanel } from "./lock-panel";
 
 const LINK = "text-blue-800 underline underline-offset-2 dark:text-blue-300";
 
-/** The inspector's first screen: identity, generations with sizes, downloads and the lock (no log read). */
+function Fact({ term, children, mono = false }: { term: string; children: ReactNode; mono?: boolean }) {
+  return (
+    <div className="flex flex-wrap gap-x-2">
+      <dt className="font-medium">{term}:</dt>
+      <dd className={mono ? "font-mono break-all" : ""}>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * What stays on screen above the log (no log read): id, working folder, form
+ * and the lock, which says when the page is read-only. The rest of the header
+ * (generations, downloads) is in `ChatFiles`, inside the page's disclosure, so
+ * the log pane keeps the window's height.
+ */
 export function ChatHeader({
   outline,
   generation,
@@ -18,31 +33,37 @@ export function ChatHeader({
   bundle?: string | null;
 }) {
   const current = outline.generations.find((g) => g.current);
+  return (
+    <div className="space-y-2">
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+        <Fact term="Id" mono>
+          {outline.id}
+        </Fact>
+        <Fact term="Working folder" mono>
+          {workingFolderLabel(outline.cwd)}
+        </Fact>
+        <Fact term="Format">
+          {current ? `v${current.format}, ${current.compressed ? "zstd-compressed" : "plain"}` : "no usable log"}
+        </Fact>
+      </dl>
+      <LockPanel id={outline.id} generation={generation} initial={outline.lock} bundle={bundle} />
+    </div>
+  );
+}
+
+/** The chat's files: size as stored, log generations (each viewable, or beside the current one), downloads. */
+export function ChatFiles({ outline, generation }: { outline: OutlineView; generation: string }) {
+  const current = outline.generations.find((g) => g.current);
   const shown = outline.generations.find((g) => g.name === generation) ?? current;
   return (
     <div className="space-y-3">
-      <dl className="grid gap-1 text-sm sm:grid-cols-2">
-        <div className="flex flex-wrap gap-x-2">
-          <dt className="font-medium">Id:</dt>
-          <dd className="font-mono break-all">{outline.id}</dd>
-        </div>
-        <div className="flex flex-wrap gap-x-2">
-          <dt className="font-medium">Working folder:</dt>
-          <dd className="font-mono break-all">{workingFolderLabel(outline.cwd)}</dd>
-        </div>
-        <div className="flex flex-wrap gap-x-2">
-          <dt className="font-medium">Format:</dt>
-          <dd>
-            {current ? `v${current.format}, ${current.compressed ? "zstd-compressed" : "plain"}` : "no usable log"}
-          </dd>
-        </div>
-        <div className="flex flex-wrap gap-x-2">
-          <dt className="font-medium">Size as stored:</dt>
-          <dd title={`${shown?.bytes ?? "?"} bytes`}>{formatBytes(shown?.bytes ?? null)}</dd>
-        </div>
+      <dl className="text-sm">
+        <Fact term="Size as stored">
+          <span title={`${shown?.bytes ?? "?"} bytes`}>{formatBytes(shown?.bytes ?? null)}</span>
+        </Fact>
       </dl>
       <div>
-        <h2 className="text-sm font-medium">Log generations</h2>
+        <h3 className="text-sm font-medium">Log generations</h3>
         <ul className="mt-1 space-y-1 text-sm">
           {outline.generations.map((g) => (
             <li key={g.name} className="flex flex-wrap items-center gap-x-3">
@@ -81,7 +102,6 @@ export function ChatHeader({
           </a>
         </p>
       )}
-      <LockPanel id={outline.id} generation={generation} initial={outline.lock} bundle={bundle} />
     </div>
   );
 }

@@ -23,6 +23,7 @@ export function ChatListFilters({
       <label className="flex flex-col gap-1 text-sm">
         <span>Find by id or title</span>
         <input
+          dir="auto"
           type="search"
           value={filters.find}
           onChange={(e) => set("find", e.target.value)}

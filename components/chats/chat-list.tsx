@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,16 +8,15 @@ import { Progress } from "@/components/ui/progress";
 import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
-import { filterRows, groupOptions, groupRows, type ListFilters, NO_FILTERS, type Sort, sortRows } from "./list-view";
+import { useListUrlState } from "./list-url";
+import { filterRows, groupOptions, groupRows, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { useChatList } from "./use-chat-list";
 
 /** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
 export function ChatList() {
   const { state, listing, refetch } = useChatList();
-  const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
-  const [sort, setSort] = useState<Sort>({ key: "lastActivity", dir: "desc" });
-  const [grouped, setGrouped] = useState(true);
+  const { filters, setFilters, sort, onSort, grouped, setGrouped } = useListUrlState();
 
   const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
   const formats = useMemo(
@@ -27,9 +26,6 @@ export function ChatList() {
   const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
   const items = useMemo(() => groupRows(shown, grouped), [shown, grouped]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
-
-  const onSort = (key: Sort["key"]) =>
-    setSort((s) => (s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: "asc" }));
 
   return (
     <div className="space-y-4">

@@ -11,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { chatHref } from "@/lib/routes";
 import type { ChatRow } from "@/lib/types";
-import { formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
+import { countOf, formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
 import type { ListItem, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";
 
@@ -26,7 +26,16 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "problems", label: "Problems" },
 ];
 
-const GRID = "grid grid-cols-[minmax(14rem,2.2fr)_minmax(10rem,1.4fr)_11rem_5.5rem_6rem_5.5rem_9rem_7rem] gap-x-3";
+// Below lg the columns fold into the row, each cell under its own small label (NARROW), so a phone shows the lock
+// and the problems without scrolling sideways.
+const COLS = "lg:grid-cols-[minmax(14rem,2.2fr)_minmax(10rem,1.4fr)_11rem_5.5rem_6rem_5.5rem_9rem_7rem]";
+const GRID = `grid grid-cols-1 gap-y-1 ${COLS} lg:gap-x-3 lg:gap-y-0`;
+const WIDE = "lg:min-w-[68rem]";
+
+/** A cell's column name, shown only where the columns fold into the row. */
+function NarrowLabel({ children }: { children: string }) {
+  return <span className="mr-1 text-xs font-medium text-zinc-600 lg:hidden dark:text-zinc-400">{children}:</span>;
+}
 const LOCK_TONE = { none: "neutral", live: "info", stale: "danger", unknown: "warning" } as const;
 
 /** The cached label: the details came from the checkpoint; how far behind the log it is. */
@@ -57,28 +66,34 @@ function ChatCells({ row }: { row: ChatRow }) {
           <CachedLabel row={row} />
         </div>
       </div>
-      <div role="cell" className="min-w-0 font-mono text-xs break-all">
-        {workingFolderLabel(row.cwd)}
+      <div role="cell" className="min-w-0 text-xs break-all">
+        <NarrowLabel>Working folder</NarrowLabel>
+        <span className="font-mono">{workingFolderLabel(row.cwd)}</span>
       </div>
       <div role="cell">
+        <NarrowLabel>Last activity</NarrowLabel>
         <Time iso={row.lastActivity} />
       </div>
-      <div role="cell" className="text-right tabular-nums">
+      <div role="cell" className="tabular-nums lg:text-right">
+        <NarrowLabel>Messages</NarrowLabel>
         {formatCount(row.messages)}
       </div>
-      <div role="cell" className="text-right tabular-nums">
+      <div role="cell" className="tabular-nums lg:text-right">
+        <NarrowLabel>Tokens</NarrowLabel>
         {formatCount(row.tokens)}
       </div>
-      <div role="cell">{formatLabel(row.format, row.compressed)}</div>
+      <div role="cell">
+        <NarrowLabel>Format</NarrowLabel>
+        {formatLabel(row.format, row.compressed)}
+      </div>
       <div role="cell" title={row.lock.reason}>
+        <NarrowLabel>Lock</NarrowLabel>
         <Badge tone={LOCK_TONE[row.lock.state]}>{lockLabel(row.lock.state)}</Badge>
       </div>
       <div role="cell" className={problems ? "col-span-full mt-1 rounded bg-red-50 p-2 dark:bg-red-950/60" : ""}>
         {problems ? (
           <>
-            <Badge tone="danger">
-              {problems} problem{problems === 1 ? "" : "s"}
-            </Badge>
+            <Badge tone="danger">{countOf(problems, "problem")}</Badge>
             <ProblemList problems={row.problems} label={`Problems of chat ${row.id}`} />
             {row.problems.some((p) => p.kind === "form") && (
               <FixButton
@@ -89,7 +104,9 @@ function ChatCells({ row }: { row: ChatRow }) {
             )}
           </>
         ) : (
-          <span className="text-zinc-600 dark:text-zinc-400">none</span>
+          <span className="text-zinc-600 dark:text-zinc-400">
+            <NarrowLabel>Problems</NarrowLabel>none
+          </span>
         )}
       </div>
     </>
@@ -119,8 +136,12 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
       tabIndex={0}
       className="relative h-[70vh] min-h-80 overflow-auto rounded-md border border-zinc-200 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
     >
-      <div role="rowgroup" className="sticky top-0 z-10 min-w-[68rem] bg-zinc-100 dark:bg-zinc-900">
-        <div role="row" aria-rowindex={1} className={`${GRID} px-3 py-2 font-medium`}>
+      <div role="rowgroup" className={`sticky top-0 z-10 ${WIDE} bg-zinc-100 dark:bg-zinc-900`}>
+        <div
+          role="row"
+          aria-rowindex={1}
+          className={`flex flex-wrap gap-x-3 gap-y-1 px-3 py-2 font-medium lg:grid ${COLS}`}
+        >
           {COLUMNS.map((c) => {
             const active = sort.key === c.key;
             return (
@@ -142,7 +163,7 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
           })}
         </div>
       </div>
-      <div role="rowgroup" className="relative min-w-[68rem]" style={{ height: virtualizer.getTotalSize() }}>
+      <div role="rowgroup" className={`relative ${WIDE}`} style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           if (!item) return null;
@@ -160,7 +181,7 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
                 style={style}
               >
                 <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold break-all">
-                  {item.label} <span className="font-sans font-normal">· {formatCount(item.count)} chats</span>
+                  {item.label} <span className="font-sans font-normal">· {countOf(item.count, "chat")}</span>
                 </div>
               </div>
             );

@@ -1,11 +1,22 @@
 "use client";
 
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Time } from "@/components/ui/time";
 import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";
+import { MessageMarkdown } from "./markdown";
 import { LineGutter } from "./raw-line";
+import type { ToolPairs } from "./tool-pairs";
+
+/** What a message needs besides its line: the tool calls paired with their results, and links to other lines. */
+interface Context {
+  tools: ToolPairs;
+  hrefOf: (n: number) => string;
+}
+
+const LINK = "text-blue-800 underline dark:text-blue-300";
 
 type Json = Record<string, unknown>;
 
@@ -33,36 +44,75 @@ function Fold({ summary, children, tone = "" }: { summary: ReactNode; children: 
   );
 }
 
-function Part({ part }: { part: unknown }) {
-  if (!part || typeof part !== "object") return <pre className="text-xs whitespace-pre-wrap">{pretty(part)}</pre>;
-  const p = part as Json;
-  if (p.type === "text") return <p className="text-sm break-words whitespace-pre-wrap">{str(p.text) ?? ""}</p>;
-  if (p.type === "tool_use") {
-    return (
-      <Fold summary={`Tool call: ${str(p.name) ?? "?"}${str(p.id) ? ` (${p.id})` : ""}`}>
-        <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p.input)}</pre>
-      </Fold>
-    );
-  }
-  if (p.type === "tool_result") {
-    const error = p.is_error === true;
-    return (
-      <Fold
-        summary={`Tool result${error ? " (error)" : ""}${str(p.tool_use_id) ? ` for ${p.tool_use_id}` : ""}`}
-        tone={error ? "border-red-500" : ""}
-      >
-        <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p.content)}</pre>
-      </Fold>
-    );
-  }
+function PartBody({ value }: { value: unknown }) {
+  return <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(value)}</pre>;
+}
+
+/** A tool call, with its result from the line that holds it (found by id among the lines loaded so far). */
+function ToolCall({ p, ctx }: { p: Json; ctx: Context }) {
+  const id = str(p.id);
+  const result = id ? ctx.tools.get(id)?.result : undefined;
   return (
-    <Fold summary={`Content part "${str(p.type) ?? "?"}"`}>
-      <pre className="font-mono text-xs break-all whitespace-pre-wrap">{pretty(p)}</pre>
+    <Fold summary={`Tool call: ${str(p.name) ?? "?"}${id ? ` (${id})` : ""}`}>
+      <PartBody value={p.input} />
+      <div className={`mt-1 border-t border-dashed pt-1 ${result?.isError ? "border-red-500" : "border-zinc-400"}`}>
+        {result ? (
+          <>
+            <p className="text-xs font-medium">
+              Result{result.isError ? " (error)" : ""},{" "}
+              <Link href={ctx.hrefOf(result.n)} className={LINK}>
+                line {formatCount(result.n)}
+              </Link>
+              :
+            </p>
+            <PartBody value={result.content} />
+          </>
+        ) : (
+          <p className="text-xs">Its result is not among the lines read so far (scroll on, or it was never saved).</p>
+        )}
+      </div>
     </Fold>
   );
 }
 
-function Message({ json }: { json: Json }) {
+/** A tool result, naming the call it answers and linking to its line. */
+function ToolResult({ p, ctx }: { p: Json; ctx: Context }) {
+  const id = str(p.tool_use_id);
+  const call = id ? ctx.tools.get(id)?.call : undefined;
+  const error = p.is_error === true;
+  return (
+    <Fold
+      summary={`Tool result${error ? " (error)" : ""}${id ? ` for ${id}` : ""}${call ? ` · ${call.name}` : ""}`}
+      tone={error ? "border-red-500" : ""}
+    >
+      {call && (
+        <p className="text-xs">
+          Answers the call {call.name} on{" "}
+          <Link href={ctx.hrefOf(call.n)} className={LINK}>
+            line {formatCount(call.n)}
+          </Link>
+          .
+        </p>
+      )}
+      <PartBody value={p.content} />
+    </Fold>
+  );
+}
+
+function Part({ part, ctx }: { part: unknown; ctx: Context }) {
+  if (!part || typeof part !== "object") return <PartBody value={part} />;
+  const p = part as Json;
+  if (p.type === "text") return <MessageMarkdown text={str(p.text) ?? ""} />;
+  if (p.type === "tool_use") return <ToolCall p={p} ctx={ctx} />;
+  if (p.type === "tool_result") return <ToolResult p={p} ctx={ctx} />;
+  return (
+    <Fold summary={`Content part "${str(p.type) ?? "?"}"`}>
+      <PartBody value={p} />
+    </Fold>
+  );
+}
+
+function Message({ json, ctx }: { json: Json; ctx: Context }) {
   const role = str(json.role) ?? "?";
   const usage = json.usage as { input_tokens?: number; output_tokens?: number } | undefined;
   const content = json.content ?? json.text;
@@ -85,8 +135,10 @@ function Message({ json }: { json: Json }) {
       {Array.isArray(content) ? (
         content.map((part, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a saved line's parts never move; the position is their identity
-          <Part key={i} part={part} />
+          <Part key={i} part={part} ctx={ctx} />
         ))
+      ) : typeof content === "string" ? (
+        <MessageMarkdown text={content} />
       ) : (
         <p className="text-sm break-words whitespace-pre-wrap">{pretty(content ?? "")}</p>
       )}
@@ -143,8 +195,21 @@ function Event({ json }: { json: Json }) {
   }
 }
 
-/** One line as part of the conversation: messages by role, folded tool calls, memory, titles, turn ends. */
-export function ConversationLine({ line, href, download }: { line: LineView; href: string; download: string }) {
+/**
+ * One line as part of the conversation: messages by role (their text as
+ * Markdown), tool calls folded with their results, memory, titles, turn ends.
+ */
+export function ConversationLine({
+  line,
+  href,
+  download,
+  tools,
+  hrefOf,
+}: {
+  line: LineView;
+  href: string;
+  download: string;
+} & Context) {
   let json: Json | null = null;
   if (!line.error) {
     try {
@@ -170,7 +235,7 @@ export function ConversationLine({ line, href, download }: { line: LineView; hre
             <pre className="font-mono text-xs break-all whitespace-pre-wrap">{line.raw.slice(0, 2000)}</pre>
           </>
         ) : isMessage ? (
-          <Message json={json} />
+          <Message json={json} ctx={{ tools, hrefOf }} />
         ) : (
           <Event json={json} />
         )}

@@ -19,6 +19,13 @@ export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? "–" : n.toLocaleString("en");
 }
 
+const PLURAL = new Intl.PluralRules("en");
+
+/** A count with its word, singular or plural by the English rules: "1 chat", "2 chats", "0 chats". */
+export function countOf(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${PLURAL.select(n) === "one" ? "" : "s"}`;
+}
+
 /** The working folder as shown: the folder, or `_no-cwd` for chats without one. */
 export function workingFolderLabel(cwd: string | null): string {
   return cwd ?? "_no-cwd";

@@ -20,8 +20,6 @@ export interface ListFilters {
   find: string;
 }
 
-export const NO_FILTERS: ListFilters = { group: "", lock: "", problemsOnly: false, format: "", find: "" };
-
 /** One item of the virtualised list: a working-folder heading or a chat. */
 export type ListItem = { type: "group"; group: string; label: string; count: number } | { type: "chat"; row: ChatRow };
 

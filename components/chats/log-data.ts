@@ -20,20 +20,21 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 }
 
 /** One page of lines (`from` is a page start). Full pages never change: the log only grows. */
-export function linesQuery(id: string, generation: string | null, from: number) {
+export function linesQuery(id: string, generation: string | null, from: number, copy?: number) {
   return queryOptions({
-    queryKey: queryKeys.sessions.lines(id, generation, from),
-    queryFn: ({ signal }) => getJson<LinesView>(chatDataHref(id, "lines", { from, count: PAGE, generation }), signal),
+    queryKey: queryKeys.sessions.lines(id, generation, from, copy),
+    queryFn: ({ signal }) =>
+      getJson<LinesView>(chatDataHref(id, "lines", { from, count: PAGE, generation, copy }), signal),
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
 }
 
 /** The log's line count, sizes, tail and the chat's lock; polled every second while following. */
-export function statusQuery(id: string, generation: string | null, follow: boolean) {
+export function statusQuery(id: string, generation: string | null, follow: boolean, copy?: number) {
   return queryOptions({
-    queryKey: queryKeys.sessions.status(id, generation),
-    queryFn: ({ signal }) => getJson<StatusView>(chatDataHref(id, "status", { generation }), signal),
+    queryKey: queryKeys.sessions.status(id, generation, copy),
+    queryFn: ({ signal }) => getJson<StatusView>(chatDataHref(id, "status", { generation, copy }), signal),
     refetchInterval: follow ? 1000 : false,
     staleTime: follow ? 0 : 10_000,
   });

@@ -10,6 +10,14 @@ import { formatCount } from "./format";
 const FIELD =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
 
+/** Why Next error found nothing: the lines after `current` are all valid, or `current` is the last line. */
+function noErrorAfter(current: number, count: number | null): string {
+  const after = `No invalid line after line ${formatCount(current)}`;
+  if (count === null) return `${after}.`;
+  if (current >= count) return `${after}: it is the last line of this log.`;
+  return `${after}: lines ${formatCount(current + 1)} to ${formatCount(count)} are all valid.`;
+}
+
 /** The viewer's controls: view, jump to a line, start, end, next error, find, follow. */
 export function LogToolbar({
   id,
@@ -22,6 +30,7 @@ export function LogToolbar({
   onFollow,
   canFollow,
   onJump,
+  onGo,
   onEnd,
   onMessage,
 }: {
@@ -35,6 +44,8 @@ export function LogToolbar({
   onFollow: (on: boolean) => void;
   canFollow: boolean;
   onJump: (line: number) => void;
+  /** The Jump to line form: a line that does not exist is refused with a sentence, not clamped. */
+  onGo: (line: number) => void;
   onEnd: () => void;
   onMessage: (message: string) => void;
 }) {
@@ -48,7 +59,7 @@ export function LogToolbar({
       if (found) {
         onJump(found.n);
         onMessage(`Invalid line ${formatCount(found.n)} at byte ${formatCount(found.offset)}.`);
-      } else onMessage(`No invalid line after line ${formatCount(current)}.`);
+      } else onMessage(noErrorAfter(current, count));
     },
     onError: (e) => onMessage(e.message),
   });
@@ -82,7 +93,7 @@ export function LogToolbar({
         onSubmit={(e) => {
           e.preventDefault();
           const n = Number(line);
-          if (Number.isInteger(n) && n >= 1) onJump(n);
+          if (Number.isInteger(n) && n >= 1) onGo(n);
           else onMessage("Give a line number of 1 or more.");
         }}
       >
@@ -117,6 +128,7 @@ export function LogToolbar({
         <label htmlFor={findId} className="flex flex-col gap-0.5">
           <span>Find in this chat</span>
           <input
+            dir="auto"
             id={findId}
             type="search"
             value={query}

@@ -4,16 +4,19 @@
 
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { chatHref, lineDownloadHref } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
-import { formatBytes, formatCount } from "./format";
+import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
 import { LogToolbar } from "./log-toolbar";
 import { PAGE, pageStart } from "./paging";
 import { RawLine } from "./raw-line";
 import { TailMarker } from "./tail-marker";
+import { toolPairs } from "./tool-pairs";
+import { useLogGrowth } from "./use-log-growth";
 
 /** At most this many lines sit in the scroller at once (browsers cap an element's height); jumps move the window. */
 const WINDOW = 400_000;
@@ -26,7 +29,9 @@ function windowBase(line: number, count: number): number {
 /**
  * One log, of any size: a virtualised list over the server's line index,
  * fetching pages of lines around the viewport; raw or conversation view; jump,
- * end, next error, find; follow mode polls the log's status every second.
+ * end, next error, find; follow mode polls the log's status every second and
+ * refreshes the page's details (lines, messages, last activity, checkpoint) as
+ * the log grows. `copy` reads one copy of a chat stored in two places.
  */
 export function LogViewer({
   id,
@@ -37,6 +42,7 @@ export function LogViewer({
   initialView,
   syncUrl,
   canFollow,
+  copy,
 }: {
   id: string;
   generation: string;
@@ -46,15 +52,17 @@ export function LogViewer({
   initialView: "raw" | "conversation";
   syncUrl: boolean;
   canFollow: boolean;
+  copy?: number;
 }) {
   const qc = useQueryClient();
+  const router = useRouter();
   const firstPage = initialPage.lines[0]?.n ?? 1;
-  useState(() => qc.setQueryData(linesQuery(id, generation, pageStart(firstPage)).queryKey, initialPage));
+  useState(() => qc.setQueryData(linesQuery(id, generation, pageStart(firstPage), copy).queryKey, initialPage));
   const [view, setView] = useState(initialView);
   const [follow, setFollow] = useState(false);
   const [selected, setSelected] = useState<number | null>(initialLine);
   const [message, setMessage] = useState("");
-  const status = useQuery(statusQuery(id, generation, follow));
+  const status = useQuery(statusQuery(id, generation, follow, copy));
   const total = status.data?.lines ?? initialPage.total;
   const tail = status.data?.tail ?? initialPage.tail;
   const lastKnown = initialPage.lines[initialPage.lines.length - 1]?.n ?? 0;
@@ -64,6 +72,7 @@ export function LogViewer({
   const atEnd = base + shown >= count;
   const marker = atEnd && (total === null || (tail && tail.state !== "complete") || Boolean(status.data?.error));
   const scrollRef = useRef<HTMLDivElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: shown + (marker ? 1 : 0),
     getScrollElement: () => scrollRef.current,
@@ -81,7 +90,8 @@ export function LogViewer({
     for (const v of items) if (v.index < shown) starts.add(pageStart(base + v.index + 1));
     return [...starts].sort((a, b) => a - b);
   }, [items, base, shown]);
-  const results = useQueries({ queries: pages.map((from) => linesQuery(id, generation, from)) });
+  const results = useQueries({ queries: pages.map((from) => linesQuery(id, generation, from, copy)) });
+  const tools = toolPairs(results.map((r) => r.data));
   const byLine = new Map<number, LineView>();
   let pageError: string | null = null;
   for (const r of results) {
@@ -93,27 +103,14 @@ export function LogViewer({
   /** To the very bottom; the virtualiser retargets while rows are measured, and `anchorTo` keeps it there. */
   const scrollToEnd = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
 
-  // When the log grows (follow mode), the old last page is refetched and the view follows the end.
-  const previous = useRef(total);
-  useEffect(() => {
-    const before = previous.current;
-    previous.current = total;
-    if (total === null || before === null || total <= before) return;
-    const from = pageStart(before || 1);
-    qc.invalidateQueries({
-      predicate: (q) => {
-        const [, kind, qid, gen, start] = q.queryKey as unknown[];
-        return kind === "lines" && qid === id && gen === generation && typeof start === "number" && start >= from;
-      },
-    });
-    if (follow) {
-      setMessage(
-        `${formatCount(total - before)} new line${total - before === 1 ? "" : "s"}; ${formatCount(total)} in all.`,
-      );
-      setBase(windowBase(total, total));
-      scrollToEnd();
-    }
-  }, [total, follow, qc, id, generation, scrollToEnd]);
+  useLogGrowth({ id, generation, copy, total }, (before, now) => {
+    if (!follow) return;
+    setMessage(`${countOf(now - before, "new line")}; ${formatCount(now)} in all.`);
+    setBase(windowBase(now, now));
+    scrollToEnd();
+    // The details above (lines, messages, last activity, checkpoint) are the server's: read them again.
+    router.refresh();
+  });
 
   const writeUrl = useCallback(
     (line: number | null, v: "raw" | "conversation") => {
@@ -134,13 +131,22 @@ export function LogViewer({
     },
     [count, view, writeUrl],
   );
+  const targetLoaded = pendingScroll !== null && byLine.has(pendingScroll);
   useEffect(() => {
     if (pendingScroll === null) return;
     const index = pendingScroll - 1 - base;
     if (index < 0 || index >= shown) return;
     virtualizer.scrollToIndex(index, { align: "center" });
-    setPendingScroll(null);
-  }, [pendingScroll, base, shown, virtualizer]);
+    // The line is centred in the pane; the pane itself must be on screen too, not below a long header.
+    sectionRef.current?.scrollIntoView({ block: "nearest" });
+    if (!targetLoaded) return;
+    // Once its page has arrived, the rows around it are measured at their real heights: centre it again.
+    const frame = requestAnimationFrame(() => {
+      virtualizer.scrollToIndex(index, { align: "center" });
+      setPendingScroll(null);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [pendingScroll, base, shown, virtualizer, targetLoaded]);
 
   const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
   const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
@@ -150,7 +156,7 @@ export function LogViewer({
       : `${formatCount(total)} lines · ${formatBytes(status.data?.decompressedBytes ?? null)} decompressed`;
 
   return (
-    <section aria-label={label} className="space-y-2">
+    <section ref={sectionRef} aria-label={label} className="scroll-mt-2 space-y-2">
       <LogToolbar
         id={id}
         generation={generation}
@@ -168,6 +174,12 @@ export function LogViewer({
         }}
         canFollow={canFollow}
         onJump={jumpTo}
+        onGo={(n) => {
+          // A line past the end is not silently swapped for the last one: say why nothing moved.
+          if (total !== null && n > total)
+            setMessage(`Line ${formatCount(n)} does not exist: this log has ${countOf(total, "line")}.`);
+          else jumpTo(n);
+        }}
         onEnd={() => {
           jumpTo(count, false);
           scrollToEnd();
@@ -192,7 +204,7 @@ export function LogViewer({
         tabIndex={0}
         role="region"
         aria-label={`Lines of ${label}`}
-        className="relative h-[65vh] min-h-72 overflow-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
+        className="relative h-[calc(100dvh-11rem)] min-h-72 overflow-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
       >
         <div role="list" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
@@ -217,7 +229,13 @@ export function LogViewer({
                 ) : view === "raw" ? (
                   <RawLine line={line} href={hrefOf(n)} download={lineDownloadHref(id, n, generation)} />
                 ) : (
-                  <ConversationLine line={line} href={hrefOf(n)} download={lineDownloadHref(id, n, generation)} />
+                  <ConversationLine
+                    line={line}
+                    href={hrefOf(n)}
+                    download={lineDownloadHref(id, n, generation)}
+                    tools={tools}
+                    hrefOf={hrefOf}
+                  />
                 )}
               </div>
             );

@@ -103,7 +103,7 @@ export function InsightsFilters({
         {field(
           "ins-tz",
           "Time zone",
-          <input id="ins-tz" name="tz" defaultValue={values.tz ?? usedZone} className={input} />,
+          <input dir="auto" id="ins-tz" name="tz" defaultValue={values.tz ?? usedZone} className={input} />,
         )}
       </fieldset>
       <Button type="submit" variant="primary">

@@ -152,6 +152,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           Title
         </label>
         <input
+          dir="auto"
           id="memory-title"
           value={ed.draft.title}
           onChange={(e) => ed.setDraft((d) => ({ ...d, title: e.target.value }))}
@@ -177,6 +178,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           Text
         </label>
         <textarea
+          dir="auto"
           id="memory-text"
           rows={10}
           value={ed.draft.text}

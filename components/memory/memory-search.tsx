@@ -84,6 +84,7 @@ export function MemorySearch({ sets }: { sets: MemorySet[] }) {
             Search titles and texts <kbd className="rounded border px-1 text-xs">/</kbd>
           </span>
           <input
+            dir="auto"
             ref={input}
             type="search"
             value={q}

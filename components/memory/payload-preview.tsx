@@ -115,13 +115,20 @@ function PreviewForm({ workspace, memory }: { workspace: string | null; memory: 
             <label htmlFor={`${ids}-title`} className="font-medium">
               New title
             </label>
-            <input id={`${ids}-title`} className={FIELD} value={title} onChange={(e) => setTitle(e.target.value)} />
+            <input
+              dir="auto"
+              id={`${ids}-title`}
+              className={FIELD}
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+            />
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor={`${ids}-text`} className="font-medium">
               New text
             </label>
             <textarea
+              dir="auto"
               id={`${ids}-text`}
               rows={5}
               className={`${FIELD} font-mono`}

@@ -108,6 +108,7 @@ export function ProblemsFile({
             Raw text of {path}
           </label>
           <textarea
+            dir="auto"
             id={`${ids}-raw`}
             rows={Math.min(20, Math.max(6, draft.split("\n").length + 1))}
             spellCheck={false}

@@ -10,7 +10,16 @@ import { FixButton } from "./fix-button";
  * (Fix converts it), or a chat stored in two places (compare both copies, set
  * one aside).
  */
-export function ChatFix({ chat, problem }: { chat: string; problem: "form" | "duplicate" }) {
+export function ChatFix({
+  chat,
+  problem,
+  viewing,
+}: {
+  chat: string;
+  problem: "form" | "duplicate";
+  /** The copy shown on the page (a chat stored in two places), if any. */
+  viewing?: number;
+}) {
   return (
     <section
       aria-label="Repair"
@@ -26,8 +35,11 @@ export function ChatFix({ chat, problem }: { chat: string; problem: "form" | "du
         </>
       ) : (
         <>
-          <p>Compare both copies, then set the one you do not want aside; it is kept in the admin state.</p>
-          <DuplicateCompare chat={chat} />
+          <p>
+            Compare both copies (view each one, read-only), then set the one you do not want aside; it is kept in the
+            admin state.
+          </p>
+          <DuplicateCompare chat={chat} viewing={viewing} />
         </>
       )}
     </section>

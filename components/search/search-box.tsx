@@ -11,6 +11,7 @@ export function SearchBox({ id = "search-box" }: { id?: string }) {
             Search in all chats
           </label>
           <input
+            dir="auto"
             id={id}
             name="q"
             type="search"

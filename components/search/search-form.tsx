@@ -37,6 +37,7 @@ export function SearchForm({
           </label>
           <div className="flex gap-2">
             <input
+              dir="auto"
               id="search-query"
               type="search"
               value={v.query}

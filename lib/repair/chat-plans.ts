@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isOdaError, OdaError } from "../errors";
+import { OdaError } from "../errors";
 import { listGenerations, readChatFolder } from "../sessions/chat";
-import { locateChat } from "../sessions/folder";
+import { locateChat, locateCopies } from "../sessions/folder";
 import { CACHE_FILE, LOCK_FILE, logFileName } from "../sessions/names";
 import { type DecodedLog, decodeLog, encodeLog, rebuildCheckpoint, verifyConverted } from "./convert";
 import type { PlannedFile, RepairPlan } from "./engine";
@@ -67,12 +67,9 @@ export async function planForm(logDir: string, id: string, compress: boolean): P
 
 /** The chat folders holding chat `id` (two or more when it is stored in two places). */
 export function findCopies(logDir: string, id: string): string[] {
-  try {
-    return [locateChat(logDir, id).dir];
-  } catch (error) {
-    if (isOdaError(error) && error.data?.problem === "duplicate" && error.data.paths) return error.data.paths;
-    throw error;
-  }
+  const found = locateCopies(logDir, id);
+  if (!found.length) locateChat(logDir, id); // throws the unknown id's sentence
+  return found.map((c) => c.dir);
 }
 
 /** Every file of a chat folder to move (all regular files but the lock the repair holds). */

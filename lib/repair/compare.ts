@@ -14,6 +14,7 @@ export interface ChatCopy {
   current: string | null;
   lines: number;
   messages: number;
+  firstActivity: string | null;
   lastActivity: string | null;
   /** True for the copy that leads: the later last activity, then the more lines. */
   leads: boolean;
@@ -38,6 +39,7 @@ export async function compareCopies(logDir: string, id: string, compress: boolea
       current: current?.name ?? null,
       lines: rebuilt?.lines ?? 0,
       messages: rebuilt?.details.messages ?? 0,
+      firstActivity: rebuilt?.details.firstActivity ?? null,
       lastActivity: rebuilt?.details.lastActivity ?? null,
       leads: false,
     });

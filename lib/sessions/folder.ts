@@ -96,6 +96,18 @@ function duplicateSentence(id: string, first: string, second: string): string {
  * refused with the walk's sentence, never opened.
  */
 export function locateChat(logDir: string, id: string): ChatLocation {
+  const found = locateCopies(logDir, id);
+  const [first, second] = found;
+  if (first && second)
+    throw new OdaError("refused", duplicateSentence(id, first.dir, second.dir), {
+      data: { problem: "duplicate", paths: found.map((c) => c.dir) },
+    });
+  if (first) return first;
+  throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+}
+
+/** Every folder holding chat `id`, in group order: one normally, two or more for a chat stored in two places. */
+export function locateCopies(logDir: string, id: string): ChatLocation[] {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
   const root = realLogRoot(logDir);
   const name = encodeName(id);
@@ -106,13 +118,18 @@ export function locateChat(logDir: string, id: string): ChatLocation {
     const dir = `${join(logDir, group)}${sep}${name}`;
     if (isChatFolder(dir, root)) found.push({ id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir, root });
   }
-  const [first, second] = found;
-  if (first && second)
-    throw new OdaError("refused", duplicateSentence(id, first.dir, second.dir), {
-      data: { problem: "duplicate", paths: [first.dir, second.dir] },
-    });
-  if (first) return first;
-  throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+  return found;
+}
+
+/**
+ * The chat's folder, or with `copy` one copy of a chat stored in two places
+ * (0-based, in `locateCopies`' order), so each can be read on its own, read-only.
+ */
+export function locateChatOrCopy(logDir: string, id: string, copy?: number): ChatLocation {
+  if (copy === undefined) return locateChat(logDir, id);
+  const found = locateCopies(logDir, id)[copy];
+  if (!found) throw new OdaError("not_found", `Chat "${id}" has no copy ${copy + 1} in the log folder.`);
+  return found;
 }
 
 /** True when `dir` is a folder, or a link to one inside the log folder; throws the refusal of any other link. */

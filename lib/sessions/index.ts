@@ -52,7 +52,7 @@ export {
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
-export { type ChatLocation, locateChat, walkLogFolder } from "./folder";
+export { type ChatLocation, locateChat, locateCopies, walkLogFolder } from "./folder";
 export { countFormRefusals, type FormRefusals } from "./form-count";
 export {
   DEFAULT_LOG_LIMITS,

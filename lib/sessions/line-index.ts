@@ -27,7 +27,12 @@ export interface TailReport {
   pendingBytes: number;
   /** The report to show (ends with the raw log note), `null` when complete. */
   message: string | null;
+  /** The unfinished line's first bytes (at most `TAIL_HEAD_BYTES`), base64: what a person needs to judge it. */
+  head?: string;
 }
+
+/** How many bytes of an unfinished tail are kept for the page to show (hex and text). */
+export const TAIL_HEAD_BYTES = 512;
 
 /** The index of one log file. */
 export interface LogIndex {
@@ -67,6 +72,7 @@ const building = new Map<string, Promise<LogIndex>>();
 export function reportTail(path: string, splitter: LineSplitter, end: LogEnd): TailReport {
   const pendingBytes = splitter.pendingBytes;
   const offset = pendingBytes ? splitter.lineStart : null;
+  const head = pendingBytes ? splitter.pending().subarray(0, TAIL_HEAD_BYTES).toString("base64") : undefined;
   if (end.cut) {
     const unfinished = pendingBytes
       ? ` The unfinished line at byte ${offset} (${pendingBytes} bytes) is not shown.`
@@ -77,6 +83,7 @@ export function reportTail(path: string, splitter: LineSplitter, end: LogEnd): T
       frameOffset: end.cut.offset,
       decodedFromCut: end.cut.decoded,
       pendingBytes,
+      head,
       message: withRawLog(
         `The log's last zstd frame is cut off at byte ${end.cut.offset}; ${end.cut.decoded} bytes of it were decoded and every complete line before the cut was kept.${unfinished}`,
         path,
@@ -90,6 +97,7 @@ export function reportTail(path: string, splitter: LineSplitter, end: LogEnd): T
       frameOffset: null,
       decodedFromCut: 0,
       pendingBytes,
+      head,
       message: withRawLog(
         `The log ends with an unfinished line at byte ${offset} (${pendingBytes} bytes, no newline); every complete line before it was kept.`,
         path,

@@ -5,7 +5,7 @@ import { OdaError } from "../errors";
 import { type LockStatus, readLockStatus, removeStaleLock } from "../fs/lock";
 import { type ChatSummary, type Generation, listGenerations, readChatFolder, summarizeChat } from "./chat";
 import { asHeader, readFirstLine, type SessionHeader } from "./details";
-import { locateChat } from "./folder";
+import { locateChat, locateChatOrCopy } from "./folder";
 import { indexLog, type LinesResult, type LogIndex, readLogLines } from "./line-index";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
 import { openLogFile, streamLog } from "./log-stream";
@@ -17,6 +17,8 @@ export interface ReadOptions {
   compress?: boolean;
   /** A generation by file name (default: the current one). */
   generation?: string;
+  /** One copy of a chat stored in two places (0-based, `locateCopies` order); refused as a duplicate without it. */
+  copy?: number;
 }
 
 /** A chat in detail: its summary, header and generations (read whole: the tail is known). */
@@ -58,7 +60,7 @@ export function pickGeneration(summary: Pick<ChatSummary, "generations" | "id">,
 }
 
 function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
-  const loc = locateChat(logDir, id);
+  const loc = locateChatOrCopy(logDir, id, options.copy);
   return pickGeneration(
     { id, generations: listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true) },
     options.generation,
@@ -157,7 +159,7 @@ export function openChatDownload(
   id: string,
   options: ReadOptions & { form: "raw" | "decompressed" },
 ): ChatDownload {
-  const loc = locateChat(logDir, id);
+  const loc = locateChatOrCopy(logDir, id, options.copy);
   const generations = listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true);
   const name = options.generation;
   const gen = name ? generations.find((g) => g.name === name) : generations.find((g) => g.current);
@@ -179,16 +181,16 @@ export function openChatDownload(
 }
 
 /** A chat's lock file, unless it is a link leading outside the log folder or not a regular file (then unknown). */
-function lockOf(logDir: string, id: string): { path: string; status: LockStatus } {
-  const loc = locateChat(logDir, id);
+function lockOf(logDir: string, id: string, copy?: number): { path: string; status: LockStatus } {
+  const loc = locateChatOrCopy(logDir, id, copy);
   const path = join(loc.dir, LOCK_FILE);
   const blocked = readChatFolder(loc).blocked.get(LOCK_FILE);
   return { path, status: blocked ? { state: "unknown", reason: blocked.message } : readLockStatus(path) };
 }
 
 /** The lock of a chat. */
-export function readChatLock(logDir: string, id: string): LockStatus {
-  return lockOf(logDir, id).status;
+export function readChatLock(logDir: string, id: string, copy?: number): LockStatus {
+  return lockOf(logDir, id, copy).status;
 }
 
 /**

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { ChatDetails } from "@/components/chats/chat-details";
-import { ChatHeader } from "@/components/chats/chat-header";
+import { ChatDetails, ChatProblems, ChatTitle } from "@/components/chats/chat-details";
+import { ChatFiles, ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
@@ -11,25 +11,42 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import { activeBundle } from "@/server/bundle";
-import { chatIdParam, type LinesView, linesFor, type OutlineView, outlineFor } from "@/server/chat-inspector";
+import {
+  chatIdParam,
+  detailsOnce,
+  type LinesView,
+  linesFor,
+  type OutlineView,
+  outlineFor,
+} from "@/server/chat-inspector";
+import { guardPage } from "@/server/guard";
 
-export const metadata: Metadata = { title: "Chat" };
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
+type Params = Promise<{ id: string }>;
 
 function one(value: string | string[] | undefined): string | undefined {
   return typeof value === "string" && value ? value : undefined;
 }
 
+/** The tab's title is the chat's title (its log's last title event), else "Chat <id>". */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await guardPage();
+  const id = chatIdParam((await params).id);
+  const details = await detailsOnce(id).catch(() => null);
+  return { title: details?.title ?? `Chat ${id}` };
+}
+
 /** The first page of lines to show (around `line`), or the refusal sentence. */
 async function firstPage(
   id: string,
-  generation: string,
+  generation: string | undefined,
   line: number | null,
+  copy?: number,
 ): Promise<LinesView | { refused: string }> {
   try {
-    return await linesFor(id, pageStart(line ?? 1), PAGE, generation);
+    return await linesFor(id, pageStart(line ?? 1), PAGE, generation, copy);
   } catch (error) {
     if (isOdaError(error)) return { refused: error.message };
     throw error;
@@ -40,14 +57,62 @@ function Refusal({ children }: { children: string }) {
   return <Alert tone="error">{children}</Alert>;
 }
 
-/** The inspector: the first screen needs only a folder listing and the first page of lines; details stream in. */
-export default async function ChatPage({
-  params,
-  searchParams,
+const ALL_CHATS = (
+  <Link href="/chats" className="text-sm text-blue-800 underline dark:text-blue-300">
+    All chats
+  </Link>
+);
+
+/** A chat that cannot be opened as one (stored in two places): the refusal, both copies compared, one read-only. */
+async function RefusedChat({
+  id,
+  message,
+  duplicate,
+  search,
 }: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Search>;
+  id: string;
+  message: string;
+  duplicate: boolean;
+  search: Search;
 }) {
+  const n = Number(one(search.copy));
+  const copy = duplicate && Number.isInteger(n) && n >= 0 ? n : undefined;
+  const page = copy === undefined ? null : await firstPage(id, undefined, null, copy);
+  return (
+    <div className="space-y-4">
+      <PageHeader title={`Chat ${id}`} actions={ALL_CHATS} />
+      <Refusal>{message}</Refusal>
+      {duplicate && <ChatFix chat={id} problem="duplicate" viewing={copy} />}
+      {page && copy !== undefined && (
+        <div className="min-w-0 space-y-2">
+          <h2 className="text-lg font-semibold">Copy {copy + 1}, read-only</h2>
+          {"refused" in page ? (
+            <Refusal>{page.refused}</Refusal>
+          ) : (
+            <LogViewer
+              id={id}
+              generation={page.generation}
+              label={`copy ${copy + 1}, ${page.generation}`}
+              initialPage={page}
+              initialLine={null}
+              initialView="raw"
+              syncUrl={false}
+              canFollow={false}
+              copy={copy}
+            />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The inspector: the first screen needs only a folder listing and the first
+ * page of lines; the title, details and problems stream in (one read). The
+ * details fold into a disclosure so the log pane keeps the window's height.
+ */
+export default async function ChatPage({ params, searchParams }: { params: Params; searchParams: Promise<Search> }) {
   const id = chatIdParam((await params).id);
   const search = await searchParams;
   let outline: OutlineView;
@@ -57,11 +122,7 @@ export default async function ChatPage({
     if (isOdaError(error) && error.code === "not_found") notFound();
     if (!isOdaError(error)) throw error;
     return (
-      <>
-        <PageHeader title={`Chat ${id}`} />
-        <Refusal>{error.message}</Refusal>
-        {error.data?.problem === "duplicate" && <ChatFix chat={id} problem="duplicate" />}
-      </>
+      <RefusedChat id={id} message={error.message} duplicate={error.data?.problem === "duplicate"} search={search} />
     );
   }
   const current = outline.generations.find((g) => g.current);
@@ -75,29 +136,29 @@ export default async function ChatPage({
     beside ? firstPage(id, beside, null) : Promise.resolve(null),
   ]);
   return (
-    <div className="space-y-6">
+    <div className="space-y-4">
       <PageHeader
         title={
-          <>
-            Chat <span className="font-mono break-all">{id}</span>
-          </>
+          <Suspense fallback={`Chat ${id}`}>
+            <ChatTitle id={id} />
+          </Suspense>
         }
-        actions={
-          <Link href="/chats" className="text-sm text-blue-800 underline dark:text-blue-300">
-            All chats
-          </Link>
-        }
+        actions={ALL_CHATS}
       />
       <ChatHeader outline={outline} generation={generation ?? ""} bundle={activeBundle()?.name ?? null} />
       {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}
-      <section aria-labelledby="details-heading" className="space-y-2">
-        <h2 id="details-heading" className="text-lg font-semibold">
-          Details
-        </h2>
-        <Suspense fallback={<p role="status">Reading the chat&apos;s details…</p>}>
-          <ChatDetails id={id} />
-        </Suspense>
-      </section>
+      <Suspense fallback={null}>
+        <ChatProblems id={id} />
+      </Suspense>
+      <details className="rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800">
+        <summary className="cursor-pointer font-semibold">Details, log generations and downloads</summary>
+        <div className="mt-2 space-y-3">
+          <Suspense fallback={<p role="status">Reading the chat&apos;s details…</p>}>
+            <ChatDetails id={id} />
+          </Suspense>
+          <ChatFiles outline={outline} generation={generation ?? ""} />
+        </div>
+      </details>
       <div className={beside ? "grid gap-6 xl:grid-cols-2" : ""}>
         <div className="min-w-0 space-y-2">
           <h2 className="text-lg font-semibold">

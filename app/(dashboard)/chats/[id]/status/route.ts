@@ -3,14 +3,18 @@ import { runChatRoute, statusFor } from "@/server/chat-inspector";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ generation: z.string().min(1).max(200).optional() });
+const ZQuery = z.object({
+  generation: z.string().min(1).max(200).optional(),
+  /** One copy of a chat stored in two places (0-based). */
+  copy: z.coerce.number().int().min(0).max(15).optional(),
+});
 
 /**
  * A chat's log now: line count, sizes, tail and lock. Polled every second in
  * follow mode; the line index is extended, not rebuilt, when the log grew.
  */
 export function GET(request: Request): Promise<Response> {
-  return runChatRoute(request, ZQuery, async (id, { generation }) =>
-    Response.json(await statusFor(id, generation), { headers: { "cache-control": "no-store" } }),
+  return runChatRoute(request, ZQuery, async (id, { generation, copy }) =>
+    Response.json(await statusFor(id, generation, copy), { headers: { "cache-control": "no-store" } }),
   );
 }

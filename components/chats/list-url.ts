@@ -1,0 +1,51 @@
+"use client";
+
+import { parseAsBoolean, parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
+import { useMemo } from "react";
+import type { ListFilters, Sort, SortKey } from "./list-view";
+
+const LOCKS = ["none", "live", "stale", "unknown"] as const;
+const SORT_KEYS = ["title", "folder", "lastActivity", "messages", "tokens", "format", "lock", "problems"] as const;
+
+/**
+ * The chat list's filters, sort and grouping as URL search params (nuqs), so
+ * Back from a chat, a reload or a shared link shows the same list. Defaults
+ * stay out of the address; typing replaces the history entry instead of
+ * pushing one per key.
+ */
+const PARAMS = {
+  find: parseAsString.withDefault(""),
+  folder: parseAsString.withDefault(""),
+  lock: parseAsStringLiteral(LOCKS),
+  format: parseAsString.withDefault(""),
+  problems: parseAsBoolean.withDefault(false),
+  sort: parseAsStringLiteral(SORT_KEYS).withDefault("lastActivity"),
+  dir: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
+  grouped: parseAsBoolean.withDefault(true),
+};
+
+/** The list's view state, read from and written to the URL. */
+export function useListUrlState() {
+  const [q, setQ] = useQueryStates(PARAMS, { history: "replace" });
+  const filters: ListFilters = useMemo(
+    () => ({ find: q.find, group: q.folder, lock: q.lock ?? "", format: q.format, problemsOnly: q.problems }),
+    [q.find, q.folder, q.lock, q.format, q.problems],
+  );
+  const sort: Sort = useMemo(() => ({ key: q.sort, dir: q.dir }), [q.sort, q.dir]);
+  return {
+    filters,
+    setFilters: (f: ListFilters) =>
+      setQ({
+        find: f.find,
+        folder: f.group,
+        lock: LOCKS.find((l) => l === f.lock) ?? null,
+        format: f.format,
+        problems: f.problemsOnly,
+      }),
+    sort,
+    onSort: (key: SortKey) =>
+      setQ(q.sort === key ? { dir: q.dir === "asc" ? "desc" : "asc" } : { sort: key, dir: "asc" }),
+    grouped: q.grouped,
+    setGrouped: (grouped: boolean) => setQ({ grouped }),
+  };
+}
