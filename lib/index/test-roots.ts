@@ -1,8 +1,8 @@
 /** Vitest helper: temp log and state folders for index tests, removed (indexes closed first) after each test. */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { tempFolder } from "../test-temp";
 import { closeAllIndexes } from ".";
 
 /** The folders one test works in: `logs` exists, `state` is left for the index to make. */
@@ -18,14 +18,10 @@ export interface IndexRoots {
  * would keep its folder's space until the process ends.
  */
 export function tempIndexRoots(prefix: string): () => IndexRoots {
-  const made: string[] = [];
-  afterEach(() => {
-    closeAllIndexes();
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  // Registered after test-temp's removal hook, so it runs first (vitest runs after-hooks as a stack).
+  afterEach(() => closeAllIndexes());
   return () => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    made.push(dir);
+    const dir = tempFolder(prefix);
     const logs = join(dir, "logs");
     mkdirSync(logs);
     return { dir, logs, state: join(dir, "state") };
