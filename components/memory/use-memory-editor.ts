@@ -30,6 +30,9 @@ export interface EditorErrors {
   form?: string;
 }
 
+/** The memory an Undo acts on, as it was when its toast was made. */
+type MemoryRef = { workspace: string | null; id: string };
+
 function loadedOf(m: MemoryDetail): Loaded {
   return m.ok
     ? { ok: true, sha256: m.sha256, title: m.title, text: m.text, enabled: m.enabled, fields: m.fields }
@@ -135,7 +138,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
         toast({
           tone: "success",
           message: "Memory saved.",
-          action: { label: "Undo", run: () => undoCreate(saved.id) },
+          action: { label: "Undo", run: () => undoCreate.mutate({ workspace, id: saved.id }) },
         });
         return;
       }
@@ -148,16 +151,25 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
     },
   });
 
-  const undoCreate = (newId: string) => {
-    unwrap(deleteMemoryAction({ workspace, id: newId })).then(
-      () => {
-        void client.invalidateQueries({ queryKey: queryKeys.memory.all });
-        router.push(setHref(workspace));
-        toast({ tone: "success", message: "The new memory is removed; it waits under Recently deleted." });
-      },
-      (e: Error) => toast({ tone: "error", message: e.message }),
-    );
-  };
+  // The Undo of a creation and of a deletion: callbacks sit on the mutations, so they still run after the page changed.
+  const undoCreate = useMutation({
+    mutationFn: (m: MemoryRef) => unwrap(deleteMemoryAction(m)),
+    onError: (e: Error) => toast({ tone: "error", message: e.message }),
+    onSuccess: (_, m) => {
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      router.push(setHref(m.workspace));
+      toast({ tone: "success", message: "The new memory is removed; it waits under Recently deleted." });
+    },
+  });
+
+  const undoRemove = useMutation({
+    mutationFn: (m: MemoryRef) => unwrap(restoreDeletedAction(m)),
+    onError: (e: Error) => toast({ tone: "error", message: e.message }),
+    onSuccess: (_, m) => {
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      router.push(memoryHref(m.workspace, m.id));
+    },
+  });
 
   const remove = useMutation({
     mutationFn: () => unwrap(deleteMemoryAction({ workspace, id })),
@@ -169,17 +181,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
       toast({
         tone: "success",
         message: "Memory deleted; it waits under Recently deleted.",
-        action: {
-          label: "Undo",
-          run: () =>
-            unwrap(restoreDeletedAction({ workspace, id: doneId })).then(
-              () => {
-                void client.invalidateQueries({ queryKey: queryKeys.memory.all });
-                router.push(memoryHref(workspace, doneId));
-              },
-              (e: Error) => toast({ tone: "error", message: e.message }),
-            ),
-        },
+        action: { label: "Undo", run: () => undoRemove.mutate({ workspace, id: doneId }) },
       });
     },
   });

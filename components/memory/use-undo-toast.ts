@@ -1,9 +1,10 @@
 "use client";
 
+import { useMutation } from "@tanstack/react-query";
 import { restoreVersionAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
-import type { MemoryDetail } from "@/lib/memory/store";
+import type { MemoryDetail } from "@/lib/types";
 
 /**
  * The Undo every change of a memory offers (editor saves, restores from the
@@ -14,21 +15,26 @@ import type { MemoryDetail } from "@/lib/memory/store";
 export function useUndoToast(workspace: string | null, id: string | null, onRestored: (m: MemoryDetail) => void) {
   const toast = useToast();
 
+  // Callbacks sit on the mutation, not on `mutate`, so they still run when the toast outlives the page.
+  const restore = useMutation({
+    mutationFn: (v: { workspace: string | null; id: string; version: string; sha256: string }) =>
+      unwrap(restoreVersionAction({ workspace: v.workspace, id: v.id, version: v.version, expectedSha256: v.sha256 })),
+    onSuccess: (r) => {
+      if (r.memory) onRestored(r.memory);
+      const after = r.memory;
+      const kept = r.keptVersion;
+      toast({
+        tone: "success",
+        message: r.changed ? "The previous text is back." : (r.message ?? "Nothing to undo."),
+        action: r.changed && kept && after ? { label: "Undo", run: () => undo(kept, after.sha256) } : undefined,
+      });
+    },
+    onError: (e: Error) => toast({ tone: "error", message: e.message }),
+  });
+
   const undo = (version: string, sha256: string) => {
     if (id === null) return;
-    unwrap(restoreVersionAction({ workspace, id, version, expectedSha256: sha256 })).then(
-      (r) => {
-        if (r.memory) onRestored(r.memory);
-        const after = r.memory;
-        const kept = r.keptVersion;
-        toast({
-          tone: "success",
-          message: r.changed ? "The previous text is back." : (r.message ?? "Nothing to undo."),
-          action: r.changed && kept && after ? { label: "Undo", run: () => undo(kept, after.sha256) } : undefined,
-        });
-      },
-      (e: Error) => toast({ tone: "error", message: e.message }),
-    );
+    restore.mutate({ workspace, id, version, sha256 }); // the memory this toast was made for
   };
 
   /** A success toast for a change that kept `kept` as a version and left the file with `sha256`. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { OdaError } from "../errors";
+import { findMemory } from "./details";
 import {
   countCodePoints,
   type MemoryFields,
@@ -27,7 +28,6 @@ import { type MemoryPlace, placeMemory } from "./paths";
 import { checkTokenLimit } from "./payload";
 import { sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
-import { findMemory } from "./store";
 
 export type { ChangeOptions, ChangeResult } from "./mutate";
 

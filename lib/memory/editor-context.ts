@@ -1,7 +1,8 @@
 import type { Limits } from "./limits";
+import { comparePayloadOrder, listSet, type MemorySet } from "./list-set";
+import { listWorkspaces } from "./listing-cache";
 import { assertMemoryId, assertWorkspace } from "./names";
 import { readSettings } from "./settings";
-import { comparePayloadOrder, listSet, listWorkspaces, type MemorySet } from "./store";
 
 /** One memory of a chat's payload, as `renderPayload` takes it. */
 export interface PayloadPiece {

@@ -27,6 +27,8 @@ export {
   setEnabled,
   undoChatChange,
 } from "./change";
+export { type DeletedMemory, listDeleted } from "./deleted";
+export { findMemory, type MemoryDetail, readMemory } from "./details";
 export { type AffectedChat, type EditorContext, editorContext, type PayloadPiece } from "./editor-context";
 // browser-safe
 export {
@@ -58,6 +60,8 @@ export {
   type VersionName,
 } from "./history";
 export { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName, type Limits } from "./limits";
+export { comparePayloadOrder, listSet, type MemorySet, type MemorySummary, type SetProblem } from "./list-set";
+export { listWorkspaces } from "./listing-cache";
 export { MESSAGES } from "./messages";
 export {
   assertMemoryId,
@@ -93,20 +97,5 @@ export { type PayloadChange, type PayloadPreview, previewPayloadChange } from ".
 export { type HomeProblem, listAllProblems } from "./problems";
 export { ZMemoryId, ZMemoryRef, ZSha256, ZVersionName, ZWorkspace } from "./schemas";
 export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
-export {
-  comparePayloadOrder,
-  type DeletedMemory,
-  findMemory,
-  listDeleted,
-  listSet,
-  listVersions,
-  listWorkspaces,
-  type MemoryDetail,
-  type MemorySet,
-  type MemorySummary,
-  readMemory,
-  readVersion,
-  type SetProblem,
-  type VersionInfo,
-} from "./store";
+export { listVersions, readVersion, type VersionInfo } from "./versions";
 export { createWorkspaceSet, noWorkspaceSet, requireWorkspaceSet, workspaceSetExists } from "./workspace-set";

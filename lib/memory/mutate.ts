@@ -12,6 +12,7 @@ import {
   stageFile,
   withLockFile,
 } from "../fs";
+import { describeMemory, type MemoryDetail } from "./details";
 import { checkTitleAndText, type VersionSource } from "./format";
 import {
   type CurrentState,
@@ -38,7 +39,6 @@ import { historySegments, type MemoryPlace, placeMemory, setSegments } from "./p
 import { readMemoryFile, sha256Hex } from "./read-file";
 import { FileMovedError, replaceMemoryFile } from "./replace-file";
 import { readSettings } from "./settings";
-import { describeMemory, type MemoryDetail } from "./store";
 /**
  * The machinery under every memory change: one change at a time per Oda home
  * across every Oda Admin process (`<home>/memory-history/.lock`), the current

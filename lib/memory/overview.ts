@@ -1,8 +1,11 @@
+import { type DeletedMemory, listDeleted } from "./deleted";
+import { findMemory } from "./details";
 import type { Limits } from "./limits";
+import { listSet, type MemorySet } from "./list-set";
+import { listWorkspaces } from "./listing-cache";
 import { type TokenBudget, tokenBudgets } from "./payload";
 import { type HomeProblem, listAllProblems } from "./problems";
 import { readSettings, type SettingsProblem } from "./settings";
-import { type DeletedMemory, findMemory, listDeleted, listSet, listWorkspaces, type MemorySet } from "./store";
 
 /**
  * Aggregations over the whole Oda home, shared by the Memory pages, Home and

@@ -3,11 +3,11 @@ import { realRootOf } from "../fs";
 import { countCodePoints, describePayloadNote, estimateTokens, type PayloadItem, renderPayload } from "./format";
 import { type ChatTokens, chatPlace, fullestChat } from "./fullest";
 import type { Limits } from "./limits";
+import { listSet, type MemorySet, type MemorySummary } from "./list-set";
 import { MESSAGES } from "./messages";
 import { assertWorkspace } from "./names";
 import { type SetSize, setSize, workspaceSizes } from "./set-sizes";
 import { readSettings } from "./settings";
-import { listSet, type MemorySet, type MemorySummary } from "./store";
 
 /** A memory left out of a chat's payload, and why. */
 export interface ExcludedMemory {

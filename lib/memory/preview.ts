@@ -1,10 +1,10 @@
 import { OdaError } from "../errors";
 import { checkTitleAndText, type FieldProblem, normaliseText, normaliseTitle } from "./format";
+import { listSet, type MemorySet } from "./list-set";
 import { MESSAGES } from "./messages";
 import { assertMemoryId, assertWorkspace } from "./names";
 import { buildPayload, type ChatPayload, payloadNote } from "./payload";
 import { readSettings } from "./settings";
-import { listSet, type MemorySet } from "./store";
 
 /** A change to preview, never saved: a new title and text, turning on or off, or deleting. */
 export type PayloadChange =

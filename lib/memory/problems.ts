@@ -1,6 +1,7 @@
 import { isOdaError } from "../errors";
+import { listSet } from "./list-set";
+import { listWorkspaces } from "./listing-cache";
 import { readSettings } from "./settings";
-import { listSet, listWorkspaces } from "./store";
 
 /** One problem under the Oda home: the file's path relative to the home, and the sentence. */
 export interface HomeProblem {

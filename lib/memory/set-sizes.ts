@@ -1,9 +1,9 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { Limits } from "./limits";
+import { readSetFiles, workspaceFolders } from "./listing-cache";
 import { setSegments } from "./paths";
 import { countsOf, mapPool } from "./read-file";
-import { readSetFiles, workspaceFolders } from "./store";
 
 /**
  * What each memory set contributes to a chat's payload, kept between calls.

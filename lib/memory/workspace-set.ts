@@ -1,9 +1,9 @@
 import { promises as fsp } from "node:fs";
 import { OdaError } from "../errors";
 import { ensureFolderInside } from "../fs";
+import { listWorkspaces } from "./listing-cache";
 import { assertWorkspace } from "./names";
 import { setSegments } from "./paths";
-import { listWorkspaces } from "./store";
 
 import { noWorkspaceSet } from "./workspace-set-words";
 
