@@ -1,13 +1,12 @@
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeHome, memoryText, putFile } from "@/lib/memory/testing";
+import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "@/lib/memory/test-home";
+import { memoryText, putFile } from "@/lib/memory/testing";
 import { loadEditorMemory } from "./memory-page";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(() => cleanup());
+freshHomePerTest((h) => (home = h));
 
 describe("the memory editor page's data", () => {
   it("refuses a memory that is a symlink leading outside the home with the CLI's sentence, not a 500", async () => {

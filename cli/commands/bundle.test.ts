@@ -1,15 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KEYWORD, plantSecrets, SECRETS } from "../../lib/bundle/testing";
+import { tempFolder } from "../../lib/test-temp";
 import { main } from "../main";
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -20,8 +16,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 
 describe("oda-admin bundle create / verify", () => {
   it("writes a bundle tar lists, a private map beside it, and verify accepts it", async () => {
-    const base = mkdtempSync(join(tmpdir(), "oda-bundle-cli-"));
-    made.push(base);
+    const base = tempFolder("oda-bundle-cli-");
     const roots = await plantSecrets(base);
     const file = join(base, "support.tar.gz");
     const created = await run(
@@ -65,8 +60,7 @@ describe("oda-admin bundle create / verify", () => {
   });
 
   it("verify exits 1 naming the first bad file", async () => {
-    const base = mkdtempSync(join(tmpdir(), "oda-bundle-cli-"));
-    made.push(base);
+    const base = tempFolder("oda-bundle-cli-");
     const roots = await plantSecrets(base);
     const file = join(base, "support.tar.gz");
     expect(

@@ -2,14 +2,12 @@ import type { MemoryInsights } from "@/lib/insights";
 import { budgetTable, memorySetTable } from "@/lib/insights/tables";
 import { BarChart } from "./bar-chart";
 import { ChartCard } from "./chart-card";
+import { InsightsSection } from "./section";
 
 /** Memory: what a chat in each workspace receives against the limit, and memories per set and source. */
 export function MemorySection({ memory }: { memory: MemoryInsights | null }) {
   return (
-    <section aria-labelledby="memory-heading" className="space-y-4">
-      <h2 id="memory-heading" className="text-xl font-semibold">
-        Memory
-      </h2>
+    <InsightsSection id="memory" title="Memory">
       {!memory ? (
         <p className="text-zinc-700 dark:text-zinc-300">No Oda home is set, so there are no memories to count.</p>
       ) : (
@@ -38,6 +36,6 @@ export function MemorySection({ memory }: { memory: MemoryInsights | null }) {
           <ChartCard title="Memories per set and source" table={memorySetTable(memory)} file="memories-per-set" />
         </>
       )}
-    </section>
+    </InsightsSection>
   );
 }

@@ -9,6 +9,7 @@ import {
 } from "@/lib/insights/tables";
 import { BarChart } from "./bar-chart";
 import { ChartCard } from "./chart-card";
+import { InsightsSection } from "./section";
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -16,10 +17,7 @@ const n = (v: number) => v.toLocaleString("en");
 export function ActivitySection({ overview: o }: { overview: InsightsOverview }) {
   const days = o.activity.days;
   return (
-    <section aria-labelledby="activity-heading" className="space-y-4">
-      <h2 id="activity-heading" className="text-xl font-semibold">
-        Activity
-      </h2>
+    <InsightsSection id="activity" title="Activity">
       <ChartCard
         title="Chats started and active per day"
         table={activityTable(o.activity)}
@@ -37,7 +35,7 @@ export function ActivitySection({ overview: o }: { overview: InsightsOverview })
         }
       />
       <ChartCard title="Chats per working folder" table={activityFolderTable(o.activity)} file="chats-per-folder" />
-    </section>
+    </InsightsSection>
   );
 }
 
@@ -46,10 +44,7 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
   const s = o.storage.totals;
   const top = o.storage.folders.slice(0, 15);
   return (
-    <section aria-labelledby="storage-heading" className="space-y-4">
-      <h2 id="storage-heading" className="text-xl font-semibold">
-        Storage
-      </h2>
+    <InsightsSection id="storage" title="Storage">
       <ul className="space-y-1 text-zinc-700 dark:text-zinc-300">
         <li>
           {n(s.chats)} chats take {formatBytes(s.totalBytes)} on disk.
@@ -85,6 +80,6 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
       />
       <ChartCard title="Current logs per format" table={formatTable(o.storage)} file="bytes-per-format" />
       <ChartCard title="Largest chats" table={largestChatsTable(o.storage)} file="largest-chats" />
-    </section>
+    </InsightsSection>
   );
 }

@@ -2,6 +2,7 @@ import type { InsightsOverview } from "@/lib/insights";
 import { chatUsageTable, folderUsageTable, modelTable, periodTable } from "@/lib/insights/tables";
 import { BarChart, type BarSeries } from "./bar-chart";
 import { ChartCard } from "./chart-card";
+import { InsightsSection } from "./section";
 
 const MAX_SERIES = 6;
 const n = (v: number) => v.toLocaleString("en");
@@ -31,10 +32,7 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
   const periods = periodTable(o.usage);
   const top = o.folders.slice(0, 15);
   return (
-    <section aria-labelledby="usage-heading" className="space-y-4">
-      <h2 id="usage-heading" className="text-xl font-semibold">
-        Usage
-      </h2>
+    <InsightsSection id="usage" title="Usage">
       <p className="text-zinc-700 dark:text-zinc-300">
         {n(t.inputTokens)} input and {n(t.outputTokens)} output tokens ({n(t.totalTokens)} in all) over {n(t.messages)}{" "}
         messages.
@@ -83,6 +81,6 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
         }
       />
       <ChartCard title="Chats with the most tokens" table={chatUsageTable(o.chats)} file="top-chats" />
-    </section>
+    </InsightsSection>
   );
 }

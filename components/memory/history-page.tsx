@@ -1,23 +1,12 @@
 import { Prefetch } from "@/components/shell/prefetch";
-import { HistoryView } from "./history-view";
+import { type HistoryProps, HistoryView } from "./history-view";
 import { memoryQueries } from "./queries";
 
 /** A memory's history page, its versions read on the server before the page is sent. */
-export function HistoryPage({
-  workspace,
-  id,
-  initialVersion,
-  initialCompare = null,
-}: {
-  workspace: string | null;
-  id: string;
-  initialVersion: string | null;
-  /** `?compare=`: what the version is compared with. */
-  initialCompare?: string | null;
-}) {
+export function HistoryPage(props: HistoryProps) {
   return (
-    <Prefetch queries={[memoryQueries.history(workspace, id)]}>
-      <HistoryView workspace={workspace} id={id} initialVersion={initialVersion} initialCompare={initialCompare} />
+    <Prefetch queries={[memoryQueries.history(props.workspace, props.id)]}>
+      <HistoryView {...props} />
     </Prefetch>
   );
 }

@@ -23,19 +23,17 @@ import { setName } from "./names";
 import { memoryQueries } from "./queries";
 import { useUndoToast } from "./use-undo-toast";
 
-/** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
-export function HistoryView({
-  workspace,
-  id,
-  initialVersion,
-  initialCompare = null,
-}: {
+/** Which memory's history, and the version and comparison the address asks for. */
+export interface HistoryProps {
   workspace: string | null;
   id: string;
   initialVersion: string | null;
   /** What the version is compared with (`?compare=`): `current`, `previous` or another version's name. */
   initialCompare?: string | null;
-}) {
+}
+
+/** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
+export function HistoryView({ workspace, id, initialVersion, initialCompare = null }: HistoryProps) {
   const router = useRouter();
   const pathname = usePathname();
   const client = useQueryClient();

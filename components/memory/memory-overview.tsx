@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
 import { QueryState } from "@/components/ui/query-state";
 import { setHref } from "@/lib/routes";
 import { BudgetBar, BudgetLegend } from "./budget-bar";
@@ -9,6 +10,13 @@ import { MemorySearch } from "./memory-search";
 import { setLabel } from "./names";
 import { SettingsProblems } from "./problem-list";
 import { memoryQueries } from "./queries";
+
+const SET_COLUMNS: ColumnHead[] = [
+  { label: "Set", className: "py-2 pr-3" },
+  { label: "Memories", className: "px-3 py-2 text-right" },
+  { label: "On", className: "px-3 py-2 text-right" },
+  { label: "Problems", className: "py-2 pl-3 text-right" },
+];
 
 /** Settings > Memory: every set with its counts, every chat's budget, and search across all memories. */
 export function MemoryOverview() {
@@ -24,22 +32,7 @@ export function MemoryOverview() {
         </h2>
         <div className="overflow-x-auto">
           <table className="w-full min-w-[20rem] text-left text-sm">
-            <thead className="border-b border-zinc-300 dark:border-zinc-700">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Set
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Memories
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  On
-                </th>
-                <th scope="col" className="py-2 pl-3 text-right">
-                  Problems
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={SET_COLUMNS} />
             <tbody>
               {sets.map((s) => (
                 <tr key={s.workspace ?? "global"} className="border-b border-zinc-200 dark:border-zinc-800">

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { previewNoteAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
 import { setName } from "./names";
 
 interface Pickable {
@@ -111,31 +112,22 @@ function PreviewForm({ workspace, memory }: { workspace: string | null; memory: 
       </fieldset>
       {kind === "edit" && (
         <div className="space-y-2 text-sm">
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${ids}-title`} className="font-medium">
-              New title
-            </label>
-            <input
-              dir="auto"
-              id={`${ids}-title`}
-              className={FIELD}
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${ids}-text`} className="font-medium">
-              New text
-            </label>
-            <textarea
-              dir="auto"
-              id={`${ids}-text`}
-              rows={5}
-              className={`${FIELD} font-mono`}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </div>
+          <Field id={`${ids}-title`} label="New title" className="flex flex-col gap-1" labelClassName="font-medium">
+            {(control) => (
+              <input {...control} className={FIELD} value={title} onChange={(e) => setTitle(e.target.value)} />
+            )}
+          </Field>
+          <Field id={`${ids}-text`} label="New text" className="flex flex-col gap-1" labelClassName="font-medium">
+            {(control) => (
+              <textarea
+                {...control}
+                rows={5}
+                className={`${FIELD} font-mono`}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+              />
+            )}
+          </Field>
         </div>
       )}
       <Button type="submit" variant="primary" disabled={preview.isPending}>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { setEnabledAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
 import { QueryState } from "@/components/ui/query-state";
 import { Switch } from "@/components/ui/switch";
 import { Time } from "@/components/ui/time";
@@ -12,6 +13,14 @@ import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
 import { ProblemList } from "./problem-list";
 import { memoryQueries } from "./queries";
+
+const MEMORY_COLUMNS: ColumnHead[] = [
+  { label: "Title", className: "py-2 pr-3" },
+  { label: "On", className: "px-3 py-2" },
+  { label: "Source", className: "px-3 py-2" },
+  { label: "Updated", className: "hidden px-3 py-2 sm:table-cell" },
+  { label: "Size", className: "py-2 pl-3 text-right" },
+];
 
 /** One set: its memories (with on/off switches), its problem files and its ignored files; refetched every 2 s. */
 export function SetView({ workspace }: { workspace: string | null }) {
@@ -41,25 +50,7 @@ export function SetView({ workspace }: { workspace: string | null }) {
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Memories of this set</caption>
-            <thead className="border-b border-zinc-300 dark:border-zinc-700">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Title
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  On
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Source
-                </th>
-                <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-                  Updated
-                </th>
-                <th scope="col" className="py-2 pl-3 text-right">
-                  Size
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={MEMORY_COLUMNS} />
             <tbody>
               {set.memories.map((m) => (
                 <tr key={m.id} className="border-b border-zinc-200 align-top dark:border-zinc-800">

@@ -74,38 +74,20 @@ export function SearchForm({
               ))}
             </select>
           </div>
-          <div className="space-y-1">
-            <label htmlFor="search-since" className="block text-sm">
-              From date
-            </label>
-            <input
-              id="search-since"
-              type="date"
-              value={v.since}
-              onChange={(e) => set({ since: e.target.value })}
-              aria-describedby={errorFor("since") ? "search-since-error" : undefined}
-              className={input}
-            />
-            <p id="search-since-error" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
-              {errorFor("since")}
-            </p>
-          </div>
-          <div className="space-y-1">
-            <label htmlFor="search-until" className="block text-sm">
-              To date
-            </label>
-            <input
-              id="search-until"
-              type="date"
-              value={v.until}
-              onChange={(e) => set({ until: e.target.value })}
-              aria-describedby={errorFor("until") ? "search-until-error" : undefined}
-              className={input}
-            />
-            <p id="search-until-error" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
-              {errorFor("until")}
-            </p>
-          </div>
+          <DateFilter
+            field="since"
+            label="From date"
+            value={v.since}
+            error={errorFor("since")}
+            onChange={(value) => set({ since: value })}
+          />
+          <DateFilter
+            field="until"
+            label="To date"
+            value={v.until}
+            error={errorFor("until")}
+            onChange={(value) => set({ until: value })}
+          />
           <div className="space-y-1">
             <label htmlFor="search-role" className="block text-sm">
               Role
@@ -134,5 +116,39 @@ export function SearchForm({
         </fieldset>
       </form>
     </search>
+  );
+}
+
+/** A date filter with its error under it (the form's "From date" and "To date"). */
+function DateFilter({
+  field,
+  label,
+  value,
+  error,
+  onChange,
+}: {
+  field: "since" | "until";
+  label: string;
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={`search-${field}`} className="block text-sm">
+        {label}
+      </label>
+      <input
+        id={`search-${field}`}
+        type="date"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={error ? `search-${field}-error` : undefined}
+        className={input}
+      />
+      <p id={`search-${field}-error`} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+        {error}
+      </p>
+    </div>
   );
 }

@@ -1,25 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listAllChats, readChat } from "../sessions";
 import { encodeName } from "../sessions/names";
+import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "./testing";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), "oda-bundle-"));
-  made.push(dir);
-  return dir;
-}
+const temp = () => tempFolder("oda-bundle-");
 
 const everything: BundleScope = {
   chats: "all",

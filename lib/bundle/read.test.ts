@@ -1,24 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { pack as tarPack } from "tar-stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempFolder } from "../test-temp";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { readBundle } from "./read";
 import { unpackBundle } from "./unpack";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), "oda-bundle-read-"));
-  made.push(dir);
-  return dir;
-}
+const temp = () => tempFolder("oda-bundle-read-");
 
 interface Entry {
   name: string;

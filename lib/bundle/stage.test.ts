@@ -1,25 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeName, groupName } from "../sessions/names";
 import { createChat } from "../sessions/testing";
+import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import { Spool } from "./spool";
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), "oda-bundle-stage-"));
-  made.push(dir);
-  return dir;
-}
+const temp = () => tempFolder("oda-bundle-stage-");
 
 const scope: BundleScope = {
   chats: "all",

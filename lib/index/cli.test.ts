@@ -1,18 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
 import { createChat, openChat } from "../sessions/testing";
-import { closeAllIndexes } from ".";
+import { tempIndexRoots } from "./test-roots";
 
 // The CLI's search commands over real files: `oda-admin search`, `index refresh`, `index status`.
 
-const made: string[] = [];
-afterEach(() => {
-  closeAllIndexes();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const newRoots = tempIndexRoots("oda-index-cli-");
 
 async function run(argv: string[]) {
   const out: string[] = [];
@@ -23,11 +16,7 @@ async function run(argv: string[]) {
 
 describe("oda-admin search", () => {
   it("refreshes first, prints JSON with the inspector's urls, and refuses an unreadable query", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oda-index-cli-"));
-    made.push(dir);
-    const logs = join(dir, "logs");
-    const state = join(dir, "state");
-    mkdirSync(logs);
+    const { logs, state } = newRoots();
     const w = createChat(logs, { id: "c/1 x", cwd: "/srv/app", created: "2026-11-20T09:00:00.000Z" });
     await w.appendTurn({ user: "the deploy failed", assistant: "check the pipeline", ts: "2026-11-20T09:01:00.000Z" });
     await w.close();

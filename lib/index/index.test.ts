@@ -1,17 +1,6 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeName, groupName } from "../sessions";
 import { createChat, openChat } from "../sessions/testing";
 import {
@@ -23,21 +12,9 @@ import {
   searchChats,
   startIndexRefresh,
 } from ".";
+import { tempIndexRoots } from "./test-roots";
 
-const made: string[] = [];
-afterEach(() => {
-  closeAllIndexes();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function roots() {
-  const dir = mkdtempSync(join(tmpdir(), "oda-index-"));
-  made.push(dir);
-  const logs = join(dir, "logs");
-  const state = join(dir, "state");
-  mkdirSync(logs);
-  return { logs, state };
-}
+const roots = tempIndexRoots("oda-index-");
 
 async function writeChat(
   logs: string,

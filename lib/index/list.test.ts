@@ -1,27 +1,16 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readProcessStartTime } from "../fs";
 import { listAllChats } from "../sessions";
 import { createChat, openChat } from "../sessions/testing";
-import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from ".";
+import { handleOf, listChatsFromIndex, refreshIndex } from ".";
+import { tempIndexRoots } from "./test-roots";
 
-const made: string[] = [];
-afterEach(() => {
-  closeAllIndexes();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function roots() {
-  const dir = mkdtempSync(join(tmpdir(), "oda-index-list-"));
-  made.push(dir);
-  const logs = join(dir, "logs");
-  mkdirSync(logs);
-  return { logs, state: join(dir, "state") };
-}
+const roots = tempIndexRoots("oda-index-list-");
 
 async function writeChat(logs: string, id: string, options: { compress?: boolean } = {}) {
   const w = createChat(logs, { id, cwd: "/srv/a", created: "2026-11-20T09:00:00.000Z" }, options);

@@ -76,6 +76,11 @@ class WriteBatch {
 
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
+/** The counts a refresh adds up, at zero: at the start and again when a damaged index is rebuilt. */
+function zeroCounts() {
+  return { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0, textBytes: 0 };
+}
+
 /**
  * Brings the index up to date with the log folder. A damaged index file is set
  * aside and the refresh starts again on a new one.
@@ -83,18 +88,7 @@ const tick = () => new Promise<void>((done) => setImmediate(done));
 export async function refreshIndex(handle: IndexHandle, options: RefreshOptions = {}): Promise<RefreshResult> {
   const started = performance.now();
   const compress = options.compress ?? true;
-  const result: RefreshResult = {
-    chats: 0,
-    added: 0,
-    changed: 0,
-    removed: 0,
-    appended: 0,
-    reindexed: 0,
-    linesRead: 0,
-    textBytes: 0,
-    ms: 0,
-    setAside: handle.setAside,
-  };
+  const result: RefreshResult = { chats: 0, ...zeroCounts(), ms: 0, setAside: handle.setAside };
   let h = handle;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -104,15 +98,7 @@ export async function refreshIndex(handle: IndexHandle, options: RefreshOptions 
       if (!isCorruption(error) || attempt > 0) throw error;
       h = rebuildIndex(h, (error as Error).message);
       result.setAside = h.setAside;
-      Object.assign(result, {
-        added: 0,
-        changed: 0,
-        removed: 0,
-        appended: 0,
-        reindexed: 0,
-        linesRead: 0,
-        textBytes: 0,
-      });
+      Object.assign(result, zeroCounts());
     }
   }
   result.ms = Math.round(performance.now() - started);

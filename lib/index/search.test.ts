@@ -1,26 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isOdaError } from "../errors";
 import { createChat } from "../sessions/testing";
-import { closeAllIndexes, refreshIndex, type SearchResult, searchChats } from ".";
+import { refreshIndex, type SearchResult, searchChats } from ".";
 import { TOKENIZER } from "./schema";
+import { tempIndexRoots } from "./test-roots";
 
-const made: string[] = [];
-afterEach(() => {
-  closeAllIndexes();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const newRoots = tempIndexRoots("oda-search-");
 
 /** A log folder with one chat whose user messages are `texts`, indexed. */
 async function indexed(texts: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), "oda-search-"));
-  made.push(dir);
-  const logs = join(dir, "logs");
-  const state = join(dir, "state");
-  mkdirSync(logs);
+  const { logs, state } = newRoots();
   const w = createChat(logs, { id: "c-varied", cwd: "/w", created: "2026-11-20T09:00:00.000Z" });
   for (const [i, text] of texts.entries())
     await w.appendTurn({ user: text, assistant: "ok", ts: `2026-11-20T09:${String(i).padStart(2, "0")}:00.000Z` });
@@ -124,11 +114,7 @@ describe("words", () => {
 
 describe("a word in most chats, narrowed to a working folder", () => {
   it("probes only that folder's chats, newest first, and agrees with collecting every hit", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oda-search-"));
-    made.push(dir);
-    const logs = join(dir, "logs");
-    const state = join(dir, "state");
-    mkdirSync(logs);
+    const { logs, state } = newRoots();
     for (let i = 0; i < 12; i++) {
       const day = `2026-11-${String(1 + i).padStart(2, "0")}`;
       const w = createChat(logs, { id: `w-${i}`, cwd: i % 2 ? "/odd" : "/even", created: `${day}T09:00:00.000Z` });

@@ -1,3 +1,4 @@
+import { formatBinarySize } from "../bytes";
 // From the shared types module: chart-card and the tables run in the browser too.
 import type {
   ActivityReport,
@@ -18,14 +19,7 @@ import type {
 
 /** Bytes in binary units with one decimal; the tables and `--json` keep every byte; the page and `oda-admin storage` share it. */
 export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${bytes} B` : `${v.toFixed(1)} ${units[u]}`;
+  return formatBinarySize(bytes, "B");
 }
 
 /** One column: `numeric` columns are right-aligned and summed by charts. */

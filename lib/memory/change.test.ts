@@ -1,6 +1,6 @@
 import { readdir, readFile, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   changeMemory,
   chatPayload,
@@ -16,12 +16,11 @@ import {
   undoChatChange,
   writeSettings,
 } from ".";
-import { makeClock, makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(() => cleanup());
+freshHomePerTest((h) => (home = h));
 
 const file = (ws: string | null, id: string) => join(home, "memory", ws === null ? "global" : `workspaces/${ws}`, id);
 const historyDir = (ws: string | null, id: string) =>

@@ -33,6 +33,11 @@ export type { ChangeOptions, ChangeResult } from "./mutate";
 
 const sourceOf = (o: ChangeOptions): VersionSource => o.source ?? "settings";
 
+/** The answer of a change that writes nothing: why, and the memory as it stands. */
+async function notChanged(ctx: Context, message: string): Promise<ChangeResult> {
+  return { changed: false, message, memory: await findMemory(ctx.home, ctx.place.workspace, ctx.place.id, ctx.limits) };
+}
+
 function withSession(fields: MemoryFields, o: ChangeOptions): MemoryFields {
   return o.sessionId !== undefined ? { ...fields, sessionId: o.sessionId } : fields;
 }
@@ -103,7 +108,7 @@ export async function changeMemory(
     const f = cur.parse.fields;
     const enabled = change.enabled ?? f.enabled;
     if (title === cur.parse.title && text === cur.parse.text && enabled === f.enabled) {
-      return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(home, workspace, id, ctx.limits) };
+      return notChanged(ctx, MESSAGES.unchanged);
     }
     // A chat's payload can only grow if this memory's block grows (same place, same order) or it is turned on.
     const grows =
@@ -131,20 +136,12 @@ export async function setEnabled(
   return mutate(home, workspace, id, options, async (ctx) => {
     if (!enabled && ctx.current && !ctx.current.parse.ok) {
       // A file with a problem is never sent and never rewritten: it is as good as off already.
-      return {
-        changed: false,
-        message: MESSAGES.alreadyOff,
-        memory: await findMemory(home, workspace, id, ctx.limits),
-      };
+      return notChanged(ctx, MESSAGES.alreadyOff);
     }
     const cur = requireLive(ctx);
     const f = cur.parse.fields;
     if (f.enabled === enabled) {
-      return {
-        changed: false,
-        message: enabled ? MESSAGES.alreadyOn : MESSAGES.alreadyOff,
-        memory: await findMemory(home, workspace, id, ctx.limits),
-      };
+      return notChanged(ctx, enabled ? MESSAGES.alreadyOn : MESSAGES.alreadyOff);
     }
     if (enabled) {
       refuseFields(cur.parse.title, cur.parse.text, ctx.limits);
@@ -195,11 +192,7 @@ async function writeBack(
     cur.parse.text === parsed.text &&
     cur.parse.fields.enabled === f.enabled
   ) {
-    return {
-      changed: false,
-      message: MESSAGES.unchanged,
-      memory: await findMemory(ctx.home, ctx.place.workspace, ctx.place.id, ctx.limits),
-    };
+    return notChanged(ctx, MESSAGES.unchanged);
   }
   if (f.enabled) {
     await checkTokenLimit(
@@ -290,7 +283,7 @@ export async function saveRawMemoryFile(
     const parsed = parseMemoryFile(bytes, ctx.limits);
     if (!parsed.ok) throw new OdaError("refused", MESSAGES.couldNotChange(parsed.message));
     if (ctx.current && sha256Hex(bytes) === ctx.current.sha256) {
-      return { changed: false, message: MESSAGES.unchanged, memory: await findMemory(home, workspace, id, ctx.limits) };
+      return notChanged(ctx, MESSAGES.unchanged);
     }
     if (parsed.fields.enabled) {
       await checkTokenLimit(

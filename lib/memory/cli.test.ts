@@ -29,46 +29,27 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ home, cleanup } = await makeHome()));
 afterAll(() => cleanup());
 
+/** `oda-admin memory <words> --home <home> --workspace ws1 <flags> --json`, as most steps below run it. */
+const inWs1 = (words: string[], ...flags: string[]) =>
+  run(["memory", ...words, "--home", home, "--workspace", "ws1", ...flags, "--json"]);
+
 describe("oda-admin memory", () => {
   it("creates, changes, lists, shows history, payload, and refuses with the exact sentence", async () => {
-    const created = await run([
-      "memory",
-      "create",
-      "--home",
-      home,
-      "--workspace",
-      "ws1",
-      "--title",
-      "Reply language",
-      "--text",
-      "Short.",
-      "--json",
-    ]);
+    const created = await inWs1(["create"], "--title", "Reply language", "--text", "Short.");
     expect(created.code).toBe(0);
     const id = (created.json.memory as { id: string }).id;
     expect(await readFile(join(home, "memory/workspaces/ws1", id), "utf8")).toMatch(
       /^---\ntitle: Reply language\nenabled: true\nsource: user\n/,
     );
 
-    const same = await run(["memory", "set", id, "--home", home, "--workspace", "ws1", "--text", "Short.", "--json"]);
+    const same = await inWs1(["set", id], "--text", "Short.");
     expect(same.json).toMatchObject({
       ok: true,
       changed: false,
       message: "The memory already had that title and text; nothing was saved.",
     });
 
-    const tooLong = await run([
-      "memory",
-      "set",
-      id,
-      "--home",
-      home,
-      "--workspace",
-      "ws1",
-      "--title",
-      "t".repeat(121),
-      "--json",
-    ]);
+    const tooLong = await inWs1(["set", id], "--title", "t".repeat(121));
     expect(tooLong).toMatchObject({
       code: 1,
       json: {
@@ -81,20 +62,7 @@ describe("oda-admin memory", () => {
       },
     });
 
-    const stale = await run([
-      "memory",
-      "set",
-      id,
-      "--home",
-      home,
-      "--workspace",
-      "ws1",
-      "--text",
-      "x",
-      "--expect",
-      "0".repeat(64),
-      "--json",
-    ]);
+    const stale = await inWs1(["set", id], "--text", "x", "--expect", "0".repeat(64));
     // The same { code, message } a server action answers.
     expect(stale.json).toEqual({
       ok: false,
@@ -104,31 +72,19 @@ describe("oda-admin memory", () => {
       },
     });
 
-    const changed = await run([
-      "memory",
-      "set",
-      id,
-      "--home",
-      home,
-      "--workspace",
-      "ws1",
-      "--text",
-      "Longer text.",
-      "--off",
-      "--json",
-    ]);
+    const changed = await inWs1(["set", id], "--text", "Longer text.", "--off");
     expect(changed.json).toMatchObject({ ok: true, changed: true, memory: { text: "Longer text.", enabled: false } });
 
-    const history = await run(["memory", "history", id, "--home", home, "--workspace", "ws1", "--json"]);
+    const history = await inWs1(["history", id]);
     expect((history.json.versions as { text: string; source: string }[]).map((v) => [v.source, v.text])).toEqual([
       ["settings", "Longer text."],
       ["settings", "Short."],
     ]);
 
-    const list = await run(["memory", "list", "--home", home, "--workspace", "ws1", "--json"]);
+    const list = await inWs1(["list"]);
     expect(list.json).toMatchObject({ ok: true, workspace: "ws1", problems: [], ignored: [], deleted: [] });
 
-    const payload = await run(["memory", "payload", "--home", home, "--workspace", "ws1", "--json"]);
+    const payload = await inWs1(["payload"]);
     expect(payload.json).toMatchObject({ ok: true, text: "", tokens: 0, limit: 8000 });
 
     const missing = await run(["memory", "show", "deadbeef", "--home", home, "--json"]);

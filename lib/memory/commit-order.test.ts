@@ -1,16 +1,14 @@
 import { promises as fsp } from "node:fs";
 import { basename, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeMemory, createMemory, deleteMemory } from ".";
-import { makeClock, makeHome } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { makeClock } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await cleanup();
-});
+freshHomePerTest((h) => (home = h));
+// registered after the home's hooks, so it runs before the home is removed (vitest runs after-hooks as a stack)
+afterEach(() => vi.restoreAllMocks());
 
 /** Records renames (`rename <target name>`) and fsyncs (`sync <file name>` / `sync <folder>/`) in the order they finish. */
 function traceWrites(): string[] {

@@ -12,7 +12,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverOnlyAlias } from "../../scripts/server-only/alias";
+import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
 import { changeMemory, createMemory, findMemory, listSet, listVersions, writeSettings } from "./index";
 
 /** What a run found: empty `failures` means every check held. */
@@ -22,21 +22,13 @@ export interface CrashReport {
   failures: string[];
 }
 
-async function bundleChild(outDir: string): Promise<string> {
-  const { build } = await import("esbuild");
-  const outfile = join(outDir, "crash-child.mjs");
-  await build({
+function bundleChild(outDir: string): Promise<string> {
+  return bundle({
     entryPoints: [join(dirname(fileURLToPath(import.meta.url)), "crash-child.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile,
-    alias: serverOnlyAlias,
-    logLevel: "silent",
+    outfile: join(outDir, "crash-child.mjs"),
     // bundled CommonJS dependencies (yaml) still call require()
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
-  return outfile;
 }
 
 /**

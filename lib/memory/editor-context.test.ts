@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatPayload, createMemory, editorContext, renderPayload, setEnabled, writeSettings } from ".";
-import { makeClock, makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(() => cleanup());
+freshHomePerTest((h) => (home = h));
 
 async function make(ws: string | null, title: string, now: () => Date) {
   return (await createMemory(home, ws, { title, text: `${title} text` }, { now })).memory!.id;

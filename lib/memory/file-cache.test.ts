@@ -4,21 +4,21 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chatPayload, listSet, readMemory, writeSettings } from ".";
 import { isSettled, LruCache, SETTLE_MS, settleClock } from "./file-cache";
 import { clearParseCache, parseCacheStats } from "./read-file";
-import { makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { memoryText, putFile } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
 const realNow = settleClock.now;
-beforeEach(async () => {
-  ({ home, cleanup } = await makeHome());
+freshHomePerTest((h) => (home = h));
+beforeEach(() => {
   clearParseCache();
   // as if every file had been written long ago: cached entries are used at once
   settleClock.now = () => Date.now() + 10 * SETTLE_MS;
 });
-afterEach(async () => {
+// runs before the home is removed (vitest runs after-hooks as a stack)
+afterEach(() => {
   settleClock.now = realNow;
   clearParseCache();
-  await cleanup();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,13 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemory, deleteMemory } from "./change";
 import { listAllDeleted, listProblemFiles, memoryCounts, memoryOverview } from "./overview";
 import { ZMemoryId, ZMemoryRef, ZSha256, ZVersionName, ZWorkspace } from "./schemas";
-import { makeClock, makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(() => cleanup());
+freshHomePerTest((h) => (home = h));
 
 async function create(workspace: string | null, title: string, enabled = true): Promise<string> {
   const made = await createMemory(home, workspace, { title, text: `${title} text`, enabled });

@@ -1,23 +1,21 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createMemory, setEnabled } from "./change";
 import { chatPayload } from "./payload";
 import { previewPayloadChange } from "./preview";
-import { makeClock, makeHome } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { makeClock } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-
+freshHomePerTest((h) => (home = h));
 beforeEach(async () => {
-  ({ home, cleanup } = await makeHome());
   const now = makeClock("2026-11-29T18:24:08.123Z", 1000);
   await createMemory(home, null, { title: "Reply language", text: "Reply in English." }, { id: "aaaa0001", now });
   await createMemory(home, "reports", { title: "Tables", text: "Use tables." }, { id: "bbbb0002", now });
   await createMemory(home, "reports", { title: "Charts", text: "No pie charts." }, { id: "cccc0003", now });
   await setEnabled(home, "reports", "cccc0003", false, { now });
 });
-afterEach(() => cleanup());
 
 async function snapshot(): Promise<string[]> {
   const out: string[] = [];

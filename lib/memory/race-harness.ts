@@ -17,7 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverOnlyAlias } from "../../scripts/server-only/alias";
+import { bundleChild } from "../../scripts/server-only/bundle-child";
 import { createMemory, findMemory, listVersions, MESSAGES, writeSettings } from "./index";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -42,15 +42,12 @@ const REFUSALS: readonly string[] = [MESSAGES.conflict, MESSAGES.busy];
  * stay external and load from `node_modules` as they do for `bin/oda-admin`.
  */
 export async function bundleRaceProcesses(): Promise<{ cli: string; server: string; dir: string }> {
-  const { build } = await import("esbuild");
   const dir = await mkdtemp(join(ROOT, "node_modules", ".cache-oda-race-"));
   const cli = join(dir, "cli.mjs");
   const server = join(dir, "server.mjs");
-  const common = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "silent" } as const;
   await Promise.all([
-    build({
-      ...common,
-      alias: serverOnlyAlias,
+    bundleChild({
+      packages: "external",
       stdin: {
         contents: `import { main } from "./cli/main.ts";\nprocess.exitCode = await main(process.argv.slice(2));\n`,
         resolveDir: ROOT,
@@ -58,7 +55,7 @@ export async function bundleRaceProcesses(): Promise<{ cli: string; server: stri
       },
       outfile: cli,
     }),
-    build({ ...common, alias: serverOnlyAlias, entryPoints: [join(HERE, "race-server.ts")], outfile: server }),
+    bundleChild({ packages: "external", entryPoints: [join(HERE, "race-server.ts")], outfile: server }),
   ]);
   return { cli, server, dir };
 }

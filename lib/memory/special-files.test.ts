@@ -6,9 +6,10 @@
 import { execFile, execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { listSet, listVersions, readSettings, restoreVersion } from ".";
-import { makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { memoryText, putFile } from "./testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 
@@ -22,14 +23,12 @@ function run(args: string[]): Promise<{ code: number; stdout: string }> {
 }
 
 let home: string;
-let cleanup: () => Promise<void>;
+freshHomePerTest((h) => (home = h));
 beforeEach(async () => {
-  ({ home, cleanup } = await makeHome());
   await putFile(home, "memory/global/0000000a", memoryText("Fine", "A readable memory."));
   execFileSync("mkfifo", [join(home, "memory", "global", "0000000b")]);
   execFileSync("mkfifo", [join(home, "settings.json")]);
 });
-afterEach(() => cleanup());
 
 const FIFO_PROBLEM = "The file cannot be read: it is a FIFO (named pipe), not a regular file.";
 const SETTINGS_PROBLEM =

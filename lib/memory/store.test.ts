@@ -1,6 +1,6 @@
 import { chmod, mkdir, readdir, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   chatPayload,
   createMemory,
@@ -13,12 +13,11 @@ import {
   tokenBudgets,
   writeSettings,
 } from ".";
-import { makeHome, memoryText, putFile } from "./testing";
+import { freshHomePerTest } from "./test-home";
+import { memoryText, putFile } from "./testing";
 
 let home: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => ({ home, cleanup } = await makeHome()));
-afterEach(() => cleanup());
+freshHomePerTest((h) => (home = h));
 
 describe("listing a set", () => {
   it("lists memories in payload order, problems with exact messages and lines, and names that are not memories", async () => {

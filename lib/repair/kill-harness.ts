@@ -12,7 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../cli/main";
-import { serverOnlyAlias } from "../../scripts/server-only/alias";
+import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
 import { decodeLog } from "./convert";
 import { listJournals } from "./journal";
 import { makeWorld, setCompress, writeChat } from "./testing";
@@ -32,19 +32,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Bundles the child inside the project (so `node_modules` resolves from it) and returns its path. */
 async function bundleChild(): Promise<{ file: string; remove: () => void }> {
-  const { build } = await import("esbuild");
   const dir = join(here, "..", "..", "node_modules", ".cache", `oda-repair-kill-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, "kill-child.mjs");
-  await build({
+  const file = await bundle({
     entryPoints: [join(here, "kill-child.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile: file,
+    outfile: join(dir, "kill-child.mjs"),
     packages: "external",
-    alias: serverOnlyAlias,
-    logLevel: "silent",
   });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { formatBinarySize } from "../bytes";
 
 /**
  * Oda Admin's own limits for reading one log, so that a zstd bomb or a huge
@@ -111,12 +112,5 @@ export function readLogLimits(state: string | null): LogLimitsSetting {
 
 /** "5.0 GiB"-style size for sentences. */
 export function formatBytes(n: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[u]}`;
+  return formatBinarySize(n, "bytes");
 }

@@ -97,56 +97,32 @@ export async function makeDemoMemories(home: string, random: Random): Promise<vo
     }
   }
   const at = (title: string) => ids.get(title) as { workspace: string | null; id: string };
+  // Every scripted edit names a memory by its place; settings edits unless the options say otherwise.
+  const edit = (
+    m: { workspace: string | null; id: string },
+    change: Parameters<typeof changeMemory>[3],
+    options: Parameters<typeof changeMemory>[4] = { now },
+  ) => changeMemory(home, m.workspace, m.id, change, options);
 
   // Settings edits and chat edits build history.
   const units = at("Units");
-  await changeMemory(
-    home,
-    units.workspace,
-    units.id,
-    { text: "Use metric units; temperatures in °C; distances in km." },
-    { now },
-  );
-  await changeMemory(
-    home,
-    units.workspace,
-    units.id,
-    { title: "Units and measures" },
-    { now, source: "chat", sessionId: "c-2026-11-02-7f3c" },
-  );
+  await edit(units, { text: "Use metric units; temperatures in °C; distances in km." });
+  await edit(units, { title: "Units and measures" }, { now, source: "chat", sessionId: "c-2026-11-02-7f3c" });
 
   // A restore: the layout memory goes back to its first text.
   const layout = at("Quarterly report layout");
-  await changeMemory(
-    home,
-    layout.workspace,
-    layout.id,
-    { text: "Sections: summary, revenue, costs. One page each." },
-    { now },
-  );
+  await edit(layout, { text: "Sections: summary, revenue, costs. One page each." });
   const versions = await listVersions(home, layout.workspace, layout.id);
   const first = versions[versions.length - 1];
   if (first) await restoreVersion(home, layout.workspace, layout.id, first.name, { now });
   // A later edit keeps the restored state as a `restore` version.
-  await changeMemory(
-    home,
-    layout.workspace,
-    layout.id,
-    { text: "Sections: summary, revenue, costs, risks, outlook. Keep each under one page." },
-    { now },
-  );
+  await edit(layout, { text: "Sections: summary, revenue, costs, risks, outlook. Keep each under one page." });
 
   // An undo of a chat change.
   const tone = at("Tone");
-  await changeMemory(
-    home,
-    tone.workspace,
-    tone.id,
-    { text: "Be warm and chatty." },
-    { now, source: "chat", sessionId: "c-2026-11-03-91aa" },
-  );
+  await edit(tone, { text: "Be warm and chatty." }, { now, source: "chat", sessionId: "c-2026-11-03-91aa" });
   await undoChatChange(home, tone.workspace, tone.id, { now });
-  await changeMemory(home, tone.workspace, tone.id, { text: "Be direct. No apologies, no filler, no emoji." }, { now });
+  await edit(tone, { text: "Be direct. No apologies, no filler, no emoji." });
 
   // An edit made outside the app, then saved again in Settings: the outside text is kept as `external`.
   const charts = at("Charts");
@@ -155,13 +131,7 @@ export async function makeDemoMemories(home: string, random: Random): Promise<vo
     `memory/workspaces/reports/${charts.id}`,
     "---\ntitle: Charts\nenabled: true\nsource: user\n---\n\nBar charts for comparisons, lines for trends, no pie charts.\n",
   );
-  await changeMemory(
-    home,
-    charts.workspace,
-    charts.id,
-    { text: "Bar charts for comparisons, lines for trends; no pie charts; label every axis." },
-    { now },
-  );
+  await edit(charts, { text: "Bar charts for comparisons, lines for trends; no pie charts; label every axis." });
 
   // A file created outside the app, then edited in Settings: its first text is kept as `found`.
   await put(
