@@ -54,6 +54,7 @@ test.describe("one date format", () => {
     await expectAccessible(page);
 
     await page.goto("/chats/c-okapi");
+    await page.getByText("Details, log generations and downloads").click(); // the details are folded
     await expectMoment(page.locator("dt:text-is('Created:') + dd time"), at(10));
     await expect(page.locator("dt:text-is('Created:') + dd time")).toHaveText(
       /^Nov 30, 2026, 3:10:00[\s\u202f]AM GMT\+9$/,
