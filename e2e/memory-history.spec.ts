@@ -79,7 +79,7 @@ test.describe("a memory's history", () => {
 
     // The chat's change against the version before it: one word changed, one line added.
     await row.getByRole("button", { name: /Show changes/ }).click();
-    await expect(page).toHaveURL(new RegExp(`version=${chatVersion.name}$`));
+    await expect(page).toHaveURL(new RegExp(`version=${chatVersion.name}(&compare=previous)?$`)); // the pair is in the URL
     await page.getByLabel("Compare this version with").selectOption("previous");
     const changes = page.getByRole("region", { name: "Changes" });
     await expect(changes).toContainText(`From version ${versions[3]!.name} to version ${chatVersion.name}.`);
@@ -228,7 +228,7 @@ test.describe("Recently deleted", () => {
 
     await item.getByRole("link", { name: "History of Chart style" }).click();
     await expect(page).toHaveURL(`/memory/workspaces/reports/${GONE}/history`);
-    await expect(page.getByRole("note")).toContainText("This memory was deleted");
+    await expect(page.getByRole("note").filter({ hasText: "This memory was deleted" })).toBeVisible();
     await expect(page.getByRole("listitem", { name: /^Version / })).toHaveCount(1);
     await expectAccessible(page);
 
