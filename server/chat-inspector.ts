@@ -3,7 +3,7 @@ import { cache } from "react";
 import type { z } from "zod";
 import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
-import { outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
+import { type ChatDetails, outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 import { inWorker } from "@/server/log-worker";
@@ -77,16 +77,9 @@ export function outlineFor(id: string): OutlineView {
 const READ_WHOLE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The chat's details: read whole for an ordinary log, from the checkpoint for a huge one. */
-export interface DetailsView {
-  title: string | null;
+export interface DetailsView extends ChatDetails {
   created: string | null;
   continues: string | null;
-  firstActivity: string | null;
-  lastActivity: string | null;
-  messages: number;
-  models: string[];
-  inputTokens: number;
-  outputTokens: number;
   cacheState: string;
   cacheReason: string;
   behindBytes: number;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Suspense } from "react";
+import { type ComponentProps, type ReactNode, Suspense } from "react";
 import { ChatDetails, ChatProblems, ChatTitle } from "@/components/chats/chat-details";
 import { ChatFiles, ChatHeader } from "@/components/chats/chat-header";
 import { LogViewer } from "@/components/chats/log-viewer";
@@ -57,6 +57,32 @@ function Refusal({ children }: { children: string }) {
   return <Alert tone="error">{children}</Alert>;
 }
 
+type ViewerOptions = Omit<ComponentProps<typeof LogViewer>, "generation" | "initialPage" | "label">;
+
+/** One log shown in the page: its heading, then its lines, or the sentence saying why they cannot be read. */
+function LogPane({
+  heading,
+  page,
+  labelPrefix = "",
+  ...viewer
+}: { heading: ReactNode; page: LinesView | { refused: string }; labelPrefix?: string } & ViewerOptions) {
+  return (
+    <div className="min-w-0 space-y-2">
+      <h2 className="text-lg font-semibold">{heading}</h2>
+      {"refused" in page ? (
+        <Refusal>{page.refused}</Refusal>
+      ) : (
+        <LogViewer
+          generation={page.generation}
+          initialPage={page}
+          label={`${labelPrefix}${page.generation}`}
+          {...viewer}
+        />
+      )}
+    </div>
+  );
+}
+
 const ALL_CHATS = (
   <Link href="/chats" className="text-sm text-blue-800 underline dark:text-blue-300">
     All chats
@@ -84,24 +110,17 @@ async function RefusedChat({
       <Refusal>{message}</Refusal>
       {duplicate && <ChatFix chat={id} problem="duplicate" viewing={copy} />}
       {page && copy !== undefined && (
-        <div className="min-w-0 space-y-2">
-          <h2 className="text-lg font-semibold">Copy {copy + 1}, read-only</h2>
-          {"refused" in page ? (
-            <Refusal>{page.refused}</Refusal>
-          ) : (
-            <LogViewer
-              id={id}
-              generation={page.generation}
-              label={`copy ${copy + 1}, ${page.generation}`}
-              initialPage={page}
-              initialLine={null}
-              initialView="raw"
-              syncUrl={false}
-              canFollow={false}
-              copy={copy}
-            />
-          )}
-        </div>
+        <LogPane
+          heading={`Copy ${copy + 1}, read-only`}
+          page={page}
+          id={id}
+          labelPrefix={`copy ${copy + 1}, `}
+          initialLine={null}
+          initialView="raw"
+          syncUrl={false}
+          canFollow={false}
+          copy={copy}
+        />
       )}
     </div>
   );
@@ -160,46 +179,34 @@ export default async function ChatPage({ params, searchParams }: { params: Param
         </div>
       </details>
       <div className={beside ? "grid gap-6 xl:grid-cols-2" : ""}>
-        <div className="min-w-0 space-y-2">
-          <h2 className="text-lg font-semibold">
-            Log <span className="font-mono text-base">{generation}</span>
-          </h2>
-          {"refused" in primary ? (
-            <Refusal>{primary.refused}</Refusal>
-          ) : (
-            <LogViewer
-              key={generation}
-              id={id}
-              generation={primary.generation}
-              label={primary.generation}
-              initialPage={primary}
-              initialLine={line}
-              initialView={view}
-              syncUrl
-              canFollow={generation === current?.name}
-            />
-          )}
-        </div>
+        <LogPane
+          heading={
+            <>
+              Log <span className="font-mono text-base">{generation}</span>
+            </>
+          }
+          page={primary}
+          key={generation}
+          id={id}
+          initialLine={line}
+          initialView={view}
+          syncUrl
+          canFollow={generation === current?.name}
+        />
         {beside && second && (
-          <div className="min-w-0 space-y-2">
-            <h2 className="text-lg font-semibold">
-              Older generation <span className="font-mono text-base">{beside}</span>
-            </h2>
-            {"refused" in second ? (
-              <Refusal>{second.refused}</Refusal>
-            ) : (
-              <LogViewer
-                id={id}
-                generation={second.generation}
-                label={second.generation}
-                initialPage={second}
-                initialLine={null}
-                initialView={view}
-                syncUrl={false}
-                canFollow={false}
-              />
-            )}
-          </div>
+          <LogPane
+            heading={
+              <>
+                Older generation <span className="font-mono text-base">{beside}</span>
+              </>
+            }
+            page={second}
+            id={id}
+            initialLine={null}
+            initialView={view}
+            syncUrl={false}
+            canFollow={false}
+          />
         )}
       </div>
     </div>
