@@ -15,11 +15,12 @@ test.describe("memory settings", () => {
     await titleLimit.fill("10");
     await page.getByLabel("Versions kept per memory (versions)").fill("101");
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(page.locator("#error-titleMaxChars")).toHaveText(
-      "memory.titleMaxChars must be a whole number from 20 to 1000; 10 is not.",
+    // each field's error is part of its accessible description (the Field primitive wires it)
+    await expect(titleLimit).toHaveAccessibleDescription(
+      /memory\.titleMaxChars must be a whole number from 20 to 1000; 10 is not\.$/,
     );
-    await expect(page.locator("#error-versionsKept")).toHaveText(
-      "memory.versionsKept must be a whole number from 2 to 100; 101 is not.",
+    await expect(page.getByLabel("Versions kept per memory (versions)")).toHaveAccessibleDescription(
+      /memory\.versionsKept must be a whole number from 2 to 100; 101 is not\.$/,
     );
     await expect(titleLimit).toHaveAttribute("aria-invalid", "true");
     await expect(readFile(join(oda.home, "settings.json"), "utf8")).rejects.toThrow();
