@@ -37,7 +37,7 @@ test.describe("the chat list", () => {
     await expect(titles).toHaveText(["Question 1 of c-beta", "Question 1 of c-gamma", "Question 1 of c-alpha"]);
 
     await titles.first().click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat c-beta");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Question 1 of c-beta");
     await page.goBack();
     await expect(page.getByLabel("Find by id or title")).toHaveValue("c-");
     await expect(page.getByLabel("Group by working folder")).not.toBeChecked();

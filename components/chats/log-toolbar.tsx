@@ -103,7 +103,7 @@ export function LogToolbar({
             id={lineId}
             type="number"
             min={1}
-            max={count ?? undefined}
+            // no max: the browser would block the form without a word; onGo says why a line does not exist
             value={line}
             onChange={(e) => setLine(e.target.value)}
             className={`${FIELD} w-32`}
