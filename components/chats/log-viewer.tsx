@@ -26,6 +26,15 @@ function windowBase(line: number, count: number): number {
   return Math.max(0, Math.min(line - 1 - WINDOW / 2, count - WINDOW));
 }
 
+/** True when row `index` of the virtual list is rendered and wholly inside the scroll pane. */
+function lineOnScreen(pane: Element | null, index: number): boolean {
+  const row = pane?.querySelector(`[data-index="${index}"]`);
+  if (!pane || !row) return false;
+  const outer = pane.getBoundingClientRect();
+  const inner = row.getBoundingClientRect();
+  return inner.top >= outer.top && inner.bottom <= outer.bottom;
+}
+
 /**
  * One log, of any size: a virtualised list over the server's line index,
  * fetching pages of lines around the viewport; raw or conversation view; jump,
@@ -140,11 +149,16 @@ export function LogViewer({
     // The line is centred in the pane; the pane itself must be on screen too, not below a long header.
     sectionRef.current?.scrollIntoView({ block: "nearest" });
     if (!targetLoaded) return;
-    // Once its page has arrived, the rows around it are measured at their real heights: centre it again.
-    const frame = requestAnimationFrame(() => {
+    // Once its page has arrived, the rows around it are measured at their real heights over the next frames
+    // (each measurement moves the rows below it): centre it again until it stays on screen, then stop.
+    let frame = 0;
+    let tries = 0;
+    const settle = () => {
       virtualizer.scrollToIndex(index, { align: "center" });
-      setPendingScroll(null);
-    });
+      if (lineOnScreen(virtualizer.scrollElement, index) || ++tries > 60) setPendingScroll(null);
+      else frame = requestAnimationFrame(settle);
+    };
+    frame = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(frame);
   }, [pendingScroll, base, shown, virtualizer, targetLoaded]);
 
