@@ -41,9 +41,10 @@ test("a version diff, side by side", async ({ page, oda }) => {
   const layout = (await listSet(oda.home, "reports")).memories.find((m) => m.title === "Quarterly report layout");
   await page.goto(`/memory/workspaces/reports/${layout?.id}/history`);
   const list = page.getByRole("list", { name: "Versions, newest first" });
+  // the newest version against the one before it (the oldest has no earlier version to compare with)
   await list
     .getByRole("button", { name: /Show changes/ })
-    .nth(1)
+    .first()
     .click();
   const changes = page.getByRole("region", { name: "Changes" });
   await changes.getByRole("button", { name: "Side by side" }).click();
@@ -56,7 +57,8 @@ test("the chat list and the inspector", async ({ page }) => {
   await expect(page.getByText(/^Showing \d+ of \d+ chats/)).toBeVisible();
   await page.screenshot({ path: shot("chat-list.png") });
   await page.goto(`/chats/${encodeURIComponent("c-demo-cut-frame")}`);
-  await expect(page.getByRole("heading", { name: "Details" })).toBeVisible();
+  await page.getByText("Details, log generations and downloads").click(); // folded by default
+  await expect(page.getByText("Messages:", { exact: true }).first()).toBeVisible();
   await expect(page.getByText(/lines · .* decompressed/)).toBeVisible();
   await page.screenshot({ path: shot("inspector.png"), fullPage: true });
 });
