@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
+import { Fact } from "@/components/ui/fact";
 import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
 import { chatHref } from "@/lib/routes";
@@ -14,15 +15,6 @@ const CACHE_LABEL: Record<string, string> = {
   unreadable: "discarded",
   none: "none",
 };
-
-function Row({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap gap-x-2">
-      <dt className="font-medium">{term}:</dt>
-      <dd className="min-w-0 break-words">{children}</dd>
-    </div>
-  );
-}
 
 /** The chat's title for its heading: the log's title, else "Chat <id>" (one read, shared with the details). */
 export async function ChatTitle({ id }: { id: string }) {
@@ -63,11 +55,11 @@ export async function ChatDetails({ id }: { id: string }) {
   return (
     <div className="space-y-3">
       <dl className="grid gap-1 text-sm sm:grid-cols-2">
-        <Row term="Title">{d.title ?? "(none)"}</Row>
-        <Row term="Created">
+        <Fact term="Title">{d.title ?? "(none)"}</Fact>
+        <Fact term="Created">
           <Time iso={d.created} />
-        </Row>
-        <Row term="Continues">
+        </Fact>
+        <Fact term="Continues">
           {d.continues ? (
             <Link href={chatHref(d.continues)} className="text-blue-800 underline dark:text-blue-300">
               {d.continues}
@@ -75,28 +67,28 @@ export async function ChatDetails({ id }: { id: string }) {
           ) : (
             "no earlier chat"
           )}
-        </Row>
-        <Row term="Last activity">
+        </Fact>
+        <Fact term="Last activity">
           <Time iso={d.lastActivity} />
-        </Row>
-        <Row term="Messages">{formatCount(d.messages)}</Row>
-        <Row term="Tokens">
+        </Fact>
+        <Fact term="Messages">{formatCount(d.messages)}</Fact>
+        <Fact term="Tokens">
           {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out
-        </Row>
-        <Row term="Models">{d.models.join(", ") || "–"}</Row>
-        <Row term="Lines">{d.lines === null ? "counted with the log below" : formatCount(d.lines)}</Row>
-        <Row term="Size decompressed">
+        </Fact>
+        <Fact term="Models">{d.models.join(", ") || "–"}</Fact>
+        <Fact term="Lines">{d.lines === null ? "counted with the log below" : formatCount(d.lines)}</Fact>
+        <Fact term="Size decompressed">
           {d.decompressedBytes === null ? (
             "counted with the log below"
           ) : (
             <span title={`${d.decompressedBytes} bytes`}>{formatBytes(d.decompressedBytes)}</span>
           )}
-        </Row>
-        <Row term="Checkpoint">
+        </Fact>
+        <Fact term="Checkpoint">
           <span className="font-semibold">{CACHE_LABEL[d.cacheState] ?? d.cacheState}</span> — {d.cacheReason}
           {!d.readWhole &&
             " This log is large: these details come from its checkpoint, and its lines are checked as you page through them."}
-        </Row>
+        </Fact>
       </dl>
     </div>
   );

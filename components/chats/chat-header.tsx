@@ -1,20 +1,11 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Fact } from "@/components/ui/fact";
 import { chatHref, downloadHref } from "@/lib/routes";
 import type { OutlineView } from "@/server/chat-inspector";
 import { formatBytes, workingFolderLabel } from "./format";
 import { LockPanel } from "./lock-panel";
 
 const LINK = "text-blue-800 underline underline-offset-2 dark:text-blue-300";
-
-function Fact({ term, children, mono = false }: { term: string; children: ReactNode; mono?: boolean }) {
-  return (
-    <div className="flex flex-wrap gap-x-2">
-      <dt className="font-medium">{term}:</dt>
-      <dd className={mono ? "font-mono break-all" : ""}>{children}</dd>
-    </div>
-  );
-}
 
 /**
  * What stays on screen above the log (no log read): id, working folder, form

@@ -6,19 +6,11 @@ import { compareCopiesAction } from "@/app/_actions/repairs";
 import { countOf, formatBytes } from "@/components/chats/format";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
+import { Fact } from "@/components/ui/fact";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { chatHref } from "@/lib/routes";
 import { FixButton } from "./fix-button";
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap gap-x-2">
-      <dt className="font-medium">{term}:</dt>
-      <dd className="min-w-0 break-all">{children}</dd>
-    </div>
-  );
-}
 
 /**
  * The copies of a chat stored in two places side by side: sizes, lines,
