@@ -49,7 +49,7 @@ test.describe("creating a memory and the refusals of title and text", () => {
     await title(page).fill("Reply language");
     await save(page).click();
     await expect(page.locator("#text-error")).toHaveText("A memory needs some text.");
-    await expect(page.locator("#title-error")).toHaveCount(0);
+    await expect(page.locator("#title-error")).toBeEmpty();
 
     // title: 18 of 20 is a warning, 21 is an error, and the save is refused with the contract's sentence
     await title(page).fill("t".repeat(18));

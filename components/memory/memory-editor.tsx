@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useLeaveGuard } from "@/components/shell/use-leave-guard";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Field } from "@/components/ui/field";
 import { Switch } from "@/components/ui/switch";
 import {
   checkTitleAndText,
@@ -147,67 +148,65 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           {ed.note}
         </p>
       )}
-      <div className="space-y-1">
-        <label htmlFor="memory-title" className="block font-medium">
-          Title
-        </label>
-        <input
-          dir="auto"
-          id="memory-title"
-          value={ed.draft.title}
-          onChange={(e) => ed.setDraft((d) => ({ ...d, title: e.target.value }))}
-          aria-invalid={errors.title ? true : limitLevel(measures.titleChars, limits.titleMaxChars) === "error"}
-          aria-describedby={`title-counter${errors.title ? " title-error" : ""}`}
-          className={field}
-        />
-        <LimitCounter
-          id="title-counter"
-          label="Title"
-          value={measures.titleChars}
-          limit={limits.titleMaxChars}
-          unit="characters"
-        />
-        {errors.title && (
-          <p id="title-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            {errors.title}
-          </p>
+      <Field
+        id="title"
+        label="Title"
+        error={errors.title}
+        invalid={limitLevel(measures.titleChars, limits.titleMaxChars) === "error"}
+        describedBy={["title-counter"]}
+      >
+        {(control) => (
+          <>
+            <input
+              {...control}
+              value={ed.draft.title}
+              onChange={(e) => ed.setDraft((d) => ({ ...d, title: e.target.value }))}
+              className={field}
+            />
+            <LimitCounter
+              id="title-counter"
+              label="Title"
+              value={measures.titleChars}
+              limit={limits.titleMaxChars}
+              unit="characters"
+            />
+          </>
         )}
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="memory-text" className="block font-medium">
-          Text
-        </label>
-        <textarea
-          dir="auto"
-          id="memory-text"
-          rows={10}
-          value={ed.draft.text}
-          onChange={(e) => ed.setDraft((d) => ({ ...d, text: e.target.value }))}
-          aria-invalid={errors.text ? true : limitLevel(measures.textChars, limits.textMaxChars) === "error"}
-          aria-describedby={`text-counter bytes-counter tokens-counter${errors.text ? " text-error" : ""}`}
-          className={`${field} font-mono text-sm`}
-        />
-        <LimitCounter
-          id="text-counter"
-          label="Text"
-          value={measures.textChars}
-          limit={limits.textMaxChars}
-          unit="characters"
-        />
-        <LimitCounter
-          id="bytes-counter"
-          label="File size"
-          value={measures.bytes}
-          limit={limits.fileMaxBytes}
-          unit="bytes"
-        />
-        <TokenEstimate chats={measures.chats} limit={limits.chatMaxTokens} sent={ed.enabled} />
-        {errors.text && (
-          <p id="text-error" role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            {errors.text}
-          </p>
+      </Field>
+      <Field
+        id="text"
+        label="Text"
+        error={errors.text}
+        invalid={limitLevel(measures.textChars, limits.textMaxChars) === "error"}
+        describedBy={["text-counter", "bytes-counter", "tokens-counter"]}
+      >
+        {(control) => (
+          <>
+            <textarea
+              {...control}
+              rows={10}
+              value={ed.draft.text}
+              onChange={(e) => ed.setDraft((d) => ({ ...d, text: e.target.value }))}
+              className={`${field} font-mono text-sm`}
+            />
+            <LimitCounter
+              id="text-counter"
+              label="Text"
+              value={measures.textChars}
+              limit={limits.textMaxChars}
+              unit="characters"
+            />
+            <LimitCounter
+              id="bytes-counter"
+              label="File size"
+              value={measures.bytes}
+              limit={limits.fileMaxBytes}
+              unit="bytes"
+            />
+            <TokenEstimate chats={measures.chats} limit={limits.chatMaxTokens} sent={ed.enabled} />
+          </>
         )}
-      </div>
+      </Field>
       {bytesOver && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
           {MESSAGES.couldNotChange(MESSAGES.fileTooLarge(limits.fileMaxBytes))}
