@@ -99,6 +99,12 @@ export async function checkBundle({ odaAdmin, roots, tmp, ok }) {
       await page.goto(`${base}/support`);
       await page.getByLabel("Bundle file on this computer").fill(file);
       await page.getByRole("button", { name: "Open bundle" }).click();
+      // Opening verifies every checksum and unpacks first: wait for this page to show the bundle before
+      // going to others (a navigation started earlier renders the dashboard's own data).
+      await page
+        .getByRole("note", { name: "Support bundle" })
+        .filter({ hasText: "from-the-package.tar.gz" })
+        .waitFor({ timeout: 180_000 });
       await checkReadOnly(page, base, "from-the-package.tar.gz");
     } finally {
       await running.stop();
