@@ -14,9 +14,10 @@ import { SCHEMA } from "./schema";
 /**
  * Bumped whenever the tables or the tokenizer change: an index of another
  * version is set aside and rebuilt (5: contentless FTS with compressed text
- * blocks, and symbols such as emoji are words).
+ * blocks, and symbols such as emoji are words; 6: summaries kept compactly,
+ * `summary-codec.ts`, and 32 K text blocks).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries

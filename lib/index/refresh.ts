@@ -1,6 +1,9 @@
-import { ChatMovedOn, refreshChat } from "./chat-refresh";
+import { availableParallelism } from "node:os";
+import type { ReadTask } from "./chat-read";
+import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
-import { readIndexedChat, scanChanges } from "./scan";
+import { readChats } from "./read-pool";
+import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
 import { deleteEntries } from "./texts";
 import { deleteUsage } from "./usage";
 
@@ -8,8 +11,9 @@ import { deleteUsage } from "./usage";
  * The incremental refresh: only chats whose files changed are re-read; a log
  * that only grew (same file, bigger, the bytes before the last indexed seek
  * point unchanged) has only its new lines indexed; chats that are gone are
- * dropped. Work is done chat by chat, yielding to the event loop between
- * chats, so a server keeps answering while it runs; chats are written in
+ * dropped. A large refresh reads chats on reader threads while this thread
+ * only writes (`read-pool.ts`); a small one reads them here, yielding to the
+ * event loop between chats. Chats are written in
  * transactions of about a second each (one per chat cost more than the
  * inserts), and a large refresh turns FTS5's merging off until its end, then
  * merges the index once.
@@ -23,6 +27,12 @@ export interface RefreshOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stops between chats when aborted (what was done stays). */
   signal?: AbortSignal;
+  /**
+   * Reader threads (0: read in this thread). By default a refresh of at least
+   * `THREADS_FROM_CHATS` chats or `THREADS_FROM_BYTES` of logs uses the cores
+   * but one, at most `MAX_THREADS`.
+   */
+  threads?: number;
 }
 
 /** What a refresh did. */
@@ -42,6 +52,8 @@ export interface RefreshResult {
   linesRead: number;
   /** UTF-8 bytes of the text indexed. */
   textBytes: number;
+  /** Reader threads the chats were read on (0: in the refresh's own thread). */
+  threads: number;
   ms: number;
   /** Set when the index file was damaged and set aside: where it went and why. */
   setAside: { path: string; reason: string } | null;
@@ -50,11 +62,35 @@ export interface RefreshResult {
 /** A refresh of at least this many chats, and a fifth of the folder, defers FTS5's merges to its end. */
 const BULK_CHATS = 1000;
 const DEFAULT_AUTOMERGE = 4;
+const DEFAULT_HASH_BYTES = 1024 * 1024;
 /** How long one write transaction is kept open: other writers (a CLI beside the server) wait at most this. */
 const BATCH_MS = 1000;
+/** Below these (changed chats, bytes of their files), starting a reader thread costs more than it saves. */
+const THREADS_FROM_CHATS = 200;
+const THREADS_FROM_BYTES = 16 * 1024 * 1024;
+const MAX_THREADS = 3;
+/**
+ * FTS5 keeps this many bytes of new postings in memory before writing a
+ * segment (its default is 1 MiB): fewer, larger segments leave less to merge.
+ * Each commit writes what is pending anyway, so memory stays bounded by it.
+ */
+const BULK_HASH_BYTES = 32 * 1024 * 1024;
 
-function setAutomerge(db: Db, value: number): void {
-  db.prepare("INSERT INTO lines_fts(lines_fts, rank) VALUES ('automerge', CAST(? AS INTEGER))").run(value);
+/** Bytes of the changed chats' files, from their fingerprints (`name:size:mtime`). */
+function changedBytes(changes: FolderChanges): number {
+  let bytes = 0;
+  for (const { seen } of changes.changed)
+    for (const part of seen.fingerprint.split("|").slice(1)) bytes += Number(part.split(":").at(-2)) || 0;
+  return bytes;
+}
+
+function defaultThreads(changes: FolderChanges): number {
+  if (changes.changed.length < THREADS_FROM_CHATS && changedBytes(changes) < THREADS_FROM_BYTES) return 0;
+  return Math.max(1, Math.min(MAX_THREADS, availableParallelism() - 1));
+}
+
+function setFts(db: Db, key: "automerge" | "hashsize", value: number): void {
+  db.prepare("INSERT INTO lines_fts(lines_fts, rank) VALUES (?, CAST(? AS INTEGER))").run(key, value);
 }
 
 /** One write transaction over several chats, committed about every second. */
@@ -74,11 +110,9 @@ class WriteBatch {
   }
 }
 
-const tick = () => new Promise<void>((done) => setImmediate(done));
-
 /** The counts a refresh adds up, at zero: at the start and again when a damaged index is rebuilt. */
 function zeroCounts() {
-  return { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0, textBytes: 0 };
+  return { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0, textBytes: 0, threads: 0 };
 }
 
 /**
@@ -127,7 +161,10 @@ async function refreshOnce(
   const total = changes.changed.length;
   options.onProgress?.(0, total);
   const bulk = total >= BULK_CHATS && total * 5 >= changes.total;
-  if (bulk) setAutomerge(db, 0);
+  if (bulk) {
+    setFts(db, "automerge", 0);
+    setFts(db, "hashsize", BULK_HASH_BYTES);
+  }
   const batch = new WriteBatch(db);
   let done = 0;
   try {
@@ -136,7 +173,8 @@ async function refreshOnce(
     batch.commit();
   }
   if (bulk) {
-    setAutomerge(db, DEFAULT_AUTOMERGE);
+    setFts(db, "automerge", DEFAULT_AUTOMERGE);
+    setFts(db, "hashsize", DEFAULT_HASH_BYTES);
     if (!options.signal?.aborted) db.prepare("INSERT INTO lines_fts(lines_fts) VALUES ('optimize')").run();
   }
   writeMeta(db, "folderProblems", JSON.stringify(changes.problems));
@@ -144,31 +182,42 @@ async function refreshOnce(
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
   async function readChanged(): Promise<void> {
+    const tasks: ReadTask[] = [];
+    const writes: (ChatWrite | null)[] = [];
     for (const { seen, row } of changes.changed) {
-      if (options.signal?.aborted) break;
-      if (row) result.changed++;
-      else result.added++;
-      batch.begin();
-      try {
-        const r = await refreshChat(db, seen, row ? readIndexedChat(db, row.cid) : null, compress);
-        if (r.mode === "append") result.appended++;
-        if (r.mode === "full") result.reindexed++;
-        result.linesRead += r.lines;
-        result.textBytes += r.textBytes;
-      } catch (error) {
-        if (isCorruption(error)) throw error;
-        if (error instanceof ChatMovedOn) {
-          done++;
-          options.onProgress?.(done, total);
-          continue;
-        }
-        // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
-      done++;
-      options.onProgress?.(done, total);
-      if (batch.due()) batch.commit();
-      await tick();
+      const indexed = row ? readIndexedChat(db, row.cid) : null;
+      tasks.push({ seen, row: indexed, compress, logDir: handle.logDir });
+      writes.push(new ChatWrite(db, indexed));
     }
+    result.threads = await readChats(tasks, options.threads ?? defaultThreads(changes), {
+      stopped: () => !!options.signal?.aborted,
+      apply: (i, message) => {
+        const write = writes[i];
+        if (!write) return;
+        batch.begin();
+        try {
+          write.apply(message);
+        } catch (error) {
+          if (!(error instanceof ChatMovedOn)) throw error;
+          writes[i] = null;
+        }
+        if (batch.due()) batch.commit();
+      },
+      done: (i, error) => {
+        // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
+        if (error && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        if (changes.changed[i]?.row) result.changed++;
+        else result.added++;
+        const r = writes[i]?.done;
+        writes[i] = null;
+        if (r && !error) {
+          if (r.mode === "append") result.appended++;
+          if (r.mode === "full") result.reindexed++;
+          result.linesRead += r.lines;
+          result.textBytes += r.textBytes;
+        }
+        options.onProgress?.(++done, total);
+      },
+    });
   }
 }

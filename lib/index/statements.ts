@@ -13,6 +13,7 @@ export interface ChatStatements {
   lastEntry: Database.Statement;
   insertLine: Database.Statement;
   insertFts: Database.Statement;
+  indexedAt: Database.Statement;
 }
 
 const cache = new WeakMap<Db, ChatStatements>();
@@ -47,6 +48,7 @@ export function chatStatements(db: Db): ChatStatements {
     lastEntry: db.prepare("SELECT max(id) AS id FROM lines WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
     insertLine: db.prepare("INSERT INTO lines (id, line, role, ts) VALUES (CAST(? AS INTEGER), ?, ?, ?)"),
     insertFts: db.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
+    indexedAt: db.prepare("SELECT indexed_at FROM chats WHERE cid = ?").pluck(),
   };
   cache.set(db, s);
   return s;

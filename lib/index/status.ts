@@ -5,6 +5,7 @@ import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessi
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
 import { scanChanges } from "./scan";
+import { decodeSummary, type SummaryColumns } from "./summary-codec";
 
 /** How the index compares with the log folder now. */
 export interface Freshness {
@@ -191,11 +192,12 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   // The rows, the folder problems, the form and (inside the scan, before its first await) the fingerprints
   // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
   // older rows look current. The check is never reused: a change a second ago must not be served as fresh.
-  const rows = db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
-    id: string;
-    source: "checkpoint" | "log";
-    summary: string;
-  }[];
+  const rows = db
+    .prepare(
+      `SELECT id, folder, cwd, title, first_activity, last_activity, messages, format, source, summary
+       FROM chats ORDER BY last_activity DESC, id`,
+    )
+    .all() as (SummaryColumns & { source: "checkpoint" | "log"; summary: string })[];
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
@@ -203,7 +205,7 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   const sources: Record<string, "checkpoint" | "log"> = {};
   const chats = rows.map((r) => {
     sources[r.id] = r.source;
-    const chat = JSON.parse(r.summary) as ChatSummary;
+    const chat = decodeSummary(r.summary, r, handle.logDir);
     chat.problems = chat.problems.map(withPaths);
     // A lock's holder can die without any file changing: judge it again now, and its problem with it.
     if (chat.lock.state !== "none") {

@@ -1,25 +1,27 @@
-import { promisify } from "node:util";
-import { deflateRaw, inflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { type Db, ENTRY_SPAN } from "./db";
 
 /**
  * The entries' text, which the FTS5 table does not keep: consecutive entries
  * of a chat are joined into blocks of about `BLOCK_CHARS` characters and
- * deflate-compressed (on libuv's threads, while the refresh reads on), one
+ * deflate-compressed (on the reader thread that read them), one
  * `texts` row per block keyed by its first entry's rowid. A search reads back
  * only the blocks of the hits it shows.
  */
 
-/** Characters of text per block: large enough to compress well, small enough to decode one hit's block at once. */
-const BLOCK_CHARS = 16_384;
+/**
+ * Characters of text per block: large enough to compress well (a long chat's
+ * text is about a fifth of its size at 32 K, a quarter at 16 K), small enough
+ * to decode one hit's block at once.
+ */
+const BLOCK_CHARS = 32_768;
 /**
  * Deflate rather than zstd: a search inflates the shown hits' blocks
  * synchronously, and Node's inflate is native where the only synchronous zstd
  * decoder at hand (fzstd) is JavaScript and many times slower per block.
  */
-const LEVEL = 6;
-const compress = promisify(deflateRaw);
+const LEVEL = 5;
 
 /** A compressed block and the position of its first entry among the texts given. */
 export interface PackedBlock {
@@ -27,8 +29,8 @@ export interface PackedBlock {
   data: Buffer;
 }
 
-/** Splits `texts` into blocks and compresses them (concurrently, off this thread). */
-export async function packTexts(texts: string[]): Promise<PackedBlock[]> {
+/** Splits `texts` into blocks and compresses them. */
+export function packTexts(texts: string[]): PackedBlock[] {
   const bounds: [number, number][] = [];
   let start = 0;
   let size = 0;
@@ -40,15 +42,19 @@ export async function packTexts(texts: string[]): Promise<PackedBlock[]> {
       size = 0;
     }
   }
-  return Promise.all(
-    bounds.map(async ([from, to]) => ({
-      offset: from,
-      data: await compress(Buffer.from(JSON.stringify(texts.slice(from, to))), { level: LEVEL }),
-    })),
-  );
+  return bounds.map(([from, to]) => ({
+    offset: from,
+    data: deflateRawSync(JSON.stringify(texts.slice(from, to)), { level: LEVEL }),
+  }));
 }
 
-const statements = new WeakMap<Db, { insert: Database.Statement; block: Database.Statement }>();
+interface TextStatements {
+  insert: Database.Statement;
+  block: Database.Statement;
+  dropLines: Database.Statement;
+  dropTexts: Database.Statement;
+}
+const statements = new WeakMap<Db, TextStatements>();
 
 function statementsOf(db: Db) {
   let s = statements.get(db);
@@ -56,6 +62,8 @@ function statementsOf(db: Db) {
     s = {
       insert: db.prepare("INSERT INTO texts (id, data) VALUES (?, ?)"),
       block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
+      dropLines: db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?"),
+      dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
     };
     statements.set(db, s);
   }
@@ -93,6 +101,7 @@ export function readTexts(db: Db, rowids: number[]): Map<number, string> {
 /** Drops every entry of a chat: its rows, their FTS postings (the `lines_ad` trigger) and its text blocks. */
 export function deleteEntries(db: Db, cid: number): void {
   const lo = cid * ENTRY_SPAN;
-  db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?").run(lo, lo + ENTRY_SPAN);
-  db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?").run(lo, lo + ENTRY_SPAN);
+  const s = statementsOf(db);
+  s.dropLines.run(lo, lo + ENTRY_SPAN);
+  s.dropTexts.run(lo, lo + ENTRY_SPAN);
 }

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { sep } from "node:path";
+import type Database from "better-sqlite3";
 import type { ChatSummary } from "../sessions";
 import { CACHE_FILE, LOCK_FILE } from "../sessions/names";
 import type { Db } from "./db";
@@ -49,9 +50,8 @@ function tokens(value: unknown): number {
 }
 
 /**
- * Collects the usage facts of the lines a refresh reads, to be written in the
- * same transaction as their text (so an interrupted refresh that resumes from
- * its seek point never counts a line twice).
+ * Collects the usage facts of the lines a refresh reads (on a reader thread),
+ * handed over with their text (`take`).
  */
 export class UsageBatch {
   private sums = new Map<string, UsageSums>();
@@ -78,32 +78,56 @@ export class UsageBatch {
     s.output += tokens(usage.output_tokens);
   }
 
-  /** Adds the collected sums to the chat's rows, sets the chat's totals again and empties the batch. */
-  write(db: Db, cid: number): void {
-    if (this.sums.size) this.put(db, cid);
-    db.prepare(
-      `UPDATE chats SET (u_messages, u_bare, u_input, u_output) =
-        (SELECT coalesce(sum(messages), 0), coalesce(sum(bare), 0), coalesce(sum(input), 0), coalesce(sum(output), 0)
-         FROM usage WHERE cid = @cid) WHERE cid = @cid`,
-    ).run({ cid });
-  }
-
-  private put(db: Db, cid: number): void {
-    const put =
-      db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,
-        input = input + excluded.input, output = output + excluded.output`);
+  /** The sums collected since the last call, as rows to write (`writeUsage`), and an empty batch. */
+  take(): UsageRows {
+    const rows: UsageRows = [];
     for (const [key, s] of this.sums) {
       const cut = key.indexOf("\0");
-      put.run(cid, Number(key.slice(0, cut)), key.slice(cut + 1), s.messages, s.bare, s.input, s.output);
+      rows.push([Number(key.slice(0, cut)), key.slice(cut + 1), s.messages, s.bare, s.input, s.output]);
     }
     this.sums.clear();
+    return rows;
   }
+}
+
+/** Usage sums ready to write: quarter hour, model, messages, bare, input, output. */
+export type UsageRows = [number, string, number, number, number, number][];
+
+const statements = new WeakMap<Db, { put: Database.Statement; totals: Database.Statement; drop: Database.Statement }>();
+
+function statementsOf(db: Db) {
+  let s = statements.get(db);
+  if (!s) {
+    s = {
+      put: db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,
+        input = input + excluded.input, output = output + excluded.output`),
+      totals: db.prepare(
+        `UPDATE chats SET (u_messages, u_bare, u_input, u_output) =
+        (SELECT coalesce(sum(messages), 0), coalesce(sum(bare), 0), coalesce(sum(input), 0), coalesce(sum(output), 0)
+         FROM usage WHERE cid = @cid) WHERE cid = @cid`,
+      ),
+      drop: db.prepare("DELETE FROM usage WHERE cid = ?"),
+    };
+    statements.set(db, s);
+  }
+  return s;
+}
+
+/**
+ * Adds a batch's usage rows to the chat's and sets the chat's totals again, in
+ * the caller's transaction (with the batch's text, so an interrupted refresh
+ * that resumes from its seek point never counts a line twice).
+ */
+export function writeUsage(db: Db, cid: number, rows: UsageRows): void {
+  const s = statementsOf(db);
+  for (const r of rows) s.put.run(cid, ...r);
+  s.totals.run({ cid });
 }
 
 /** Removes a chat's usage rows (a chat gone, or read again from its start). */
 export function deleteUsage(db: Db, cid: number): void {
-  db.prepare("DELETE FROM usage WHERE cid = ?").run(cid);
+  statementsOf(db).drop.run(cid);
 }
 
 /** The Insights facts of a chat folder kept on its index row (stat only; nothing is decompressed). */
