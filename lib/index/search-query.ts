@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { OdaError } from "../errors";
 import type { Db } from "./db";
 import { CLOSE, OPEN } from "./snippets";
@@ -117,6 +118,30 @@ function isQueryError(error: unknown): boolean {
   );
 }
 
+/** Called with each statement a search runs on the FTS index, as it runs it (`SearchOptions.onFtsQuery`). */
+export type FtsTracer = (sql: string, params: Record<string, unknown>, rows: "all" | "get") => void;
+
+const prepared = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A statement of this connection, prepared once: a search runs a handful, and preparing them cost as much as running them. */
+export function statement(db: Db, sql: string, pluck = false): Database.Statement {
+  let cache = prepared.get(db);
+  if (!cache) {
+    cache = new Map();
+    prepared.set(db, cache);
+  }
+  const key = `${pluck ? "p" : "r"}${sql}`;
+  let s = cache.get(key);
+  if (!s) {
+    s = db.prepare(sql);
+    if (pluck) s.pluck();
+    // Filters make the statements vary: a long-lived server keeps the most recent ones only.
+    if (cache.size >= 200) cache.delete(cache.keys().next().value as string);
+    cache.set(key, s);
+  }
+  return s;
+}
+
 /**
  * Runs statements of one search with the query FTS5 reads: a plain query with
  * punctuation (`foo-bar`, `c:1`) is retried word by word as typed, then refused.
@@ -126,8 +151,21 @@ export class QueryRunner {
   constructor(
     readonly db: Db,
     readonly query: string,
+    private tracer?: FtsTracer,
   ) {
     this.used = query;
+  }
+
+  /** Every row's first column of an FTS statement. */
+  all(sql: string, params: Record<string, unknown>): unknown[] {
+    this.tracer?.(sql, params, "all");
+    return statement(this.db, sql, true).all(params);
+  }
+
+  /** The first row's first column of an FTS statement. */
+  get(sql: string, params: Record<string, unknown>): unknown {
+    this.tracer?.(sql, params, "get");
+    return statement(this.db, sql, true).get(params);
   }
 
   run<T>(body: (q: string) => T): T {

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { isOdaError } from "../errors";
@@ -128,5 +129,39 @@ describe("a word in most chats, narrowed to a working folder", () => {
     expect(walked.groups).toEqual(collected.groups);
     expect(walked).toMatchObject({ totalHits: 12, moreHits: false, totalChats: null, moreChats: true });
     expect(collected).toMatchObject({ totalHits: 12, totalChats: 6, moreChats: true });
+  });
+});
+
+describe("the statements a search runs on the FTS index", () => {
+  it("are reported as run, so another connection can run them again and find the same matches", async () => {
+    const { logs, state } = newRoots();
+    for (let i = 0; i < 6; i++) {
+      const w = createChat(logs, { id: `t-${i}`, cwd: "/w", created: "2026-11-20T09:00:00.000Z" });
+      await w.appendTurn({ user: `common ${i}`, assistant: "common again", ts: "2026-11-20T09:01:00.000Z" });
+      await w.close();
+    }
+    await refreshIndex(state, logs);
+    for (const walkFrom of [Infinity, 2]) {
+      const traced: { sql: string; params: Record<string, unknown>; rows: "all" | "get" }[] = [];
+      const result = searchChats(state, logs, {
+        query: "common",
+        walkFrom,
+        chats: 2,
+        onFtsQuery: (sql, params, rows) => traced.push({ sql, params, rows }),
+      });
+      expect(traced.length).toBeGreaterThan(0);
+      expect(traced.every((t) => t.sql.includes("lines_fts MATCH @q"))).toBe(true);
+      const db = new Database(join(state, "index.sqlite"), { readonly: true });
+      const again = traced.map((t) => {
+        const s = db.prepare(t.sql).pluck();
+        return t.rows === "all" ? s.all(t.params) : s.get(t.params);
+      });
+      db.close();
+      // The first is the capped fetch of every match: 12 entries, two per chat.
+      expect(again[0]).toHaveLength(12);
+      expect(result.totalHits).toBe(12);
+      // Walking: each shown chat's probe (its first hits) and its count, newest first.
+      if (walkFrom === 2) expect(again.slice(1).filter((r) => typeof r === "number")).toEqual([2, 2]);
+    }
   });
 });

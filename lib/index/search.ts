@@ -3,10 +3,12 @@ import {
   type CompiledFilters,
   checkQuery,
   compileFilters,
+  type FtsTracer,
   parseSnippet,
   QueryRunner,
   type SearchFilters,
   type SnippetPart,
+  statement,
 } from "./search-query";
 import { cutSnippets } from "./snippets";
 
@@ -31,6 +33,8 @@ export interface SearchOptions extends SearchFilters {
   walkFrom?: number;
   /** Hits shown per chat (default 3; `count` still counts them all). */
   perChat?: number;
+  /** Called with each statement run on the FTS index (the bench replays them on a plain connection). */
+  onFtsQuery?: FtsTracer;
 }
 
 /** One matching line. */
@@ -117,11 +121,13 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
   const { db } = runner;
   // The bounds are cast: better-sqlite3 binds numbers as REAL, and FTS5 seeks by a rowid bound only when it is an INTEGER.
   const range = "AND f.rowid >= CAST(@lo AS INTEGER) AND f.rowid < CAST(@hi AS INTEGER)";
-  const probe = db.prepare(`SELECT f.rowid ${f.from} ${range} ORDER BY f.rowid LIMIT @k`).pluck();
-  const count = db.prepare(`SELECT count(*) ${f.from} ${range}`).pluck();
-  const page = db
-    .prepare(`SELECT cid FROM chats ${f.chats ? `WHERE ${f.chats}` : ""} ${NEWEST_FIRST} LIMIT @n OFFSET @o`)
-    .pluck();
+  const probe = `SELECT f.rowid ${f.from} ${range} ORDER BY f.rowid LIMIT @k`;
+  const count = `SELECT count(*) ${f.from} ${range}`;
+  const page = statement(
+    db,
+    `SELECT cid FROM chats ${f.chats ? `WHERE ${f.chats}` : ""} ${NEWEST_FIRST} LIMIT @n OFFSET @o`,
+    true,
+  );
   const chatParams = f.chats.includes("@cwd") ? { cwd: f.params.cwd } : {};
   const byChat: ByChat = new Map();
   const matched: number[] = [];
@@ -135,10 +141,10 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
           : { byChat, matched: null, totalChats: null };
       const lo = cid * ENTRY_SPAN;
       const bounds = { ...f.params, q: runner.used, lo, hi: lo + ENTRY_SPAN };
-      const first = probe.all({ ...bounds, k: perChat }) as number[];
+      const first = runner.all(probe, { ...bounds, k: perChat }) as number[];
       if (!first.length) continue;
       matched.push(cid);
-      if (matched.length <= want) byChat.set(cid, { count: count.get(bounds) as number, first });
+      if (matched.length <= want) byChat.set(cid, { count: runner.get(count, bounds) as number, first });
     }
     if (cids.length < PAGE) return { byChat, matched, totalChats: matched.length };
   }
@@ -157,12 +163,11 @@ interface ChatRow {
 /** The rows of the given chats, newest first, at most `limit`. */
 function newestChats(db: Db, cids: number[], limit: number): ChatRow[] {
   if (!cids.length) return [];
-  return db
-    .prepare(
-      `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
+  return statement(
+    db,
+    `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
        WHERE cid IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST} LIMIT ?`,
-    )
-    .all(JSON.stringify(cids), limit) as ChatRow[];
+  ).all(JSON.stringify(cids), limit) as ChatRow[];
 }
 
 /** The shown hits: each entry's line, role and time, and its snippet cut from its text. */
@@ -170,9 +175,10 @@ function shownHits(runner: QueryRunner, rowids: number[]): Map<number, SearchHit
   const out = new Map<number, SearchHit>();
   if (!rowids.length) return out;
   const snippets = cutSnippets(runner.db, runner.used, rowids);
-  const rows = runner.db
-    .prepare("SELECT id, line, role, ts FROM lines WHERE id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(rowids)) as { id: number; line: number; role: string; ts: string | null }[];
+  const rows = statement(
+    runner.db,
+    "SELECT id, line, role, ts FROM lines WHERE id IN (SELECT value FROM json_each(?))",
+  ).all(JSON.stringify(rowids)) as { id: number; line: number; role: string; ts: string | null }[];
   for (const r of rows) {
     const text = snippets.get(r.id);
     if (text !== undefined) out.set(r.id, { line: r.line, role: r.role, ts: r.ts, snippet: parseSnippet(text) });
@@ -188,16 +194,11 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const started = performance.now();
   const query = checkQuery(options.query);
   const f = compileFilters(options);
-  const runner = new QueryRunner(db, query);
+  const runner = new QueryRunner(db, query, options.onFtsQuery);
   const perChat = options.perChat ?? 3;
   const want = options.chats ?? 20;
   const fetch = (limit: number) =>
-    runner.run((q) =>
-      db
-        .prepare(`SELECT f.rowid ${f.from} LIMIT ${limit}`)
-        .pluck()
-        .all({ ...f.params, q }),
-    ) as number[];
+    runner.run((q) => runner.all(`SELECT f.rowid ${f.from} LIMIT ${limit}`, { ...f.params, q })) as number[];
   // The first matches, which also count them up to the cap (one query, not a count and then a fetch).
   let rowids = fetch(COUNT_CAP + 1);
   let moreHits = rowids.length > COUNT_CAP;

@@ -81,18 +81,19 @@ const utf8 = new TextDecoder();
 /** The text of each entry asked for (rowids); a rowid with no stored text is left out. */
 export function readTexts(db: Db, rowids: number[]): Map<number, string> {
   const { block } = statementsOf(db);
-  const decoded = new Map<number, string[]>();
   const out = new Map<number, string>();
-  for (const rid of rowids) {
-    const row = block.get(rid) as { id: number; data: Buffer } | undefined;
-    // A block of another chat (this one's text was dropped) is not this entry's.
-    if (!row || Math.floor(row.id / ENTRY_SPAN) !== Math.floor(rid / ENTRY_SPAN)) continue;
-    let texts = decoded.get(row.id);
-    if (!texts) {
+  // In order, so the hits of one block are read from it with one lookup and one inflate.
+  let first = -1;
+  let texts: string[] = [];
+  for (const rid of [...rowids].sort((a, b) => a - b)) {
+    if (!(rid >= first && rid - first < texts.length)) {
+      const row = block.get(rid) as { id: number; data: Buffer } | undefined;
+      // A block of another chat (this one's text was dropped) is not this entry's.
+      if (!row || Math.floor(row.id / ENTRY_SPAN) !== Math.floor(rid / ENTRY_SPAN)) continue;
+      first = row.id;
       texts = JSON.parse(utf8.decode(inflateRawSync(row.data))) as string[];
-      decoded.set(row.id, texts);
     }
-    const text = texts[rid - row.id];
+    const text = texts[rid - first];
     if (text !== undefined) out.set(rid, text);
   }
   return out;
