@@ -108,6 +108,14 @@ class WriteBatch {
   commit(): void {
     if (this.db.inTransaction) this.db.exec("COMMIT");
   }
+  /** Drops what the open transaction wrote: a chat's write failed half-way. */
+  rollback(): void {
+    try {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    } catch {
+      // A damaged file may refuse even this; the error that stopped the refresh is the one to report.
+    }
+  }
 }
 
 /** The counts a refresh adds up, at zero: at the start and again when a damaged index is rebuilt. */
@@ -169,9 +177,11 @@ async function refreshOnce(
   let done = 0;
   try {
     await readChanged();
-  } finally {
-    batch.commit();
+  } catch (error) {
+    batch.rollback();
+    throw error;
   }
+  batch.commit();
   if (bulk) {
     setFts(db, "automerge", DEFAULT_AUTOMERGE);
     setFts(db, "hashsize", DEFAULT_HASH_BYTES);

@@ -93,19 +93,27 @@ export class UsageBatch {
 /** Usage sums ready to write: quarter hour, model, messages, bare, input, output. */
 export type UsageRows = [number, string, number, number, number, number][];
 
-const statements = new WeakMap<Db, { put: Database.Statement; totals: Database.Statement; drop: Database.Statement }>();
+interface UsageStatements {
+  put: Database.Statement;
+  setTotals: Database.Statement;
+  addTotals: Database.Statement;
+  drop: Database.Statement;
+}
+const statements = new WeakMap<Db, UsageStatements>();
 
-function statementsOf(db: Db) {
+function statementsOf(db: Db): UsageStatements {
   let s = statements.get(db);
   if (!s) {
     s = {
       put: db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,
         input = input + excluded.input, output = output + excluded.output`),
-      totals: db.prepare(
-        `UPDATE chats SET (u_messages, u_bare, u_input, u_output) =
-        (SELECT coalesce(sum(messages), 0), coalesce(sum(bare), 0), coalesce(sum(input), 0), coalesce(sum(output), 0)
-         FROM usage WHERE cid = @cid) WHERE cid = @cid`,
+      setTotals: db.prepare(
+        "UPDATE chats SET u_messages = @m, u_bare = @b, u_input = @i, u_output = @o WHERE cid = @cid",
+      ),
+      addTotals: db.prepare(
+        `UPDATE chats SET u_messages = u_messages + @m, u_bare = u_bare + @b, u_input = u_input + @i,
+          u_output = u_output + @o WHERE cid = @cid`,
       ),
       drop: db.prepare("DELETE FROM usage WHERE cid = ?"),
     };
@@ -115,14 +123,23 @@ function statementsOf(db: Db) {
 }
 
 /**
- * Adds a batch's usage rows to the chat's and sets the chat's totals again, in
- * the caller's transaction (with the batch's text, so an interrupted refresh
- * that resumes from its seek point never counts a line twice).
+ * Adds a batch's usage rows to the chat's, and its sums to the chat's totals
+ * (`first`: the chat's first batch read from the start, whose sums are its
+ * totals), in the caller's transaction, with the batch's text: an interrupted
+ * refresh that resumes from its seek point never counts a line twice.
  */
-export function writeUsage(db: Db, cid: number, rows: UsageRows): void {
+export function writeUsage(db: Db, cid: number, rows: UsageRows, first: boolean): void {
   const s = statementsOf(db);
-  for (const r of rows) s.put.run(cid, ...r);
-  s.totals.run({ cid });
+  const sums = { cid, m: 0, b: 0, i: 0, o: 0 };
+  for (const r of rows) {
+    s.put.run(cid, ...r);
+    sums.m += r[2];
+    sums.b += r[3];
+    sums.i += r[4];
+    sums.o += r[5];
+  }
+  if (first) s.setTotals.run(sums);
+  else if (rows.length) s.addTotals.run(sums);
 }
 
 /** Removes a chat's usage rows (a chat gone, or read again from its start). */
