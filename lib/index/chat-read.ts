@@ -4,7 +4,7 @@ import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { extractText } from "./extract";
-import type { IndexedChat, SeenChat } from "./scan";
+import { fingerprintChat, type IndexedChat, type SeenChat } from "./scan";
 import { encodeSummary } from "./summary-codec";
 import { type PackedBlock, packTexts } from "./texts";
 import { chatFacts, UsageBatch, type UsageRows } from "./usage";
@@ -125,7 +125,10 @@ function resumePoint(row: IndexedChat | null, { current, st }: Described): SeekP
 }
 
 /** Reads one chat, handing each message to `post` (awaited: the writer's pace bounds what is held). */
-export async function readChat(task: ReadTask, post: (m: ReadMessage) => Promise<void>): Promise<void> {
+export async function readChat(given: ReadTask, post: (m: ReadMessage) => Promise<void>): Promise<void> {
+  // Taken before reading: a file changing meanwhile makes the next refresh read the chat again.
+  const fingerprint = given.seen.fingerprint ?? fingerprintChat(given.seen.loc.dir);
+  const task = { ...given, seen: { ...given.seen, fingerprint } };
   const d = await describeChat(task);
   if (isSameLog(task.row, d)) {
     await post({

@@ -26,7 +26,7 @@ async function variedFolder(logs: string): Promise<void> {
     await w.appendEvents([
       {
         type: "message",
-        ts: "2026-11-20T09:02:00.000Z",
+        ts: `2026-11-2${i}T09:02:00.000Z`,
         role: "assistant",
         content: [{ type: "tool_use", name: "grep", input: { pattern: `needle${i}` } }],
       },
@@ -43,6 +43,7 @@ const strip = (r: ReturnType<typeof searchChats>) => ({ ...r, ms: 0 });
 
 describe("reading chats on reader threads", () => {
   it("builds the very index the refresh's own thread builds, and grows it the same way", async () => {
+    // Chats are numbered as their first batch is written, so each has a time of its own to order by.
     const { logs, state } = roots();
     const other = roots();
     await variedFolder(logs);

@@ -76,11 +76,11 @@ const MAX_THREADS = 3;
  */
 const BULK_HASH_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of the changed chats' files, from their fingerprints (`name:size:mtime`). */
+/** Bytes of the changed chats' files known from their fingerprints (`name:size:mtime`; a new chat's is taken later). */
 function changedBytes(changes: FolderChanges): number {
   let bytes = 0;
   for (const { seen } of changes.changed)
-    for (const part of seen.fingerprint.split("|").slice(1)) bytes += Number(part.split(":").at(-2)) || 0;
+    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":").at(-2)) || 0;
   return bytes;
 }
 

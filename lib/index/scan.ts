@@ -9,10 +9,14 @@ import type { Db } from "./db";
  * and the chat list's freshness check.
  */
 
-/** A chat folder as seen now: where it is and the fingerprint of its files. */
+/**
+ * A chat folder as seen now: where it is and the fingerprint of its files
+ * (`null` for a chat the index does not hold yet: nothing to compare it with,
+ * so its reader takes it just before reading it, off the scanning thread).
+ */
 export interface SeenChat {
   loc: ChatLocation;
-  fingerprint: string;
+  fingerprint: string | null;
 }
 
 /** What the index holds about a chat, enough to decide what to re-read. */
@@ -140,9 +144,12 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
     if (++n % slice === 0) await tick();
     const row = indexed.get(loc.id) ?? null;
     indexed.delete(loc.id);
-    const fingerprint = fingerprintChat(loc.dir, row?.fingerprint);
-    if (!row || row.fingerprint !== fingerprint || row.folder !== loc.folder)
-      changed.push({ seen: { loc, fingerprint }, row });
+    if (!row) {
+      changed.push({ seen: { loc, fingerprint: null }, row });
+      continue;
+    }
+    const fingerprint = fingerprintChat(loc.dir, row.fingerprint);
+    if (row.fingerprint !== fingerprint || row.folder !== loc.folder) changed.push({ seen: { loc, fingerprint }, row });
   }
   return { changed, gone: [...indexed.values()], total: walk.chats.length, problems: walk.problems };
 }
