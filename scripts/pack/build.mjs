@@ -50,6 +50,8 @@ await build({
     main: "cli/main.ts",
     "make-demo": "scripts/make-demo.ts",
     "live-writer": "scripts/demo/live-writer.ts",
+    // The index's reader thread, beside the chunk that starts it (lib/index/read-pool.ts looks there).
+    "chunks/read-thread": "lib/index/read-thread-main.ts",
   },
   outdir: "dist/cli",
   outExtension: { ".js": ".mjs" },
@@ -86,10 +88,15 @@ cpSync(join(root, distDir, "static"), join(server, distDir, "static"), { recursi
 if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(server, "public"), { recursive: true });
 unhashExternals(join(standalone, distDir, "node_modules"), join(server, distDir, "server"));
 // The decode and index refresh workers, compiled where the server looks for them (`<cwd>/server/decode-thread.mjs`, `index-thread.mjs`; the
-// standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency.
+// standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency. The refresh's
+// reader threads, beside it (lib/index/read-pool.ts looks beside the code that starts them).
 await build({
   absWorkingDir: root,
-  entryPoints: { "decode-thread": "server/decode-thread-main.ts", "index-thread": "server/index-thread-main.ts" },
+  entryPoints: {
+    "decode-thread": "server/decode-thread-main.ts",
+    "index-thread": "server/index-thread-main.ts",
+    "read-thread": "lib/index/read-thread-main.ts",
+  },
   outdir: join(server, "server"),
   outExtension: { ".js": ".mjs" },
   bundle: true,
