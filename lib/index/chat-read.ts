@@ -1,13 +1,12 @@
-import { type Stats, statSync } from "node:fs";
 import { isOdaError } from "../errors";
-import { type ChatSummary, hashLogTail, type SeekPoint, streamLog, summarizeChat } from "../sessions";
+import { hashLogTail, type SeekPoint, streamLog } from "../sessions";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter, parseObject } from "../sessions/lines";
+import { type Described, describeChat, isSameLog, resumePoint } from "./chat-describe";
 import { extractText } from "./extract";
 import { fingerprintChat, type IndexedChat, type SeenChat } from "./scan";
-import { encodeSummary } from "./summary-codec";
 import { type PackedBlock, packTexts } from "./texts";
-import { chatFacts, UsageBatch, type UsageRows } from "./usage";
+import { UsageBatch, type UsageRows } from "./usage";
 
 /**
  * Reading one changed chat for the index, without the index: describe it (its
@@ -58,70 +57,9 @@ export type ReadMessage = SummaryMessage | BatchMessage;
 const FLUSH_ROWS = 5000;
 const FLUSH_CHARS = 4_000_000;
 
-type Generation = ChatSummary["generations"][number];
-
-/** The chat as it is now: its summary, current log and the row fields they give. */
-interface Described {
-  summary: ChatSummary;
-  current: Generation | null;
-  st: Stats | null;
-  base: Record<string, unknown>;
-}
-
 /** A chat's problem count: its summary's, a text error, and bad lines when the tail was not judged. */
 export function problemCount(summaryProblems: number, tailUnknown: boolean, textError: unknown, badLines: number) {
   return summaryProblems + (textError ? 1 : 0) + (tailUnknown ? badLines : 0);
-}
-
-async function describeChat({ seen, compress, logDir }: ReadTask): Promise<Described> {
-  const summary = await summarizeChat(seen.loc, { compress });
-  const current = summary.generations.find((g) => g.current) ?? null;
-  const st = current ? statSync(current.path) : null;
-  const base = {
-    id: summary.id,
-    folder: summary.folder,
-    cwd: summary.cwd,
-    title: summary.title,
-    first_activity: summary.firstActivity,
-    last_activity: summary.lastActivity,
-    messages: summary.messages,
-    source: summary.cached ? "checkpoint" : "log",
-    summary: encodeSummary(summary, seen.loc.dir, logDir),
-    indexed_at: new Date().toISOString(),
-    ...chatFacts(summary, seen.loc.dir),
-  };
-  return { summary, current, st, base };
-}
-
-/** True when the indexed log is the same file, same size and time: only the checkpoint or the lock changed. */
-function isSameLog(row: IndexedChat | null, { current, st }: Described): boolean {
-  return (
-    !!row &&
-    !!current &&
-    !!st &&
-    row.log_name === current.name &&
-    row.log_ino === st.ino &&
-    row.log_size === st.size &&
-    row.log_mtime === st.mtimeMs
-  );
-}
-
-/** Where to resume reading a log that only grew (same file, the bytes before the seek point unchanged). */
-function resumePoint(row: IndexedChat | null, { current, st }: Described): SeekPoint | undefined {
-  const grown =
-    row &&
-    current &&
-    st &&
-    row.log_name === current.name &&
-    row.log_ino === st.ino &&
-    row.log_size !== null &&
-    st.size > row.log_size &&
-    row.seek_comp !== null &&
-    row.seek_sha !== null &&
-    hashLogTail(current.path, row.seek_comp) === row.seek_sha;
-  return grown && row.seek_line !== null && row.seek_dec !== null && row.seek_comp !== null
-    ? { line: row.seek_line, dec: row.seek_dec, comp: row.seek_comp }
-    : undefined;
 }
 
 /** Reads one chat, handing each message to `post` (awaited: the writer's pace bounds what is held). */

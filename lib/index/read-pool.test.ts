@@ -55,8 +55,14 @@ describe("reading chats on reader threads", () => {
     for (const query of ["budget", "needle3", '"not json"', "🎉"]) {
       expect(strip(searchChats(state, logs, { query }))).toEqual(strip(searchChats(other.state, logs, { query })));
     }
+    // By chat id: the chats' numbers (and so the entries' rowids) follow the order their reads ended in.
     const dump = (s: string) =>
-      handleOf(s, logs).db.prepare("SELECT id, line, role, ts FROM lines ORDER BY id").raw().all();
+      handleOf(s, logs)
+        .db.prepare(
+          "SELECT c.id, l.line, l.role, l.ts FROM lines l JOIN chats c ON c.cid = l.id >> 24 ORDER BY c.id, l.id",
+        )
+        .raw()
+        .all();
     expect(dump(state)).toEqual(dump(other.state));
 
     const w = await openChat(logs, "c-2");
