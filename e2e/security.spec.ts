@@ -1,4 +1,5 @@
-import { connect } from "node:net";
+import { createServer } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { expect, expectAccessible, test } from "./fixtures";
 import { rawRequest } from "./http";
@@ -84,6 +85,75 @@ test.describe("safe by default", () => {
       const res = await rawRequest(`${oda.baseURL}/`, { method: "POST", headers, body: "[]" });
       expect(res.status, String(origin)).toBe(403);
     }
+  });
+
+  test("another local server's page cannot read the dashboard's data through its GETs", async ({ page, oda }) => {
+    // A site is the host without its port: a page on another 127.0.0.1 port is "same-site", and the
+    // SameSite=Strict cookie goes along with its <img>, <script src> and no-cors fetch.
+    const read = `${oda.baseURL}/api/read/memory.overview`;
+    const other = createServer((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(
+        `<!doctype html><title>other</title><img src="${read}?img"><script src="${read}?script"></script>` +
+          `<script>fetch("${read}?fetch", { mode: "no-cors", credentials: "include" })</script>` +
+          `<a href="${oda.baseURL}/memory">Open Oda Admin</a>`,
+      );
+    });
+    await new Promise<void>((done) => other.listen(0, "127.0.0.1", done));
+    try {
+      const asked = ["img", "script", "fetch"].map((how) => page.waitForRequest(`${read}?${how}`));
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      for (const request of await Promise.all(asked)) {
+        // What the browser sent (the cookie included) is replayed: the browser may hide the answer from
+        // the page, but the server must not do the work or send the data.
+        const sent = await request.allHeaders();
+        expect(sent.cookie, request.url()).toContain(oda.token);
+        expect(sent["sec-fetch-site"], request.url()).toBe("same-site");
+        const headers = Object.fromEntries(
+          Object.entries(sent).filter(([name]) => name === "cookie" || name.startsWith("sec-fetch-")),
+        );
+        const res = await rawRequest(request.url(), { headers });
+        expect(res.status, request.url()).toBe(403);
+        expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      }
+      // A link followed from elsewhere still opens a page.
+      await page.getByRole("link", { name: "Open Oda Admin" }).click();
+      await expect(page).toHaveURL(`${oda.baseURL}/memory`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    } finally {
+      await new Promise((done) => other.close(done));
+    }
+    // The dashboard's own pages still read.
+    const own = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return {
+        status: res.status,
+        nosniff: res.headers.get("x-content-type-options"),
+        store: res.headers.get("cache-control"),
+      };
+    }, read);
+    expect(own).toEqual({ status: 200, nosniff: "nosniff", store: "no-store" });
+  });
+
+  test("a read's name is an allow-list, never a property or a path", async ({ oda }) => {
+    const cookie = `oda_admin_${oda.port}=${oda.token}`;
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "memory.overview%00"]) {
+      const res = await rawRequest(`${oda.baseURL}/api/read/${name}`, { headers: { cookie } });
+      expect(res.status, name).toBe(404);
+      expect(res.headers["x-content-type-options"], name).toBe("nosniff");
+      expect(res.headers["content-type"], name).toMatch(/^application\/json/);
+    }
+    const path = await rawRequest(`${oda.baseURL}/api/read/..%2F..%2Fmemory.overview`, { headers: { cookie } });
+    expect(path.status).toBe(404);
+    expect(path.body).not.toContain('"ok":true');
+    const ok = await rawRequest(`${oda.baseURL}/api/read/memory.overview`, { headers: { cookie } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers).toMatchObject({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
+    const foreign = await rawRequest(`${oda.baseURL}/api/read/memory.overview`, {
+      headers: { cookie, host: "evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await rawRequest(`${oda.baseURL}/api/read/memory.overview`)).status).toBe(401);
   });
 
   test("the server listens on 127.0.0.1 only", async ({ oda }) => {
