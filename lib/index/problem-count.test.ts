@@ -1,14 +1,9 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { appendFileSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
-import { join } from "node:path";
+import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readProcessStartTime } from "../fs";
 import { listAllChats } from "../sessions";
 import { createChat } from "../sessions/testing";
 import { countProblemChats, refreshIndex } from ".";
-import { tempIndexRoots } from "./test-roots";
+import { tempIndexRoots, whileLockHeld } from "./test-roots";
 
 const roots = tempIndexRoots("oda-index-count-");
 
@@ -56,20 +51,11 @@ describe("counting the chats with problems from the index", () => {
   it("judges a lock again: a holder that died after indexing makes a chat with problems, with no refresh", async () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "c-held");
-    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-    try {
-      const pid = child.pid as number;
-      const started = readProcessStartTime(pid) ?? new Date();
-      writeFileSync(
-        join(w.dir, "session.lock"),
-        `${JSON.stringify({ pid, host: hostname(), startedAt: started.toISOString() })}\n`,
-      );
+    // A copy of Oda holds the chat, then dies without its lock file changing.
+    await whileLockHeld(w.dir, async () => {
       await refreshIndex(state, logs);
       expect(await countProblemChats(state, logs)).toMatchObject({ count: 0, freshness: { fresh: true } });
-    } finally {
-      child.kill("SIGKILL");
-      await once(child, "exit");
-    }
+    });
     expect(await countProblemChats(state, logs)).toMatchObject({ count: 1, freshness: { fresh: true } });
     expect(await listedCount(logs, true)).toBe(1);
   });
