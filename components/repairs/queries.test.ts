@@ -24,7 +24,7 @@ describe("the Repairs page's reads", () => {
 
   it("polls the conversion job alone, every second while it runs and not after", () => {
     const read = repairsQueries.job();
-    expect(read.meta.read).toBe("repairs.job");
+    expect(read.meta?.read).toBe("repairs.job");
     expect(intervalFor(read, job("running"))).toBe(1_000);
     expect(intervalFor(read, job("done"))).toBe(false);
     expect(intervalFor(read, null)).toBe(false);
