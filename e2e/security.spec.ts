@@ -88,40 +88,49 @@ test.describe("safe by default", () => {
   });
 
   test("another local server's page cannot read the dashboard's data through its GETs", async ({ page, oda }) => {
-    // A site is the host without its port: a page on another 127.0.0.1 port is "same-site", and the
-    // SameSite=Strict cookie goes along with its <img>, <script src> and no-cors fetch.
-    const read = `${oda.baseURL}/api/read/memory.overview`;
-    const other = createServer((_req, res) => {
+    // A site is the host without its port, and a cookie ignores ports: a page on another 127.0.0.1 port is
+    // "same-site", and the SameSite=Strict cookie goes along with its <img>, <script src> and no-cors fetch.
+    // What the browser sends is recorded by a second local server (the browser may hide the dashboard's
+    // answer from the page, but the server must not do the work or send the data), then replayed to it.
+    const listen = async (handle: Parameters<typeof createServer>[1]) => {
+      const server = createServer(handle);
+      await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+      return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    };
+    const sent: { how: string; headers: Record<string, string> }[] = [];
+    const recorder = await listen((req, res) => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name === "cookie" || name.startsWith("sec-fetch-")),
+      ) as Record<string, string>;
+      sent.push({ how: new URL(req.url ?? "/", "http://x").search.slice(1), headers });
+      res.end();
+    });
+    const probe = `${recorder.origin}/api/read/memory.overview`;
+    const other = await listen((_req, res) => {
       res.setHeader("content-type", "text/html");
       res.end(
-        `<!doctype html><title>other</title><img src="${read}?img"><script src="${read}?script"></script>` +
-          `<script>fetch("${read}?fetch", { mode: "no-cors", credentials: "include" })</script>` +
+        `<!doctype html><title>other</title><img src="${probe}?img"><script src="${probe}?script"></script>` +
+          `<script>fetch("${probe}?fetch", { mode: "no-cors", credentials: "include" })</script>` +
           `<a href="${oda.baseURL}/memory">Open Oda Admin</a>`,
       );
     });
-    await new Promise<void>((done) => other.listen(0, "127.0.0.1", done));
     try {
-      const asked = ["img", "script", "fetch"].map((how) => page.waitForRequest(`${read}?${how}`));
-      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
-      for (const request of await Promise.all(asked)) {
-        // What the browser sent (the cookie included) is replayed: the browser may hide the answer from
-        // the page, but the server must not do the work or send the data.
-        const sent = await request.allHeaders();
-        expect(sent.cookie, request.url()).toContain(oda.token);
-        expect(sent["sec-fetch-site"], request.url()).toBe("same-site");
-        const headers = Object.fromEntries(
-          Object.entries(sent).filter(([name]) => name === "cookie" || name.startsWith("sec-fetch-")),
-        );
-        const res = await rawRequest(request.url(), { headers });
-        expect(res.status, request.url()).toBe(403);
-        expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      await page.goto(`${other.origin}/`);
+      await expect.poll(() => sent.map((s) => s.how).sort()).toEqual(["fetch", "img", "script"]);
+      for (const { how, headers } of sent) {
+        expect(headers.cookie, how).toContain(`oda_admin_${oda.port}=${oda.token}`);
+        expect(headers["sec-fetch-site"], how).toBe("same-site");
+        const res = await rawRequest(`${oda.baseURL}/api/read/memory.overview?${how}`, { headers });
+        expect(res.status, how).toBe(403);
+        expect(res.body, how).not.toContain('"ok":true');
+        expect(res.headers["x-content-type-options"], how).toBe("nosniff");
       }
       // A link followed from elsewhere still opens a page.
       await page.getByRole("link", { name: "Open Oda Admin" }).click();
       await expect(page).toHaveURL(`${oda.baseURL}/memory`);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     } finally {
-      await new Promise((done) => other.close(done));
+      for (const { server } of [recorder, other]) await new Promise((done) => server.close(done));
     }
     // The dashboard's own pages still read.
     const own = await page.evaluate(async (url) => {
@@ -131,7 +140,7 @@ test.describe("safe by default", () => {
         nosniff: res.headers.get("x-content-type-options"),
         store: res.headers.get("cache-control"),
       };
-    }, read);
+    }, `${oda.baseURL}/api/read/memory.overview`);
     expect(own).toEqual({ status: 200, nosniff: "nosniff", store: "no-store" });
   });
 
