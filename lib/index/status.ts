@@ -5,7 +5,7 @@ import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessi
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
 import { scanChanges } from "./scan";
-import { decodeSummary, type SummaryColumns } from "./summary-codec";
+import { decodeSummary, SUMMARY_COLUMNS, type SummaryColumns } from "./summary-codec";
 
 /** How the index compares with the log folder now. */
 export interface Freshness {
@@ -152,6 +152,28 @@ function withCurrentLock(problems: Problem[], current: Problem | null): Problem[
   return [...rest.slice(0, at), current, ...rest.slice(at)];
 }
 
+/** A lock's holder can die without any file changing: judges the chat's lock again now, and its problem with it. */
+export function judgeLockNow(chat: ChatSummary, logDir: string): void {
+  if (chat.lock.state === "none") return;
+  const path = join(logDir, chat.folder, "session.lock");
+  chat.lock = readLockStatus(path);
+  chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
+}
+
+/**
+ * The freshness once the folder's form is counted: an index refreshed under
+ * the other form (`form`, its meta) judged every log against it, so it is not fresh.
+ */
+export function withForm(freshness: Freshness, form: string | null, compress: boolean | undefined): Freshness {
+  if (!freshness.fresh || compress === undefined || form === String(compress)) return freshness;
+  const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
+  return {
+    ...freshness,
+    fresh: false,
+    sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(compress)} logs.`,
+  };
+}
+
 /** Options for `listChatsFromIndex`. */
 export interface ListFromIndexOptions {
   /**
@@ -193,10 +215,7 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
   // older rows look current. The check is never reused: a change a second ago must not be served as fresh.
   const rows = db
-    .prepare(
-      `SELECT id, folder, cwd, title, first_activity, last_activity, messages, format, source, summary
-       FROM chats ORDER BY last_activity DESC, id`,
-    )
+    .prepare(`SELECT ${SUMMARY_COLUMNS}, source FROM chats ORDER BY last_activity DESC, id`)
     .all() as (SummaryColumns & { source: "checkpoint" | "log"; summary: string })[];
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
@@ -207,23 +226,10 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
     sources[r.id] = r.source;
     const chat = decodeSummary(r.summary, r, handle.logDir);
     chat.problems = chat.problems.map(withPaths);
-    // A lock's holder can die without any file changing: judge it again now, and its problem with it.
-    if (chat.lock.state !== "none") {
-      const path = join(handle.logDir, chat.folder, "session.lock");
-      chat.lock = readLockStatus(path);
-      chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
-    }
+    judgeLockNow(chat, handle.logDir);
     return chat;
   });
-  const freshness = scanned.then((f) => {
-    if (!f.fresh || options.compress === undefined || form === String(options.compress)) return f;
-    const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
-    return {
-      ...f,
-      fresh: false,
-      sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(options.compress)} logs.`,
-    };
-  });
+  const freshness = scanned.then((f) => withForm(f, form, options.compress));
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
   return { chats, problems, sources, freshness, built: readMeta(db, "refreshedAt") !== null };

@@ -68,6 +68,18 @@ export interface SummaryColumns {
   format: number | null;
 }
 
+/** The row columns `decodeSummary` reads, for a SELECT. */
+export const SUMMARY_COLUMNS = "id, folder, cwd, title, first_activity, last_activity, messages, format, summary";
+
+/**
+ * SQL giving a row's summary lock state and problem count from either form
+ * (a compact one leaves out a lock of state none and an empty problem list).
+ */
+export const SUMMARY_SQL = {
+  lockState: "coalesce(json_extract(ltrim(summary, '~'), '$.lock.state'), 'none')",
+  problems: "coalesce(json_array_length(ltrim(summary, '~'), '$.problems'), 0)",
+};
+
 const COLUMN_OF: Record<string, keyof SummaryColumns> = {
   id: "id",
   folder: "folder",
