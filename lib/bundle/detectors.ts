@@ -16,6 +16,8 @@ export interface Found {
   kind: RedactKind;
   start: number;
   end: number;
+  /** Where the whole match begins (before `start` when a word or a folder leads to the value). */
+  from: number;
   /** The secret itself (for a home folder: the user name), which the placeholder maps to. */
   value: string;
 }
@@ -59,8 +61,8 @@ const IPV6_HINT = /::|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7}/;
 const KEY_HINT = /sk-|gh[pousr]_|github_pat_|AKIA|ASIA|xox[bpars]-|eyJ|AIza/;
 const SECRET_WORD_HINT = /key|token|secret|passw|pwd|bearer|authorization/i;
 
-function push(out: Found[], kind: RedactKind, start: number, end: number, value: string): void {
-  out.push({ kind, start, end, value });
+function push(out: Found[], kind: RedactKind, start: number, end: number, value: string, from = start): void {
+  out.push({ kind, start, end, from, value });
 }
 
 /** The detectors of one bundle, compiled once: `find` runs on every string of every file. */
@@ -101,7 +103,7 @@ export class Detectors {
       for (const m of text.matchAll(HOME_SHAPE)) {
         if (PLACEHOLDER.test(m[2] as string)) continue; // already redacted
         const start = m.index + (m[1] as string).length;
-        push(found, "home", start, start + (m[2] as string).length, m[2] as string);
+        push(found, "home", start, start + (m[2] as string).length, m[2] as string, m.index);
       }
     }
     if (kinds.has("email") && text.includes("@"))
@@ -115,7 +117,7 @@ export class Detectors {
           const value = m[1] as string;
           if (!/\d/.test(value) && !/[A-Z]/.test(value)) continue; // a long plain word is prose, not a secret
           const start = m.index + m[0].length - value.length;
-          push(found, "key", start, start + value.length, value);
+          push(found, "key", start, start + value.length, value, m.index);
         }
       }
     }
