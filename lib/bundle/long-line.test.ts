@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { logLimits } from "../sessions/limits";
 import { createChat } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
-import { createBundle } from "./create";
+import { createBundle, prepareBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
@@ -138,6 +138,9 @@ describe("a line over the line limit in a bundle", () => {
     const emails = original.planted.filter((v) => v === EMAIL).length + 1;
     expect(made.manifest.counts.replaced.email).toBe(emails);
     expect(made.manifest.counts.replaced.key).toBe(original.planted.filter((v) => v === HEX || v === KEY).length);
+    // The preview counts the same, streaming the line without writing it.
+    const preview = await prepareBundle({ home: null, logs: original.logs }, scope, null, { version: "test" });
+    expect(preview.manifest.counts.replaced).toEqual(made.manifest.counts.replaced);
   }, 600_000);
 
   it("with --drop-text keeps its byte length and fills its text", async () => {

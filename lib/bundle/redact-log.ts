@@ -3,6 +3,7 @@ import { isOdaError } from "../errors";
 import { type ChatDetails, DetailsBuilder } from "../sessions/details";
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { streamLog } from "../sessions/log-stream";
+import { readBytes } from "./collect";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
 import type { Redactor } from "./redactor";
@@ -50,6 +51,7 @@ export async function logNeedsRedaction(source: string, compressed: boolean, red
         const rest = splitter.pending();
         return item.cut !== null || splitter.inLongLine || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
       }
+      readBytes(item.data.length);
       splitter.push(item.data, (_n, _o, line, length) => {
         // Only the head of a line over the limit is seen here: such a line is always redacted in full.
         if (line.length < length || redactor.touches(line.toString("utf8"))) found = true;
@@ -152,6 +154,7 @@ export async function redactLog(
         else if (rest.length) take(rest, false);
         break;
       }
+      readBytes(item.data.length);
       splitter.push(item.data, (_n, _offset, line, length) => {
         // A line over the limit was handed to `long` piece by piece; it ends here (and, as the reader
         // does with such a line, it is no part of the details).
