@@ -31,7 +31,7 @@ export interface StagedFile {
   path: string;
   size: number;
   sha256: string;
-  /** Bytes from `start` (default 0) of a file: the original, or the spool of rewritten logs. */
+  /** Bytes from `start` (default 0) of a file: the original log, or the spool (rewritten logs, small files). `data`: the reports and manifest. */
   from: { file: string; start?: number } | { data: Buffer };
   /** True when the bytes differ from the original's. */
   redacted: boolean;
