@@ -5,6 +5,11 @@ const config = {
   // The installable package ships this self-contained server (no build on the user's machine);
   // `scripts/pack/assemble.mjs` copies it into dist/server without its trimmed node_modules.
   output: "standalone",
+  // A dynamic path in lib/ makes Turbopack trace the whole project into the standalone server: keep the
+  // generated bench data (gigabytes), test output and packages out of it.
+  outputFileTracingExcludes: {
+    "*": ["bench/out/**", "test-results/**", "playwright-report/**", "dist/**", "*.tgz", "coverage/**"],
+  },
   reactStrictMode: true,
   poweredByHeader: false,
   // Native modules stay outside the bundle and load from node_modules.

@@ -119,7 +119,8 @@ export async function readStateRecord(history: string): Promise<StateRecord> {
 
 /** Reads `state.json` (or the intent); null when absent or unusable. */
 export async function readSavedState(history: string, name = "state.json"): Promise<SavedState | null> {
-  const v = (await readJson(join(history, name))) as Partial<SavedState> | null;
+  // A path under the user's Oda home, never a file of this project: not for Next's output tracing.
+  const v = (await readJson(join(/*turbopackIgnore: true*/ history, name))) as Partial<SavedState> | null;
   if (
     !v ||
     typeof v.sha256 !== "string" ||
