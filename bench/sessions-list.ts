@@ -7,26 +7,31 @@
  *    batch, and to the check's verdict.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { serverOnlyAlias } from "../scripts/server-only/alias";
 
 const root = process.cwd();
 
-/** The CLI bundled with esbuild as `scripts/pack/build.mjs` bundles it (plain JavaScript, no tsx at run time). */
+/**
+ * The CLI bundled with esbuild as `scripts/pack/build.mjs` bundles it (plain JavaScript, no tsx at run time,
+ * commands in chunks of their own), and a runner that calls its `main` as `bin/oda-admin` does.
+ */
 async function bundleCli(out: string): Promise<string> {
+  const dist = join(out, "dist");
+  rmSync(dist, { recursive: true, force: true });
   const { build } = await import("esbuild");
-  const file = join(out, "oda-admin.mjs");
   await build({
     absWorkingDir: root,
-    stdin: {
-      contents: 'import { main } from "./cli/main.ts";\nprocess.exitCode = await main(process.argv.slice(2));\n',
-      resolveDir: root,
-      loader: "ts",
-    },
-    outfile: file,
+    entryPoints: { main: "cli/main.ts" },
+    outdir: dist,
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+    splitting: true,
     bundle: true,
     format: "esm",
     platform: "node",
+    alias: serverOnlyAlias,
     target: "node20.9",
     external: ["better-sqlite3", "@mongodb-js/zstd"],
     banner: {
@@ -34,6 +39,11 @@ async function bundleCli(out: string): Promise<string> {
     },
     logLevel: "warning",
   });
+  const file = join(out, "oda-admin.mjs");
+  writeFileSync(
+    file,
+    'const { main } = await import("./dist/main.mjs");\nprocess.exitCode = await main(process.argv.slice(2));\n',
+  );
   return file;
 }
 

@@ -5,13 +5,8 @@
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { errorToData } from "../lib/errors";
 import { prepareWorker, workerApi } from "../lib/sessions/worker-api";
-
-/** An error as plain data: an OdaError keeps its code, sentence and data. */
-function errorData(error: unknown): { name: string; code: unknown; message: string; data?: unknown } {
-  const e = error as { name?: string; code?: unknown; message?: string; data?: unknown } | null;
-  return { name: e?.name ?? "Error", code: e?.code, message: e?.message ?? String(error), data: e?.data };
-}
 
 const port = parentPort;
 if (!port) throw new Error("The decode worker runs only as a worker thread.");
@@ -46,7 +41,7 @@ async function step({ id, next, cancel }: Step): Promise<void> {
     } else send(id, r.value);
   } catch (error) {
     pulled.delete(id);
-    port?.postMessage({ id, error: errorData(error) });
+    port?.postMessage({ id, error: errorToData(error) });
   }
 }
 
@@ -64,7 +59,7 @@ port.on("message", async (message: Call | Step) => {
       port.postMessage({ id, done: true });
     } else port.postMessage({ id, done: true, value: await result });
   } catch (error) {
-    port.postMessage({ id, error: errorData(error) });
+    port.postMessage({ id, error: errorToData(error) });
   }
 });
 port.postMessage({ ready: true });

@@ -1,7 +1,7 @@
 import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OdaError, type OdaErrorCode, type OdaErrorData } from "@/lib/errors";
+import { type ErrorData, errorFromData, OdaError } from "@/lib/errors";
 import type { WorkerApi } from "@/lib/sessions/worker-api";
 import { serverRoots } from "@/server/roots";
 
@@ -16,12 +16,6 @@ import { serverRoots } from "@/server/roots";
 
 type Api = WorkerApi;
 type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
-interface ErrorData {
-  name: string;
-  code?: string;
-  message: string;
-  data?: OdaErrorData;
-}
 interface Job {
   push: (item: unknown) => void;
   end: (value: unknown) => void;
@@ -76,13 +70,6 @@ function worker(): Worker {
   w.unref();
   state.worker = w;
   return w;
-}
-
-/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code and data). */
-export function errorFromData(data: ErrorData): Error {
-  if (data.name === "OdaError" && data.code)
-    return new OdaError(data.code as OdaErrorCode, data.message, data.data ? { data: data.data } : undefined);
-  return new Error(data.message);
 }
 
 function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
