@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeAllIndexes, indexStatus, refreshIndex } from "@/lib/index";
+import { checkIndexFreshness, closeAllIndexes, indexStatus, readChatsFromIndex, refreshIndex } from "@/lib/index";
 import { createChat, openChat } from "@/lib/sessions/testing";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
+import { inWorker } from "./log-worker";
 
 /**
  * The chat list's stream with a built index: the index's rows go out first,
@@ -80,5 +81,33 @@ describe("the chat list over a built index", () => {
     expect(last.index?.sentence).toMatch(
       /^The search index is behind the log folder: 1 chat changed, 1 chat new, 1 chat removed since it was refreshed at /,
     );
+  });
+});
+
+describe("the index's folder check on the decode worker", () => {
+  it("gives the verdict this thread's check gives, before and after a change", async () => {
+    const here = () => checkIndexFreshness(state, logs);
+    const there = () => inWorker("indexFreshness", state, logs);
+    expect(await there()).toEqual(await here());
+    await chat("c-new", 1);
+    const after = await there();
+    expect(after).toEqual(await here());
+    expect(after.sentence).toMatch(/^The search index is behind the log folder: 1 chat new since/);
+  });
+
+  it("does not serve rows as current when the index was refreshed after they were read", async () => {
+    const rows = readChatsFromIndex(state, logs, {
+      compress: true,
+      // The folder changes and a refresh ends while the rows are shown: the worker's index is then newer.
+      check: async () => {
+        await chat("c-new", 1);
+        await refreshIndex(state, logs, { compress: true });
+        return inWorker("indexFreshness", state, logs);
+      },
+    });
+    expect(rows.chats.map((c) => c.id).sort()).toEqual(["c-a", "c-b", "c-c"]);
+    const freshness = await rows.freshness;
+    expect(freshness.sentence).toBe("The search index is up to date (4 chats).");
+    expect(freshness.fresh).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { type ErrorData, errorFromData, OdaError } from "@/lib/errors";
-import type { WorkerApi } from "@/lib/sessions/worker-api";
+import type { DecodeApi } from "@/server/decode-api";
 import { serverRoots } from "@/server/roots";
 
 /**
@@ -14,7 +14,7 @@ import { serverRoots } from "@/server/roots";
  * the next call.
  */
 
-type Api = WorkerApi;
+type Api = DecodeApi;
 type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
 interface Job {
   push: (item: unknown) => void;

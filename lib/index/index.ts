@@ -21,6 +21,8 @@ import { type RefreshRunner, startRefresh } from "./jobs";
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
 import {
+  checkIndexFreshness as checkFreshnessOf,
+  type Freshness,
   type IndexedChatList,
   type IndexedChatRows,
   type IndexStatus,
@@ -101,6 +103,11 @@ export function readChatsFromIndex(
   options: ListFromIndexOptions = {},
 ): IndexedChatRows {
   return readRowsFrom(openIndex(state, logDir), options);
+}
+
+/** The folder check of `readChatsFromIndex` on its own (another thread's connection), never reused. */
+export function checkIndexFreshness(state: string | null, logDir: string): Promise<Freshness> {
+  return checkFreshnessOf(openIndex(state, logDir));
 }
 
 /** For callers that keep a handle (tests, the bench). */

@@ -158,6 +158,11 @@ export interface ListFromIndexOptions {
    * other form judged the logs against it, so it is not fresh.
    */
   compress?: boolean;
+  /**
+   * Runs the folder check elsewhere (the server's decode worker, through
+   * `checkIndexFreshness` on its own connection) instead of on this thread.
+   */
+  check?: () => Promise<Freshness>;
 }
 
 /** The index's chat list before its freshness is known: the rows, and the check of them under way. */
@@ -183,6 +188,16 @@ export async function listChatsFromIndex(
 }
 
 /**
+ * The folder check of `readChatsFromIndex`, for a thread of its own (the
+ * server's decode worker). Its connection may see a refresh that ended after
+ * the rows were read; `readChatsFromIndex` compares `refreshedAt` (rows older
+ * than the index are not fresh, whatever the folder says).
+ */
+export function checkIndexFreshness(handle: IndexHandle): Promise<Freshness> {
+  return checkFreshness(handle, { reuse: false });
+}
+
+/**
  * The index's rows at once, and their freshness check started (not awaited):
  * the chat list shows the rows first and says so while the check runs.
  */
@@ -199,7 +214,10 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
-  const scanned = checkFreshness(handle, { reuse: false });
+  const refreshedAt = readMeta(db, "refreshedAt");
+  const scanned = options.check
+    ? options.check().then((f) => (f.refreshedAt === refreshedAt ? f : { ...f, fresh: false }))
+    : checkFreshness(handle, { reuse: false });
   const sources: Record<string, "checkpoint" | "log"> = {};
   const chats = rows.map((r) => {
     sources[r.id] = r.source;
@@ -224,5 +242,5 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   });
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
-  return { chats, problems, sources, freshness, built: readMeta(db, "refreshedAt") !== null };
+  return { chats, problems, sources, freshness, built: refreshedAt !== null };
 }
