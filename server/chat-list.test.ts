@@ -105,7 +105,12 @@ describe("the index's folder check on the decode worker", () => {
         return inWorker("indexFreshness", state, logs);
       },
     });
-    expect(rows.chats.map((c) => c.id).sort()).toEqual(["c-a", "c-b", "c-c"]);
+    expect(
+      rows
+        .chatsAt(0, rows.count)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["c-a", "c-b", "c-c"]);
     const freshness = await rows.freshness;
     expect(freshness.sentence).toBe("The search index is up to date (4 chats).");
     expect(freshness.fresh).toBe(false);

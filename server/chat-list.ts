@@ -204,12 +204,11 @@ export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListB
     }
     return;
   }
-  const { chats, problems } = index.rows;
-  const total = chats.length;
+  const { count: total, problems } = index.rows;
   const sent = new Map<string, string>();
   const folderProblems = problems.map(toChatProblem);
   for (let i = 0; i === 0 || i < total; i += batchSize) {
-    const rows = chats.slice(i, i + batchSize).map(toRow);
+    const rows = index.rows.chatsAt(i, i + batchSize).map(toRow);
     for (const row of rows) sent.set(row.id, JSON.stringify(row));
     yield {
       rows,

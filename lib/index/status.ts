@@ -166,7 +166,15 @@ export interface ListFromIndexOptions {
 }
 
 /** The index's chat list before its freshness is known: the rows, and the check of them under way. */
-export interface IndexedChatRows extends Omit<IndexedChatList, "freshness"> {
+export interface IndexedChatRows extends Omit<IndexedChatList, "freshness" | "chats"> {
+  /** How many chats the index holds. */
+  count: number;
+  /**
+   * Chats `from` to `to` (excluded), in the list's order, parsed when asked
+   * for: 100,000 summaries parsed at once would hold the event loop for
+   * seconds before the first rows go out.
+   */
+  chatsAt(from: number, to: number): ChatSummary[];
   /** The folder compared with the rows just read (see `listChatsFromIndex`). */
   freshness: Promise<Freshness>;
   /** False until a first refresh has finished (the rows are then no list at all). */
@@ -183,8 +191,8 @@ export async function listChatsFromIndex(
   handle: IndexHandle,
   options: ListFromIndexOptions = {},
 ): Promise<IndexedChatList> {
-  const { built: _built, ...rows } = readChatsFromIndex(handle, options);
-  return { ...rows, freshness: await rows.freshness };
+  const { built: _built, count, chatsAt, ...rows } = readChatsFromIndex(handle, options);
+  return { ...rows, chats: chatsAt(0, count), freshness: await rows.freshness };
 }
 
 /**
@@ -198,8 +206,9 @@ export function checkIndexFreshness(handle: IndexHandle): Promise<Freshness> {
 }
 
 /**
- * The index's rows at once, and their freshness check started (not awaited):
- * the chat list shows the rows first and says so while the check runs.
+ * The index's rows at once (each parsed when asked for), and their freshness
+ * check started (not awaited): the chat list shows the rows first and says so
+ * while the check runs.
  */
 export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOptions = {}): IndexedChatRows {
   const db = handle.db;
@@ -219,8 +228,8 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
     ? options.check().then((f) => (f.refreshedAt === refreshedAt ? f : { ...f, fresh: false }))
     : checkFreshness(handle, { reuse: false });
   const sources: Record<string, "checkpoint" | "log"> = {};
-  const chats = rows.map((r) => {
-    sources[r.id] = r.source;
+  for (const r of rows) sources[r.id] = r.source;
+  const parse = (r: (typeof rows)[number]): ChatSummary => {
     const chat = JSON.parse(r.summary) as ChatSummary;
     chat.problems = chat.problems.map(withPaths);
     // A lock's holder can die without any file changing: judge it again now, and its problem with it.
@@ -230,7 +239,8 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
       chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
     }
     return chat;
-  });
+  };
+  const chatsAt = (from: number, to: number) => rows.slice(from, to).map(parse);
   const freshness = scanned.then((f) => {
     if (!f.fresh || options.compress === undefined || form === String(options.compress)) return f;
     const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
@@ -242,5 +252,5 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   });
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
-  return { chats, problems, sources, freshness, built: refreshedAt !== null };
+  return { count: rows.length, chatsAt, problems, sources, freshness, built: refreshedAt !== null };
 }
