@@ -52,10 +52,10 @@ function worker(): Worker {
     const job = state.jobs.get(reply.id);
     if (!job) return;
     if (reply.error) {
-      state.jobs.delete(reply.id);
+      forget(reply.id);
       job.fail(errorFromData(reply.error));
     } else if (reply.done) {
-      state.jobs.delete(reply.id);
+      forget(reply.id);
       job.end(reply.value);
     } else job.push(reply.item);
   });
@@ -72,10 +72,22 @@ function worker(): Worker {
   return w;
 }
 
+/**
+ * Ends a job. The worker keeps the process alive only while a job is pending:
+ * a CLI or bench awaiting a reply must not exit before it comes, and an idle
+ * worker must not keep a process from ending.
+ */
+function forget(id: number): void {
+  state.jobs.delete(id);
+  if (!state.jobs.size) state.worker?.unref();
+}
+
 function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
   const id = state.next++;
   state.jobs.set(id, job);
-  worker().postMessage({ id, fn, args, pull });
+  const w = worker();
+  w.ref();
+  w.postMessage({ id, fn, args, pull });
   return id;
 }
 
@@ -139,7 +151,7 @@ export function pullInWorker<K extends "downloadLog" | "downloadLine">(
     cancel: () => {
       if (over) return;
       over = true;
-      state.jobs.delete(id);
+      forget(id);
       state.worker?.postMessage({ id, cancel: true });
     },
   };
