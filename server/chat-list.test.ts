@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkIndexFreshness, closeAllIndexes, indexStatus, readChatsFromIndex, refreshIndex } from "@/lib/index";
+import {
+  checkIndexFreshness,
+  closeAllIndexes,
+  type Freshness,
+  indexStatus,
+  readChatsFromIndex,
+  refreshIndex,
+} from "@/lib/index";
 import { createChat, openChat } from "@/lib/sessions/testing";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
 import { inWorker } from "./log-worker";
@@ -114,5 +121,27 @@ describe("the index's folder check on the decode worker", () => {
     const freshness = await rows.freshness;
     expect(freshness.sentence).toBe("The search index is up to date (4 chats).");
     expect(freshness.fresh).toBe(false);
+  });
+
+  it("reads the rows page by page in the list's order, and a refresh between pages makes them not current", async () => {
+    let answer: (f: Freshness) => void = () => {};
+    const checked = new Promise<Freshness>((resolve) => {
+      answer = resolve;
+    });
+    const rows = readChatsFromIndex(state, logs, { compress: true, firstPage: 1, check: () => checked });
+    expect(rows.count).toBe(3);
+    const first = rows.chatsAt(0, 1);
+    // The check saw the index as the first page was read: up to date.
+    const before = await checkIndexFreshness(state, logs);
+    expect(before.fresh).toBe(true);
+    await chat("c-new", 1);
+    await refreshIndex(state, logs, { compress: true });
+    const later = rows.chatsAt(1, rows.count);
+    answer(before);
+    // The newest chat first; later pages come from the refreshed index (c-new moved ahead), which the list
+    // must not take as current: the folder listing that follows sends the rows as they are.
+    expect(first.map((c) => c.id)).toEqual(["c-c"]);
+    expect(later.map((c) => c.id)).toEqual(["c-c", "c-b"]);
+    expect((await rows.freshness).fresh).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { readLockStatus } from "../fs";
 import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessions";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
+import { IndexRows, type ListRow } from "./list-rows";
 import { scanChanges } from "./scan";
 
 /** How the index compares with the log folder now. */
@@ -163,6 +164,8 @@ export interface ListFromIndexOptions {
    * `checkIndexFreshness` on its own connection) instead of on this thread.
    */
   check?: () => Promise<Freshness>;
+  /** Rows read at once, before any other (the chat list's first batch; default 200). */
+  firstPage?: number;
 }
 
 /** The index's chat list before its freshness is known: the rows, and the check of them under way. */
@@ -212,24 +215,22 @@ export function checkIndexFreshness(handle: IndexHandle): Promise<Freshness> {
  */
 export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOptions = {}): IndexedChatRows {
   const db = handle.db;
-  // The rows, the folder problems, the form and (inside the scan, before its first await) the fingerprints
-  // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
-  // older rows look current. The check is never reused: a change a second ago must not be served as fresh.
-  const rows = db.prepare("SELECT id, source, summary FROM chats ORDER BY last_activity DESC, id").all() as {
-    id: string;
-    source: "checkpoint" | "log";
-    summary: string;
-  }[];
+  // The first rows, the folder problems, the form and (inside the scan, before its first await) the
+  // fingerprints they are compared by are read in one turn of the event loop; later rows are read as they
+  // are asked for, and a refresh that ended meanwhile makes the list not current (`refreshedSince`), so
+  // older rows never look current. The check is never reused: a change a second ago must not be served as fresh.
+  const rows = new IndexRows(db, options.firstPage ?? 200);
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
   const refreshedAt = readMeta(db, "refreshedAt");
-  const scanned = options.check
-    ? options.check().then((f) => (f.refreshedAt === refreshedAt ? f : { ...f, fresh: false }))
-    : checkFreshness(handle, { reuse: false });
+  // Rows read under another refresh than the one checked (or than each other) are not current.
+  const current = (f: Freshness) =>
+    f.refreshedAt === refreshedAt && !rows.refreshedSince() ? f : { ...f, fresh: false };
+  const scanned = (options.check ? options.check() : checkFreshness(handle, { reuse: false })).then(current);
   const sources: Record<string, "checkpoint" | "log"> = {};
-  for (const r of rows) sources[r.id] = r.source;
-  const parse = (r: (typeof rows)[number]): ChatSummary => {
+  const parse = (r: ListRow): ChatSummary => {
+    sources[r.id] = r.source;
     const chat = JSON.parse(r.summary) as ChatSummary;
     chat.problems = chat.problems.map(withPaths);
     // A lock's holder can die without any file changing: judge it again now, and its problem with it.
@@ -240,7 +241,7 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
     }
     return chat;
   };
-  const chatsAt = (from: number, to: number) => rows.slice(from, to).map(parse);
+  const chatsAt = (from: number, to: number) => rows.at(from, to).map(parse);
   const freshness = scanned.then((f) => {
     if (!f.fresh || options.compress === undefined || form === String(options.compress)) return f;
     const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
@@ -252,5 +253,5 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   });
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
-  return { count: rows.length, chatsAt, problems, sources, freshness, built: refreshedAt !== null };
+  return { count: rows.count, chatsAt, problems, sources, freshness, built: refreshedAt !== null };
 }

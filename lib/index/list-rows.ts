@@ -1,0 +1,71 @@
+import type { Db } from "./db";
+import { readMeta } from "./db";
+
+/** One chat's row as the chat list reads it from the index. */
+export interface ListRow {
+  id: string;
+  source: "checkpoint" | "log";
+  summary: string;
+}
+
+/** The list's order: newest activity first, chats without activity last, then by id. */
+const ORDER = "ORDER BY last_activity DESC, id";
+
+/**
+ * The index's chat rows in the list's order, read as they are asked for. The
+ * summaries of 100,000 chats are about 90 MB of JSON: sorting them all and
+ * reading them at once would hold the event loop for seconds before the first
+ * rows go out. So the first page is read on its own (a sort of the small
+ * columns, then its summaries); the order of every chat (ids only) is read
+ * when a row past it is first asked for, and each later page's summaries when
+ * it is asked for. A refresh of the index that ends meanwhile is seen
+ * (`refreshedSince`): the caller then takes the rows as not current.
+ */
+export class IndexRows {
+  readonly count: number;
+  private readonly refreshedAt: string | null;
+  private readonly first: ListRow[];
+  private order: { cid: number; id: string; source: ListRow["source"] }[] | null = null;
+  private changed = false;
+
+  constructor(
+    private readonly db: Db,
+    firstPage: number,
+  ) {
+    this.refreshedAt = readMeta(db, "refreshedAt");
+    this.count = (db.prepare("SELECT count(*) AS n FROM chats").get() as { n: number }).n;
+    this.first = db
+      .prepare(`SELECT id, source, summary FROM chats WHERE cid IN (SELECT cid FROM chats ${ORDER} LIMIT ?) ${ORDER}`)
+      .all(firstPage) as ListRow[];
+  }
+
+  /** True when the index was refreshed after the first rows were read (later rows may not fit them). */
+  refreshedSince(): boolean {
+    this.changed ||= readMeta(this.db, "refreshedAt") !== this.refreshedAt;
+    return this.changed;
+  }
+
+  /** Rows `from` to `to` (excluded), in the list's order; a row whose chat left the index meanwhile is skipped. */
+  at(from: number, to: number): ListRow[] {
+    if (to <= this.first.length) return this.first.slice(from, to);
+    if (this.refreshedSince()) this.order = null;
+    this.order ??= this.db.prepare(`SELECT cid, id, source FROM chats ${ORDER}`).all() as NonNullable<
+      IndexRows["order"]
+    >;
+    const page = this.order.slice(from, to);
+    const summaries = new Map(
+      (
+        this.db
+          .prepare("SELECT cid, summary FROM chats WHERE cid IN (SELECT value FROM json_each(?))")
+          .raw()
+          .all(JSON.stringify(page.map((r) => r.cid))) as [number, string][]
+      ).map(([cid, summary]) => [cid, summary]),
+    );
+    const rows: ListRow[] = [];
+    for (const r of page) {
+      const summary = summaries.get(r.cid);
+      if (summary !== undefined) rows.push({ id: r.id, source: r.source, summary });
+    }
+    return rows;
+  }
+}
