@@ -1,3 +1,5 @@
+import { cp, readdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { listSet } from "../lib/memory";
 import { listAllChats } from "../lib/sessions";
@@ -30,6 +32,14 @@ async function aChat(oda: Oda): Promise<string> {
   return `/chats/${encodeURIComponent(chat.id)}`;
 }
 
+/** The demo chat this spec copies into a second working folder, so one chat is stored in two places. */
+async function aDuplicatedChat(oda: Oda): Promise<string> {
+  const { problems } = await listAllChats(oda.logs);
+  const id = problems.find((p) => p.kind === "duplicate")?.chat;
+  if (!id) throw new Error("the seed made no chat stored in two places");
+  return `/chats/${encodeURIComponent(id)}`;
+}
+
 const PAGES: Visit[] = [
   { name: "home", path: at("/"), ready: (p) => expect(p.getByRole("region", { name: "Memory" })).toBeVisible() },
   { name: "memory overview", path: at("/memory"), ready: (p) => expect(p.getByRole("table")).toBeVisible() },
@@ -46,6 +56,18 @@ const PAGES: Visit[] = [
     },
   },
   {
+    name: "editor, unsaved edits",
+    path: (oda) => memoryPath(oda, null, "Units and measures"),
+    // The question before leaving with unsaved edits.
+    later: async (p) => {
+      await p.getByLabel("Text", { exact: true }).fill("Metric units, not saved.");
+      await p.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chats" }).click();
+      await expect(p.getByRole("dialog", { name: "Leave without saving?" })).toBeVisible();
+    },
+  },
+  { name: "no such workspace set", path: at("/memory/workspaces/no-such-set") },
+  { name: "no such memory's history", path: at("/memory/global/ffffffff/history") },
+  {
     name: "history",
     path: (oda) => memoryPath(oda, "reports", "Quarterly report layout", "/history"),
     ready: (p) => expect(p.getByRole("list", { name: "Versions, newest first" })).toBeVisible(),
@@ -61,7 +83,18 @@ const PAGES: Visit[] = [
     ready: (p) => expect(p.getByRole("region", { name: "Payload text" })).toBeVisible(),
   },
   { name: "problems", path: at("/memory/problems") },
-  { name: "settings", path: at("/memory/settings") },
+  {
+    name: "settings",
+    path: at("/memory/settings"),
+    // The question a form change that makes chats refused asks first.
+    later: async (p) => {
+      await p.getByRole("checkbox", { name: /Compressed chat logs/ }).uncheck();
+      await p.getByRole("button", { name: "Save settings" }).click();
+      await expect(p.getByRole("dialog", { name: "Keep plain chat logs?" })).toContainText("Oda would then refuse", {
+        timeout: 30_000,
+      });
+    },
+  },
   {
     name: "chat list",
     path: at("/chats"),
@@ -85,9 +118,18 @@ const PAGES: Visit[] = [
     ready: (p) => expect(p.getByRole("region", { name: /^Lines of / })).toBeVisible(),
   },
   {
+    name: "chat stored in two places",
+    path: aDuplicatedChat,
+    ready: (p) => expect(p.getByRole("region", { name: /^Copy 2, in / })).toContainText("SHA-256"),
+  },
+  {
     name: "search",
     path: at("/search?q=revenue"),
-    ready: (p) => expect(p.getByRole("list", { name: "Chats that match" })).toBeVisible({ timeout: 30_000 }),
+    ready: (p) => {
+      // The index is built in the background while the page is checked.
+      test.setTimeout(180_000);
+      return expect(p.getByRole("list", { name: "Chats that match" })).toBeVisible({ timeout: 30_000 });
+    },
     // First checked while the index is being built (its progress bar), then once it is current.
     later: (p) => expect(p.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 }),
   },
@@ -147,7 +189,17 @@ async function visit(page: Page, oda: Oda, v: Visit): Promise<void> {
   });
 }
 
-test.use({ odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 2, chats: 15 }))) });
+test.use({
+  odaSetup: seed(async ({ home, logs }) => {
+    await makeDemoInto({ home, logs, seed: 2, chats: 15 });
+    // One chat copied into a second working folder: the duplicate comparison is a page of its own.
+    const folder = (await readdir(logs)).find((name) => name.startsWith("--"));
+    if (!folder) throw new Error("the demo has no working folder");
+    const chat = (await readdir(join(logs, folder)))[0];
+    if (!chat) throw new Error(`the demo's ${folder} has no chat`);
+    await cp(join(logs, folder, chat), join(logs, "--%2Fsrv%2Fcopied--", chat), { recursive: true });
+  }),
+});
 
 test.describe("in the system's dark scheme", () => {
   test.use({ colorScheme: "dark" });

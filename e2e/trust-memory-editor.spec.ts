@@ -14,6 +14,19 @@ const save = (page: Page) => page.getByRole("button", { name: "Save", exact: tru
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
 const onOff = (page: Page) => page.getByRole("switch", { name: "Send this memory to chats" });
 
+/**
+ * The browser's own Back or Forward button: a history traversal the browser starts, as its toolbar
+ * does (Playwright's goBack waits for a navigation that a held traversal never makes).
+ */
+async function traverse(page: Page, step: -1 | 1): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const { currentIndex, entries } = await cdp.send("Page.getNavigationHistory");
+  const entry = entries[currentIndex + step];
+  if (!entry) throw new Error(`no history entry ${step < 0 ? "before" : "after"} this one`);
+  await cdp.send("Page.navigateToHistoryEntry", { entryId: entry.id });
+  await cdp.detach();
+}
+
 async function onDisk(home: string) {
   const p = parseMemorySource(await readFile(join(home, "memory", "global", ID), "utf8"));
   if (!p.ok) throw new Error(p.message);
@@ -82,6 +95,75 @@ test.describe("an editor with unsaved edits", () => {
     await expect(text(page)).toHaveValue("four");
     await expect(offer).toHaveCount(0);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("memory-draft")))).toEqual([]);
+  });
+
+  test("asks before the browser's Back and Forward, and goes there when told to", async ({ page }) => {
+    test.slow(); // client-side navigations and history traversals on a shared, loaded machine
+    await page.goto("/memory/global");
+    await page.getByRole("link", { name: "Reply language" }).click();
+    await expect(page).toHaveURL(EDITOR);
+    await page.getByRole("link", { name: "History" }).click();
+    await expect(page).toHaveURL(`${EDITOR}/history`);
+    await traverse(page, -1);
+    await expect(page).toHaveURL(EDITOR);
+    await text(page).fill("two, not saved");
+    await expect(page.getByText("Unsaved edits")).toBeVisible();
+
+    // Back: the question, and Cancel stays on the editor with the edits.
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await traverse(page, -1);
+    await expect(leave).toBeVisible();
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await expect(leave).toBeHidden();
+    await expect(page).toHaveURL(EDITOR);
+    await expect(text(page)).toHaveValue("two, not saved");
+
+    // Forward: the same question, and leaving goes where Forward pointed.
+    await traverse(page, 1);
+    await expect(leave).toBeVisible();
+    await expect(page).toHaveURL(EDITOR);
+    await leave.getByRole("button", { name: "Leave this page" }).click();
+    await expect(page).toHaveURL(`${EDITOR}/history`);
+    await expect(page.getByRole("list", { name: "Versions, newest first" })).toBeVisible();
+
+    // Back again lands on the editor, which offers the draft; with no edits, a second Back goes without asking.
+    await traverse(page, -1);
+    await expect(page).toHaveURL(EDITOR);
+    await expect(page.getByRole("region", { name: "Unsaved draft" })).toBeVisible();
+    await traverse(page, -1);
+    await expect(page).toHaveURL("/memory/global");
+    await expect(leave).toHaveCount(0);
+  });
+
+  test("asks before Back in a browser without the Navigation API (popstate only)", async ({ page }) => {
+    test.slow(); // client-side navigations and history traversals on a shared, loaded machine
+    await page.addInitScript(() => Object.defineProperty(window, "navigation", { value: undefined }));
+    await page.goto("/memory/global");
+    await page.getByRole("link", { name: "Reply language" }).click();
+    await expect(page).toHaveURL(EDITOR);
+    await text(page).fill("two, not saved");
+    await expect(page.getByText("Unsaved edits")).toBeVisible();
+
+    // The traversal has happened by the time the page hears of it: the editor's entry is put back.
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await traverse(page, -1);
+    await expect(leave).toBeVisible();
+    await expect(page).toHaveURL(EDITOR);
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await expect(text(page)).toHaveValue("two, not saved");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Memory" }).click();
+    await leave.getByRole("button", { name: "Leave this page" }).click();
+    await expect(page).toHaveURL("/memory");
+    // Back to the editor, then Back again: held, and leaving goes to where Back pointed.
+    await traverse(page, -1);
+    await expect(page).toHaveURL(EDITOR);
+    await page.getByRole("region", { name: "Unsaved draft" }).getByRole("button", { name: "Restore draft" }).click();
+    await expect(text(page)).toHaveValue("two, not saved");
+    await traverse(page, -1);
+    await expect(leave).toBeVisible();
+    await leave.getByRole("button", { name: "Leave this page" }).click();
+    await expect(page.getByRole("heading", { name: "Global memories", level: 1 })).toBeVisible();
   });
 
   test("on/off is part of the draft: nothing is written before Save, whose toast's Undo turns it back", async ({
