@@ -11,6 +11,35 @@ export interface ListRow {
 /** The list's order: newest activity first, chats without activity last, then by id. */
 const ORDER = "ORDER BY last_activity DESC, id";
 
+/** The index `chats_recent` orders chats as the list does, but for chats of the same moment (by `cid`). */
+const RECENT = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
+
+/**
+ * The first `n` rows in the list's order without sorting every chat: the
+ * first `n` by `chats_recent` (read from the index alone), and every chat of
+ * the same moment as the last of them (ties the index orders otherwise), then
+ * these few sorted as the list sorts. Every chat newer than that moment is
+ * among them, so the first `n` are those the whole sort would give.
+ */
+function firstRows(db: Db, n: number): ListRow[] {
+  const top = db.prepare(`SELECT cid, last_activity FROM chats ${RECENT} LIMIT ?`).raw().all(n) as [
+    number,
+    string | null,
+  ][];
+  const cids = new Set(top.map(([cid]) => cid));
+  const last = top[top.length - 1];
+  if (last && top.length === n) {
+    const ties =
+      last[1] === null
+        ? db.prepare("SELECT cid FROM chats WHERE last_activity IS NULL")
+        : db.prepare("SELECT cid FROM chats WHERE (last_activity IS NULL) = 0 AND last_activity = ?");
+    for (const [cid] of (last[1] === null ? ties.raw().all() : ties.raw().all(last[1])) as [number][]) cids.add(cid);
+  }
+  return db
+    .prepare(`SELECT id, source, summary FROM chats WHERE cid IN (SELECT value FROM json_each(?)) ${ORDER} LIMIT ?`)
+    .all(JSON.stringify([...cids]), n) as ListRow[];
+}
+
 /**
  * The index's chat rows in the list's order, read as they are asked for. The
  * summaries of 100,000 chats are about 90 MB of JSON: sorting them all and
@@ -34,9 +63,7 @@ export class IndexRows {
   ) {
     this.refreshedAt = readMeta(db, "refreshedAt");
     this.count = (db.prepare("SELECT count(*) AS n FROM chats").get() as { n: number }).n;
-    this.first = db
-      .prepare(`SELECT id, source, summary FROM chats WHERE cid IN (SELECT cid FROM chats ${ORDER} LIMIT ?) ${ORDER}`)
-      .all(firstPage) as ListRow[];
+    this.first = firstRows(db, firstPage);
   }
 
   /** True when the index was refreshed after the first rows were read (later rows may not fit them). */
