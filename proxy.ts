@@ -4,8 +4,10 @@ import {
   bearerToken,
   checkAccess,
   describeRefusal,
+  fetchMetadataOf,
   isAllowedHost,
   isValidToken,
+  SAFE_HEADERS,
   tokenCookieName,
 } from "./lib/security/access";
 
@@ -35,11 +37,12 @@ export function proxy(request: NextRequest): NextResponse {
       host,
       origin: request.headers.get("origin"),
       presentedToken: request.cookies.get(cookieName)?.value ?? bearerToken(request.headers.get("authorization")),
+      fetchMetadata: fetchMetadataOf(request.headers),
     },
     config,
   );
   if (!verdict.ok) return refuse(verdict.status, describeRefusal(verdict.reason));
-  return NextResponse.next();
+  return NextResponse.next({ headers: SAFE_HEADERS });
 }
 
 function stripToken(search: string): string {
@@ -52,7 +55,7 @@ function stripToken(search: string): string {
 function refuse(status: number, message: string): NextResponse {
   return new NextResponse(`${message}\n`, {
     status,
-    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...SAFE_HEADERS },
   });
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
-import { at, closedChat } from "./chats-setup";
+import { at, closedChat, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 test.describe("the inspector, both formats", () => {
@@ -18,18 +18,7 @@ test.describe("the inspector, both formats", () => {
         model: "oda-large-2026-10",
       });
       await w.appendEvents([
-        {
-          type: "message",
-          ts: at(2),
-          role: "assistant",
-          content: [{ type: "tool_use", id: "tu-1", name: "read_file", input: { path: "report.md" } }],
-        },
-        {
-          type: "message",
-          ts: at(2),
-          role: "user",
-          content: [{ type: "tool_result", tool_use_id: "tu-1", content: "The whole report text", is_error: false }],
-        },
+        ...readReportToolCall(at(2), "tu-1"),
         { type: "title", ts: at(3), title: "Report summary" },
         { type: "surprise", ts: at(3), detail: { kept: true } },
       ]);

@@ -2,22 +2,14 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { LockHolder } from "../lib/fs/lock";
-import { type ChatWriter, createChat, leaveDeadLock } from "../lib/sessions/testing";
+import { createChat, leaveDeadLock } from "../lib/sessions/testing";
 import { at, closedChat, snapshot } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
+import { useLiveChat } from "./live-chat";
 
 test.describe("a chat Oda is writing", () => {
   // The test process itself holds the chat's lock, as a copy of Oda would.
-  let live: ChatWriter;
-  test.use({
-    odaSetup: seed(async ({ logs }) => {
-      live = createChat(logs, { id: "c-live", cwd: "/home/ana", created: at(0) });
-      await live.appendTurn({ user: "Hello while writing", assistant: "Hi", ts: at(1) });
-    }),
-  });
-  test.afterEach(async () => {
-    await live.close();
-  });
+  const live = useLiveChat();
 
   test("the page is read-only: no action that writes", async ({ page }) => {
     await page.goto("/chats/c-live");
@@ -33,7 +25,7 @@ test.describe("a chat Oda is writing", () => {
     await expect(lines.getByText("Hello while writing")).toBeVisible();
     await page.getByRole("button", { name: "Follow new lines" }).click();
     await expect(page.getByRole("button", { name: "Following new lines" })).toHaveAttribute("aria-pressed", "true");
-    await live.appendTurn({ user: "A question asked while following", assistant: "And its answer", ts: at(2) });
+    await live.writer.appendTurn({ user: "A question asked while following", assistant: "And its answer", ts: at(2) });
     await expect(lines.getByText("A question asked while following")).toBeVisible();
     await expect(lines.getByText("And its answer")).toBeVisible();
     await expect(page.getByText("3 new lines; 7 in all.")).toBeVisible();

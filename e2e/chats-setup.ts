@@ -7,7 +7,9 @@ import {
   type ChatWriter,
   createChat,
   leaveDeadLock,
+  type NewChat,
   openChat,
+  type Turn,
   upgradeToFormat4,
 } from "../lib/sessions/testing";
 
@@ -34,6 +36,32 @@ export async function closedChat(
   }
   await w.close();
   return w;
+}
+
+/** A closed chat with exactly these turns (searches look for their words). */
+export async function chatWithTurns(logs: string, chat: NewChat, turns: Turn[]): Promise<ChatWriter> {
+  const w = createChat(logs, chat);
+  for (const turn of turns) await w.appendTurn(turn);
+  await w.close();
+  return w;
+}
+
+/** An assistant's `read_file` tool call on report.md and its result: two format 4 events at `ts`. */
+export function readReportToolCall(ts: string, toolUseId: string) {
+  return [
+    {
+      type: "message",
+      ts,
+      role: "assistant",
+      content: [{ type: "tool_use", id: toolUseId, name: "read_file", input: { path: "report.md" } }],
+    },
+    {
+      type: "message",
+      ts,
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: toolUseId, content: "The whole report text", is_error: false }],
+    },
+  ];
 }
 
 /** The list's folder: a chat of every problem kind, cached and rebuilt details, both formats, `_no-cwd`. */

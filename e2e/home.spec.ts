@@ -1,4 +1,8 @@
+import { join } from "node:path";
+import { encodeName, groupName } from "../lib/sessions";
+import { leaveDeadLock } from "../lib/sessions/testing";
 import { makeDemoInto } from "../scripts/demo";
+import { closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 test.describe("the start page over demo data", () => {
@@ -34,5 +38,30 @@ test.describe("the start page over demo data", () => {
     await expect(page.getByRole("main")).toContainText("Oda Admin");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+  });
+});
+
+test.describe("the start page's count of chats with problems", () => {
+  test.use({
+    odaSetup: seed(async ({ logs }) => {
+      for (const id of ["c-1", "c-2"]) await closedChat(logs, id, "/home/ana/reports", 1);
+    }),
+  });
+
+  test("comes from the search index once it is built, and follows a chat that changes", async ({ page, oda }) => {
+    await page.goto("/");
+    const chats = page.getByRole("region", { name: "Chats" });
+    await expect(chats).toContainText("No problems found.");
+    // The first count lists the folder and starts building the index: wait for it to be built.
+    await expect
+      .poll(async () => {
+        const status = await (await page.request.get("/api/read/search.status")).json();
+        return status.data?.freshness?.fresh === true;
+      })
+      .toBe(true);
+    // A copy of Oda died holding c-2: its lock is stale, a problem the index does not know of yet.
+    leaveDeadLock(join(oda.logs, groupName("/home/ana/reports"), encodeName("c-2")));
+    await page.goto("/");
+    await expect(chats.getByRole("link", { name: "1 chat with problems to look at" })).toBeVisible();
   });
 });

@@ -1,15 +1,11 @@
-import { createChat } from "../lib/sessions/testing";
+import { chatWithTurns } from "./chats-setup";
 import { expect, seed, test } from "./fixtures";
 
 /** One chat whose answer celebrates with an emoji and ticks a box. */
 async function writeChats(logs: string) {
-  const chat = createChat(logs, { id: "c-party", cwd: "/home/ana/ops", created: "2026-11-20T09:00:00.000Z" });
-  await chat.appendTurn({
-    user: "Is the release out?",
-    assistant: "Deployed 🎉 and checked ✓",
-    ts: "2026-11-20T09:01:00.000Z",
-  });
-  await chat.close();
+  await chatWithTurns(logs, { id: "c-party", cwd: "/home/ana/ops", created: "2026-11-20T09:00:00.000Z" }, [
+    { user: "Is the release out?", assistant: "Deployed 🎉 and checked ✓", ts: "2026-11-20T09:01:00.000Z" },
+  ]);
 }
 
 test.use({ odaSetup: seed(async ({ logs }) => writeChats(logs)) });

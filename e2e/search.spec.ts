@@ -1,27 +1,19 @@
-import { createChat } from "../lib/sessions/testing";
+import { chatWithTurns } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 /** Two chats written with the project's own writer: the zebra answer is line 6 of "c-zebra". */
 async function writeChats(logs: string) {
-  const zoo = createChat(logs, { id: "c-zebra", cwd: "/home/ana/zoo", created: "2026-11-20T09:00:00.000Z" });
-  await zoo.appendTurn({
-    user: "Tell me about stripes",
-    assistant: "Horses have none.",
-    ts: "2026-11-20T09:01:00.000Z",
-  });
-  await zoo.appendTurn({
-    user: "Which animal has black and white stripes?",
-    assistant: "The zebra does, and each zebra's pattern is unique.",
-    ts: "2026-11-20T09:02:00.000Z",
-  });
-  await zoo.close();
-  const other = createChat(logs, { id: "c budget/1", cwd: "/home/ana/reports", created: "2026-11-25T10:00:00.000Z" });
-  await other.appendTurn({
-    user: "Summarise the quarterly budget",
-    assistant: "The budget grew by 4%.",
-    ts: "2026-11-25T10:01:00.000Z",
-  });
-  await other.close();
+  await chatWithTurns(logs, { id: "c-zebra", cwd: "/home/ana/zoo", created: "2026-11-20T09:00:00.000Z" }, [
+    { user: "Tell me about stripes", assistant: "Horses have none.", ts: "2026-11-20T09:01:00.000Z" },
+    {
+      user: "Which animal has black and white stripes?",
+      assistant: "The zebra does, and each zebra's pattern is unique.",
+      ts: "2026-11-20T09:02:00.000Z",
+    },
+  ]);
+  await chatWithTurns(logs, { id: "c budget/1", cwd: "/home/ana/reports", created: "2026-11-25T10:00:00.000Z" }, [
+    { user: "Summarise the quarterly budget", assistant: "The budget grew by 4%.", ts: "2026-11-25T10:01:00.000Z" },
+  ]);
 }
 
 test.use({ odaSetup: seed(async ({ logs }) => writeChats(logs)) });
@@ -78,13 +70,9 @@ test.describe("search", () => {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto("/search");
     await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
-    const late = createChat(oda.logs, { id: "c-late", cwd: null, created: "2026-11-28T08:00:00.000Z" });
-    await late.appendTurn({
-      user: "Where did the okapi go?",
-      assistant: "To the forest.",
-      ts: "2026-11-28T08:01:00.000Z",
-    });
-    await late.close();
+    await chatWithTurns(oda.logs, { id: "c-late", cwd: null, created: "2026-11-28T08:00:00.000Z" }, [
+      { user: "Where did the okapi go?", assistant: "To the forest.", ts: "2026-11-28T08:01:00.000Z" },
+    ]);
     await page.getByRole("button", { name: "Refresh index" }).click();
     await expect(page.getByText("The search index is up to date (3 chats).")).toBeVisible({ timeout: 20_000 });
     await page.getByLabel("Search chats").fill("okap*");

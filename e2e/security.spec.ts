@@ -1,4 +1,5 @@
-import { connect } from "node:net";
+import { createServer } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { expect, expectAccessible, test } from "./fixtures";
 import { rawRequest } from "./http";
@@ -84,6 +85,84 @@ test.describe("safe by default", () => {
       const res = await rawRequest(`${oda.baseURL}/`, { method: "POST", headers, body: "[]" });
       expect(res.status, String(origin)).toBe(403);
     }
+  });
+
+  test("another local server's page cannot read the dashboard's data through its GETs", async ({ page, oda }) => {
+    // A site is the host without its port, and a cookie ignores ports: a page on another 127.0.0.1 port is
+    // "same-site", and the SameSite=Strict cookie goes along with its <img>, <script src> and no-cors fetch.
+    // What the browser sends is recorded by a second local server (the browser may hide the dashboard's
+    // answer from the page, but the server must not do the work or send the data), then replayed to it.
+    const listen = async (handle: Parameters<typeof createServer>[1]) => {
+      const server = createServer(handle);
+      await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+      return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    };
+    const sent: { how: string; headers: Record<string, string> }[] = [];
+    const recorder = await listen((req, res) => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name === "cookie" || name.startsWith("sec-fetch-")),
+      ) as Record<string, string>;
+      sent.push({ how: new URL(req.url ?? "/", "http://x").search.slice(1), headers });
+      res.end();
+    });
+    const probe = `${recorder.origin}/api/read/memory.overview`;
+    const other = await listen((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(
+        `<!doctype html><title>other</title><img src="${probe}?img"><script src="${probe}?script"></script>` +
+          `<script>fetch("${probe}?fetch", { mode: "no-cors", credentials: "include" })</script>` +
+          `<a href="${oda.baseURL}/memory">Open Oda Admin</a>`,
+      );
+    });
+    try {
+      await page.goto(`${other.origin}/`);
+      await expect.poll(() => sent.map((s) => s.how).sort()).toEqual(["fetch", "img", "script"]);
+      for (const { how, headers } of sent) {
+        expect(headers.cookie, how).toContain(`oda_admin_${oda.port}=${oda.token}`);
+        expect(headers["sec-fetch-site"], how).toBe("same-site");
+        const res = await rawRequest(`${oda.baseURL}/api/read/memory.overview?${how}`, { headers });
+        expect(res.status, how).toBe(403);
+        expect(res.body, how).not.toContain('"ok":true');
+        expect(res.headers["x-content-type-options"], how).toBe("nosniff");
+      }
+      // A link followed from elsewhere still opens a page.
+      await page.getByRole("link", { name: "Open Oda Admin" }).click();
+      await expect(page).toHaveURL(`${oda.baseURL}/memory`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    } finally {
+      for (const { server } of [recorder, other]) await new Promise((done) => server.close(done));
+    }
+    // The dashboard's own pages still read.
+    const own = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return {
+        status: res.status,
+        nosniff: res.headers.get("x-content-type-options"),
+        store: res.headers.get("cache-control"),
+      };
+    }, `${oda.baseURL}/api/read/memory.overview`);
+    expect(own).toEqual({ status: 200, nosniff: "nosniff", store: "no-store" });
+  });
+
+  test("a read's name is an allow-list, never a property or a path", async ({ oda }) => {
+    const cookie = `oda_admin_${oda.port}=${oda.token}`;
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "memory.overview%00"]) {
+      const res = await rawRequest(`${oda.baseURL}/api/read/${name}`, { headers: { cookie } });
+      expect(res.status, name).toBe(404);
+      expect(res.headers["x-content-type-options"], name).toBe("nosniff");
+      expect(res.headers["content-type"], name).toMatch(/^application\/json/);
+    }
+    const path = await rawRequest(`${oda.baseURL}/api/read/..%2F..%2Fmemory.overview`, { headers: { cookie } });
+    expect(path.status).toBe(404);
+    expect(path.body).not.toContain('"ok":true');
+    const ok = await rawRequest(`${oda.baseURL}/api/read/memory.overview`, { headers: { cookie } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers).toMatchObject({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
+    const foreign = await rawRequest(`${oda.baseURL}/api/read/memory.overview`, {
+      headers: { cookie, host: "evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await rawRequest(`${oda.baseURL}/api/read/memory.overview`)).status).toBe(401);
   });
 
   test("the server listens on 127.0.0.1 only", async ({ oda }) => {

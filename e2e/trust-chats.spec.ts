@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ChatWriter, createChat, leaveDeadLock } from "../lib/sessions/testing";
+import { leaveDeadLock } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
+import { useLiveChat } from "./live-chat";
 
 // A loaded machine (load 30 on 2 cores) lists and decodes slowly: wait for states, with room to get there.
 test.describe.configure({ timeout: 180_000 });
@@ -95,16 +96,8 @@ test.describe("the chat list", () => {
 });
 
 test.describe("follow mode", () => {
-  let live: ChatWriter;
-  test.use({
-    odaSetup: seed(async ({ logs }) => {
-      live = createChat(logs, { id: "c-live", cwd: "/home/ana", created: at(0) });
-      await live.appendTurn({ user: "Hello while writing", assistant: "Hi", ts: at(1) });
-    }),
-  });
-  test.afterEach(async () => {
-    await live.close();
-  });
+  // The test process itself holds the chat's lock, as a copy of Oda would.
+  const live = useLiveChat();
 
   test("refreshes lines, messages, last activity and the checkpoint state as the log grows", async ({ page }) => {
     await page.goto("/chats/c-live");
@@ -117,7 +110,7 @@ test.describe("follow mode", () => {
     await page.getByRole("button", { name: "Follow new lines" }).click();
     await expect(page.getByRole("button", { name: "Following new lines" })).toBeVisible();
     // A save after the checkpoint, as Oda makes between turns: the checkpoint falls behind.
-    await live.appendEvents([
+    await live.writer.appendEvents([
       { type: "message", ts: at(2), role: "user", content: [{ type: "text", text: "Asked while following" }] },
       { type: "message", ts: at(3), role: "assistant", content: [{ type: "text", text: "Answered while following" }] },
     ]);

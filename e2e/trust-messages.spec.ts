@@ -1,5 +1,5 @@
 import { type ChatWriter, createChat } from "../lib/sessions/testing";
-import { appendUnfinishedLine, at } from "./chats-setup";
+import { appendUnfinishedLine, at, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 // A loaded machine (load 30 on 2 cores) lists and decodes slowly: wait for states, with room to get there.
@@ -40,18 +40,7 @@ test.describe("a chat with a title, Markdown, a tool call and an unfinished tail
       await w.appendEvents([
         { type: "message", ts: at(1), role: "user", content: [{ type: "text", text: "Summarise the report" }] },
         { type: "message", ts: at(1), role: "assistant", content: [{ type: "text", text: MARKDOWN }] },
-        {
-          type: "message",
-          ts: at(2),
-          role: "assistant",
-          content: [{ type: "tool_use", id: "tu-7", name: "read_file", input: { path: "report.md" } }],
-        },
-        {
-          type: "message",
-          ts: at(2),
-          role: "user",
-          content: [{ type: "tool_result", tool_use_id: "tu-7", content: "The whole report text", is_error: false }],
-        },
+        ...readReportToolCall(at(2), "tu-7"),
         { type: "title", ts: at(3), title: "Quarterly report summary" },
       ]);
       await appendUnfinishedLine(w, { type: "message", ts: at(4), role: "user", content: "cut short by a crash" }, 40);

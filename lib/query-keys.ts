@@ -35,6 +35,9 @@ export const queryKeys = {
     folders: () => ["search", "folders"] as const,
   },
   repairs: {
+    all: ["repairs"] as const,
     overview: () => ["repairs", "overview"] as const,
+    /** The newest conversion job alone (cheap: one small file), polled while it runs. */
+    job: () => ["repairs", "job"] as const,
   },
 };

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { chatDataHref, chatHref, downloadHref, historyHref, lineDownloadHref, memoryHref, setHref } from "./routes";
+import {
+  chatDataHref,
+  chatHref,
+  downloadHref,
+  historyHref,
+  lineDownloadHref,
+  memoryHref,
+  parseCopy,
+  setHref,
+} from "./routes";
 
 describe("routes", () => {
   it("encodes workspace keys and ids as data", () => {
@@ -19,5 +28,13 @@ describe("routes", () => {
     );
     expect(downloadHref("c", "raw", "g1")).toBe("/chats/c/download?form=raw&generation=g1");
     expect(lineDownloadHref("c", 7, null)).toBe("/chats/c/download?line=7");
+  });
+
+  it("reads ?copy= one way for the page and its routes: a copy's 0-based number, or nothing", () => {
+    expect(parseCopy("0")).toBe(0);
+    expect(parseCopy("3")).toBe(3);
+    for (const bad of [undefined, null, "", " ", "-1", "1.5", "x", "16", "1e9"])
+      expect(parseCopy(bad), String(bad)).toBe(undefined);
+    expect(parseCopy("15")).toBe(15);
   });
 });

@@ -68,6 +68,20 @@ export function chatHref(
   return `/chats/${encodeURIComponent(id)}${queryString({ ...params, line: params.line || undefined })}`;
 }
 
+/** The highest `?copy=` (0-based) of a chat stored in two places that its page and routes take. */
+export const MAX_COPY = 15;
+
+/**
+ * `?copy=`, one copy (0-based) of a chat stored in two places, as its page and
+ * its `lines` and `status` routes read it: the copy's number, or undefined
+ * when absent or not one (a route refuses that; the page shows no copy).
+ */
+export function parseCopy(value: string | null | undefined): number | undefined {
+  if (!value || !/^\d{1,2}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n <= MAX_COPY ? n : undefined;
+}
+
 /** A GET route handler under a chat (`lines`, `status`, `find`, …) with its query. */
 export function chatDataHref(id: string, what: string, params: Params): string {
   return `/chats/${encodeURIComponent(id)}/${what}${queryString(params)}`;

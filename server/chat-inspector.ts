@@ -1,8 +1,9 @@
 import "server-only";
 import { cache } from "react";
-import type { z } from "zod";
+import { z } from "zod";
 import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
+import { parseCopy } from "@/lib/routes";
 import { type ChatDetails, outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
@@ -225,6 +226,13 @@ export function chatIdFromRequest(request: Request): string {
   const segment = new URL(request.url).pathname.split("/")[2] ?? "";
   return chatIdParam(segment);
 }
+
+/** `?copy=` in a route's query: absent, or a copy's number as `parseCopy` reads it (else the request is refused). */
+export const ZCopyParam = z
+  .string()
+  .optional()
+  .refine((value) => value === undefined || parseCopy(value) !== undefined)
+  .transform((value) => parseCopy(value));
 
 /**
  * The body of every chat route handler, as `runAction` is for server actions:

@@ -7,6 +7,8 @@ import {
   bearerToken,
   checkAccess,
   describeRefusal,
+  fetchMetadataOf,
+  SAFE_HEADERS,
   tokenCookieName,
 } from "@/lib/security/access";
 
@@ -24,6 +26,7 @@ async function verdictFromHeaders(method: string): Promise<AccessVerdict> {
       host: h.get("host"),
       origin: h.get("origin"),
       presentedToken: jar.get(tokenCookieName(config.port))?.value ?? bearerToken(h.get("authorization")),
+      fetchMetadata: fetchMetadataOf(h),
     },
     config,
   );
@@ -47,6 +50,6 @@ export async function guardRoute(request: Request): Promise<Response | null> {
   if (verdict.ok) return null;
   return new Response(`${describeRefusal(verdict.reason)}\n`, {
     status: verdict.status,
-    headers: { "content-type": "text/plain; charset=utf-8" },
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...SAFE_HEADERS },
   });
 }

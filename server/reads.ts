@@ -10,7 +10,7 @@ import {
   readHistoryAction,
   readPayloadAction,
 } from "@/app/_actions/memory";
-import { repairsOverviewAction } from "@/app/_actions/repairs";
+import { repairsJobAction, repairsOverviewAction } from "@/app/_actions/repairs";
 import { indexFoldersAction, indexStatusAction } from "@/app/_actions/search";
 import { type ActionResult, runGuardedRead } from "@/server/action";
 
@@ -34,6 +34,7 @@ export const READS = {
   "search.status": (_input: unknown) => indexStatusAction({ refresh: "when-stale" }),
   "search.folders": indexFoldersAction,
   "repairs.overview": repairsOverviewAction,
+  "repairs.job": repairsJobAction,
 } satisfies Record<string, (input: unknown) => Promise<ActionResult<unknown>>>;
 
 /** The name of a read. */

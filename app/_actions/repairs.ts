@@ -70,6 +70,11 @@ export async function undoRepairAction(input: unknown) {
   );
 }
 
+/** The newest folder-form conversion job, or null: one small file read, for polling while it runs. */
+export async function repairsJobAction(input: unknown) {
+  return runAction(z.object({}), input, async () => listJobs(repairRoots().state)[0] ?? null);
+}
+
 /** The Repairs page's data: problems with a repair, space, the conversion job, and the repairs made. */
 export async function repairsOverviewAction(input: unknown) {
   return runAction(z.object({}), input, async () => {

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { OdaError } from "../../lib/errors";
+import { lockLeftoverProblems } from "../../lib/fs/lock-leftovers";
 import {
   type ChangeOptions,
   type ChangeResult,
@@ -161,12 +163,18 @@ const payload: Command = async (ctx) => {
 /** `oda-admin doctor`'s memory section: every memory and settings problem under the home. */
 export const memoryDoctorCheck: DoctorCheck = async (ctx) => {
   if (!ctx.roots.home) return null;
-  const problems = await listAllProblems(ctx.roots.home);
+  const home = ctx.roots.home;
+  const problems = await listAllProblems(home);
   return {
     name: "memory",
-    problems: problems.map((p) =>
-      p.line === undefined ? { path: p.path, message: p.message } : { path: p.path, message: p.message, line: p.line },
-    ),
+    problems: [
+      ...problems.map((p) =>
+        p.line === undefined
+          ? { path: p.path, message: p.message }
+          : { path: p.path, message: p.message, line: p.line },
+      ),
+      ...lockLeftoverProblems(home, [join(home, "memory-history")]),
+    ],
   };
 };
 

@@ -48,7 +48,7 @@ function describeRefresh(r: RefreshResult): string {
     `${r.ms} ms`,
   ];
   const aside = r.setAside
-    ? `\nThe old index could not be used (${r.setAside.reason}); it was set aside as ${r.setAside.path}.`
+    ? `\nThe old index could not be used (${r.setAside.reason}); it was removed and rebuilt.`
     : "";
   return `Index refreshed: ${parts.join(", ")}.${aside}`;
 }
@@ -80,7 +80,7 @@ const status: Command = async (ctx) => {
   ctx.out(`Index: ${s.path} (${s.bytes.toLocaleString("en")} bytes)`);
   ctx.out(`  ${s.chats.toLocaleString("en")} chats, ${s.entries.toLocaleString("en")} searchable entries`);
   ctx.out(`  ${s.freshness.sentence}`);
-  if (s.setAside) ctx.out(`  The old index was set aside as ${s.setAside.path}: ${s.setAside.reason}`);
+  if (s.setAside) ctx.out(`  The old index could not be used (${s.setAside.reason}); it was removed and rebuilt.`);
   return 0;
 };
 

@@ -1,5 +1,6 @@
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { OdaError } from "../../lib/errors";
+import { lockLeftoverProblems } from "../../lib/fs/lock-leftovers";
 import { requireRoot } from "../../lib/roots";
 import {
   type ChatSummary,
@@ -183,6 +184,12 @@ export const sessionsDoctorCheck: DoctorCheck = async (ctx) => {
     for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)]) {
       problems.push({ path: relative(root, p.path) || ".", message: p.message });
     }
+    problems.push(
+      ...lockLeftoverProblems(
+        root,
+        batch.chats.map((c) => join(root, c.folder)),
+      ),
+    );
   }
   return { name: "chat logs", problems };
 };

@@ -9,6 +9,7 @@ import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
+import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref } from "@/lib/routes";
 import type { ChatRow } from "@/lib/types";
 import { countOf, formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
@@ -177,40 +178,36 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           if (!item) return null;
-          const base = "absolute top-0 left-0 w-full";
-          const style = { transform: `translateY(${v.start}px)` };
           if (item.type === "group") {
             return (
-              <div
+              <VirtualRow
                 key={v.key}
-                ref={virtualizer.measureElement}
-                data-index={v.index}
+                item={v}
+                measure={virtualizer.measureElement}
                 role="row"
                 aria-rowindex={v.index + 2}
-                className={`${base} border-t border-zinc-300 bg-zinc-50 px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900/60`}
-                style={style}
+                className="border-t border-zinc-300 bg-zinc-50 px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900/60"
               >
                 <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold break-all">
                   {item.label} <span className="font-sans font-normal">· {countOf(item.count, "chat")}</span>
                 </div>
-              </div>
+              </VirtualRow>
             );
           }
           const bad = item.row.problems.length > 0;
           return (
-            <div
+            <VirtualRow
               key={v.key}
-              ref={virtualizer.measureElement}
-              data-index={v.index}
+              item={v}
+              measure={virtualizer.measureElement}
               role="row"
               aria-rowindex={v.index + 2}
-              className={`${base} ${GRID} items-start border-t border-zinc-200 px-3 py-2 dark:border-zinc-800 ${
+              className={`${GRID} items-start border-t border-zinc-200 px-3 py-2 dark:border-zinc-800 ${
                 bad ? "border-l-4 border-l-red-600" : ""
               }`}
-              style={style}
             >
               <ChatCells row={item.row} />
-            </div>
+            </VirtualRow>
           );
         })}
       </div>

@@ -6,6 +6,7 @@ import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref, lineDownloadHref } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
@@ -225,16 +226,15 @@ export function LogViewer({
             const n = base + v.index + 1;
             const line = v.index < shown ? byLine.get(n) : undefined;
             return (
-              <div
+              <VirtualRow
                 key={v.key}
-                ref={virtualizer.measureElement}
-                data-index={v.index}
+                item={v}
+                measure={virtualizer.measureElement}
                 role="listitem"
                 aria-current={n === selected ? "true" : undefined}
-                className={`absolute top-0 left-0 w-full border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
+                className={`border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
                   n === selected ? "bg-amber-100 dark:bg-amber-950" : ""
                 }`}
-                style={{ transform: `translateY(${v.start}px)` }}
               >
                 {v.index >= shown ? (
                   <TailMarker tail={tail} counting={total === null} error={status.data?.error ?? null} />
@@ -251,7 +251,7 @@ export function LogViewer({
                     hrefOf={hrefOf}
                   />
                 )}
-              </div>
+              </VirtualRow>
             );
           })}
         </div>

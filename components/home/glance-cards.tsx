@@ -2,7 +2,7 @@ import Link from "next/link";
 import { memoryCounts } from "@/lib/memory";
 import type { Roots } from "@/lib/roots";
 import { walkLogFolder } from "@/lib/sessions";
-import { streamChatList } from "@/server/chat-list";
+import { countProblemChats } from "@/server/problem-chats";
 
 interface Glance {
   label: string;
@@ -35,17 +35,6 @@ async function memoryGlance(home: string | null): Promise<Glance> {
 
 function problemsOf(count: number, href: string, one: string, many = `${one}s`) {
   return { count, href, label: plural(count, one, many) };
-}
-
-/** Chats with at least one problem, from the chat list's own source (the index when fresh, else the folder). */
-async function countProblemChats(): Promise<number> {
-  // Keyed by id: rows served from the index may be sent again once checked against the folder, and gone ones removed.
-  const withProblems = new Map<string, boolean>();
-  for await (const batch of streamChatList()) {
-    for (const row of batch.rows) withProblems.set(row.id, row.problems.length > 0);
-    for (const id of batch.update?.removed ?? []) withProblems.delete(id);
-  }
-  return [...withProblems.values()].filter(Boolean).length;
 }
 
 async function chatsGlance(logs: string | null): Promise<Glance> {

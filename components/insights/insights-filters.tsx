@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect } from "react";
 import { useIndexStatus } from "@/components/search/use-index-status";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
 
 const input =
   "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
@@ -47,64 +48,50 @@ export function InsightsFilters({
     }
   }, [search, usedZone, path, router]);
   useRefreshWhenIndexed();
-  const field = (id: string, label: string, control: React.ReactNode) => (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm">
-        {label}
-      </label>
-      {control}
-    </div>
-  );
   return (
     <form method="get" action={path} aria-label="Insights filters" className="space-y-3">
       <fieldset className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <legend className="mb-1 text-sm font-medium">Filters</legend>
-        {field(
-          "ins-since",
-          "From date",
-          <input id="ins-since" name="since" type="date" defaultValue={values.since} className={input} />,
-        )}
-        {field(
-          "ins-until",
-          "To date",
-          <input id="ins-until" name="until" type="date" defaultValue={values.until} className={input} />,
-        )}
-        {field(
-          "ins-cwd",
-          "Working folder",
-          <select id="ins-cwd" name="cwd" defaultValue={values.cwd ?? "*"} className={input}>
-            <option value="*">Any folder</option>
-            {cwds.map((c) => (
-              <option key={c ?? ""} value={c ?? ""}>
-                {c ?? "(no working folder)"}
-              </option>
-            ))}
-          </select>,
-        )}
-        {field(
-          "ins-model",
-          "Model",
-          <select id="ins-model" name="model" defaultValue={values.model ?? ""} className={input}>
-            <option value="">Any model</option>
-            {models.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>,
-        )}
-        {field(
-          "ins-period",
-          "Group by",
-          <select id="ins-period" name="period" defaultValue={values.period ?? "daily"} className={input}>
-            <option value="daily">Day</option>
-            <option value="weekly">Week</option>
-            <option value="monthly">Month</option>
-          </select>,
-        )}
-        {field(
-          "ins-tz",
-          "Time zone",
-          <input dir="auto" id="ins-tz" name="tz" defaultValue={values.tz ?? usedZone} className={input} />,
-        )}
+        <Field id="ins-since" label="From date" labelClassName="block text-sm">
+          {(control) => <input {...control} name="since" type="date" defaultValue={values.since} className={input} />}
+        </Field>
+        <Field id="ins-until" label="To date" labelClassName="block text-sm">
+          {(control) => <input {...control} name="until" type="date" defaultValue={values.until} className={input} />}
+        </Field>
+        <Field id="ins-cwd" label="Working folder" labelClassName="block text-sm">
+          {(control) => (
+            <select {...control} name="cwd" defaultValue={values.cwd ?? "*"} className={input}>
+              <option value="*">Any folder</option>
+              {cwds.map((c) => (
+                <option key={c ?? ""} value={c ?? ""}>
+                  {c ?? "(no working folder)"}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="ins-model" label="Model" labelClassName="block text-sm">
+          {(control) => (
+            <select {...control} name="model" defaultValue={values.model ?? ""} className={input}>
+              <option value="">Any model</option>
+              {models.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="ins-period" label="Group by" labelClassName="block text-sm">
+          {(control) => (
+            <select {...control} name="period" defaultValue={values.period ?? "daily"} className={input}>
+              <option value="daily">Day</option>
+              <option value="weekly">Week</option>
+              <option value="monthly">Month</option>
+            </select>
+          )}
+        </Field>
+        <Field id="ins-tz" label="Time zone" labelClassName="block text-sm">
+          {(control) => <input {...control} name="tz" defaultValue={values.tz ?? usedZone} className={input} />}
+        </Field>
       </fieldset>
       <Button type="submit" variant="primary">
         Apply filters

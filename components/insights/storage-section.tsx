@@ -10,6 +10,7 @@ import {
 import { BarChart } from "./bar-chart";
 import { ChartCard } from "./chart-card";
 import { InsightsSection } from "./section";
+import { TopFoldersChart } from "./top-folders-chart";
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -42,7 +43,6 @@ export function ActivitySection({ overview: o }: { overview: InsightsOverview })
 /** Storage: bytes per folder and chat, current against older generations, checkpoints and locks. */
 export function StorageSection({ overview: o }: { overview: InsightsOverview }) {
   const s = o.storage.totals;
-  const top = o.storage.folders.slice(0, 15);
   return (
     <InsightsSection id="storage" title="Storage">
       <ul className="space-y-1 text-zinc-700 dark:text-zinc-300">
@@ -61,21 +61,19 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
           {formatBytes(s.lockBytes)} in {n(s.locks)} files.
         </li>
       </ul>
-      <ChartCard
+      <TopFoldersChart
         title="Bytes on disk per working folder"
         table={storageFolderTable(o.storage)}
         file="bytes-per-folder"
-        chart={
-          <BarChart
-            categories={top.map((f) => f.cwd ?? "(none)")}
-            series={[
-              { label: "Current logs", values: top.map((f) => f.currentBytes) },
-              { label: "Older generations", values: top.map((f) => f.olderBytes) },
-              { label: "Checkpoints", values: top.map((f) => f.checkpointBytes) },
-              { label: "Locks", values: top.map((f) => f.lockBytes) },
-            ]}
-            label={`Bytes on disk of the ${top.length} largest working folders, by kind of file. The table view lists every folder.`}
-          />
+        folders={o.storage.folders}
+        series={[
+          { label: "Current logs", value: (f) => f.currentBytes },
+          { label: "Older generations", value: (f) => f.olderBytes },
+          { label: "Checkpoints", value: (f) => f.checkpointBytes },
+          { label: "Locks", value: (f) => f.lockBytes },
+        ]}
+        labelFor={(shown) =>
+          `Bytes on disk of the ${shown} largest working folders, by kind of file. The table view lists every folder.`
         }
       />
       <ChartCard title="Current logs per format" table={formatTable(o.storage)} file="bytes-per-format" />

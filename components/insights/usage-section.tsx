@@ -3,6 +3,7 @@ import { chatUsageTable, folderUsageTable, modelTable, periodTable } from "@/lib
 import { BarChart, type BarSeries } from "./bar-chart";
 import { ChartCard } from "./chart-card";
 import { InsightsSection } from "./section";
+import { TopFoldersChart } from "./top-folders-chart";
 
 const MAX_SERIES = 6;
 const n = (v: number) => v.toLocaleString("en");
@@ -30,7 +31,6 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
   const t = o.usage.totals;
   const unit = o.usage.period === "daily" ? "day" : o.usage.period === "weekly" ? "week" : "month";
   const periods = periodTable(o.usage);
-  const top = o.folders.slice(0, 15);
   return (
     <InsightsSection id="usage" title="Usage">
       <p className="text-zinc-700 dark:text-zinc-300">
@@ -68,16 +68,14 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
       >
         <p>Messages that name no model are users&apos; messages and format 1 lines.</p>
       </ChartCard>
-      <ChartCard
+      <TopFoldersChart
         title="Tokens per working folder"
         table={folderUsageTable(o.folders)}
         file="tokens-per-folder"
-        chart={
-          <BarChart
-            categories={top.map((f) => f.cwd ?? "(none)")}
-            series={[{ label: "Total tokens", values: top.map((f) => f.totalTokens) }]}
-            label={`Total tokens of the ${top.length} working folders with the most. The table view lists every folder.`}
-          />
+        folders={o.folders}
+        series={[{ label: "Total tokens", value: (f) => f.totalTokens }]}
+        labelFor={(shown) =>
+          `Total tokens of the ${shown} working folders with the most. The table view lists every folder.`
         }
       />
       <ChartCard title="Chats with the most tokens" table={chatUsageTable(o.chats)} file="top-chats" />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { startFormJobAction } from "@/app/_actions/repairs";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
@@ -42,13 +43,18 @@ export function RepairsView() {
   const qc = useQueryClient();
   const toast = useToast();
   const query = useQuery(repairsQueries.overview());
+  const jobQuery = useQuery(repairsQueries.job());
   const start = useMutation({
     mutationFn: () => unwrap(startFormJobAction({})),
-    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.repairs.overview() }),
+    // Both reads: the job to poll it while it runs, the overview for what the conversion changed.
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.repairs.all }),
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
+  useRefetchWhenJobEnds(jobQuery.data?.phase);
   if (!query.isSuccess) return <QueryState query={query} loading="Looking for problems with a repair…" />;
-  const { repairable, space, job, journals, compress } = query.data;
+  const { repairable, space, journals, compress } = query.data;
+  // The polled job is newer than the overview's while a conversion runs.
+  const job = jobQuery.data === undefined ? query.data.job : jobQuery.data;
   const wrongForm = repairable.filter((r) => r.kind === "form").length;
   const settled = job ? job.done.length + job.skipped.length + job.failed.length : 0;
   return (
@@ -119,4 +125,15 @@ export function RepairsView() {
       </Section>
     </div>
   );
+}
+
+/** Reads the overview again once a running conversion job ends: the chats it converted and its repairs changed. */
+function useRefetchWhenJobEnds(phase: "running" | "done" | undefined) {
+  const qc = useQueryClient();
+  const previous = useRef(phase);
+  useEffect(() => {
+    if (previous.current === "running" && phase !== "running")
+      void qc.invalidateQueries({ queryKey: queryKeys.repairs.overview() });
+    previous.current = phase;
+  }, [phase, qc]);
 }

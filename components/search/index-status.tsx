@@ -68,7 +68,7 @@ export function IndexStatusPanel() {
             )}
             {data.job.error && <p role="alert">The last refresh failed: {data.job.error}</p>}
             {data.setAside && (
-              <p>The previous index file could not be used ({data.setAside.reason}); it was set aside and rebuilt.</p>
+              <p>The previous index file could not be used ({data.setAside.reason}); it was removed and rebuilt.</p>
             )}
           </>
         )}

@@ -1,4 +1,5 @@
-import { relative } from "node:path";
+import { join, relative } from "node:path";
+import { lockLeftoverProblems } from "../fs/lock-leftovers";
 import { listAllProblems } from "../memory/problems";
 import { listChats } from "../sessions/list";
 import { readCompressSetting } from "../sessions/settings";
@@ -24,11 +25,14 @@ export async function runDoctor(roots: { home: string | null; logs: string | nul
     const problems = await listAllProblems(roots.home);
     sections.push({
       name: "memory",
-      problems: problems.map((p) => ({
-        path: p.path,
-        message: p.message,
-        ...(p.line === undefined ? {} : { line: p.line }),
-      })),
+      problems: [
+        ...problems.map((p) => ({
+          path: p.path,
+          message: p.message,
+          ...(p.line === undefined ? {} : { line: p.line }),
+        })),
+        ...lockLeftoverProblems(roots.home, [join(roots.home, "memory-history")]),
+      ],
     });
   }
   if (roots.logs) {
@@ -41,6 +45,12 @@ export async function runDoctor(roots: { home: string | null; logs: string | nul
     for await (const batch of listChats(root, options)) {
       for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)])
         problems.push({ path: relative(root, p.path) || ".", message: p.message });
+      problems.push(
+        ...lockLeftoverProblems(
+          root,
+          batch.chats.map((c) => join(root, c.folder)),
+        ),
+      );
     }
     sections.push({ name: "chat logs", problems });
   }

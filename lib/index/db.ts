@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { OdaError } from "../errors";
@@ -8,12 +8,14 @@ import { SCHEMA } from "./schema";
  * The search index's SQLite file, `<state>/index.sqlite`: a cache of the log
  * folder, never the source of truth. A file that is not a database, fails its
  * checks, has another schema or was built for another log folder is renamed
- * aside (`index.sqlite.corrupt-<timestamp>`) and a new one is built.
+ * aside (`index.sqlite.corrupt-<timestamp>`), a new one is built in its
+ * place, and the one set aside is removed: it is Oda Admin's own cache, and
+ * kept it would only fill the state folder, one copy per damage.
  */
 
 /**
  * Bumped whenever the tables or the tokenizer change: an index of another
- * version is set aside and rebuilt (5: contentless FTS with compressed text
+ * version is set aside, removed and rebuilt (5: contentless FTS with compressed text
  * blocks, and symbols such as emoji are words).
  */
 export const SCHEMA_VERSION = 5;
@@ -33,7 +35,7 @@ export interface IndexHandle {
   db: Db;
   path: string;
   logDir: string;
-  /** Set when an earlier file was set aside while opening: where it went and why. */
+  /** Set when an earlier file could not be used: the name it was set aside under (then removed), and why. */
   setAside: { path: string; reason: string } | null;
 }
 
@@ -56,14 +58,26 @@ function setAsidePath(path: string): string {
   return target;
 }
 
-/** Renames a bad index (and its WAL files) aside; returns where it went. */
+/**
+ * Renames a bad index (and its WAL files) aside, so that no connection opens
+ * it at its name again, and removes it. A connection that still has it open
+ * (another process) keeps reading its own copy until it closes.
+ */
 function setAside(path: string): string {
   const target = setAsidePath(path);
   renameSync(path, target);
   for (const suffix of ["-wal", "-shm"]) {
     if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
   }
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(target + suffix, { force: true });
   return target;
+}
+
+/** Removes the bad files an earlier version set aside and kept (`index.sqlite.corrupt-*`). */
+function removeOldSetAside(path: string): void {
+  const folder = resolve(path, "..");
+  const prefix = `${INDEX_FILE}.corrupt-`;
+  for (const name of readdirSync(folder)) if (name.startsWith(prefix)) rmSync(join(folder, name), { force: true });
 }
 
 function createFresh(path: string, logDir: string): Db {
@@ -122,6 +136,7 @@ export function openIndex(state: string | null, logDir: string): IndexHandle {
   const known = open.get(key);
   if (known?.db.open) return known;
   mkdirSync(resolve(path, ".."), { recursive: true });
+  removeOldSetAside(path);
   let setAsideInfo: IndexHandle["setAside"] = null;
   let db: Db;
   if (existsSync(path)) {

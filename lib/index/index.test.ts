@@ -168,8 +168,22 @@ describe("a damaged or foreign index", () => {
     const result = await refreshIndex(state, logs);
     expect(result.setAside?.path).toMatch(/index\.sqlite\.corrupt-/);
     expect(result.setAside?.reason).toMatch(/not a database/);
-    expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toHaveLength(1);
+    // Rebuilt into a new file, and the bad one removed: nothing piles up in the state folder.
+    expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toEqual([]);
     expect(searchChats(state, logs, { query: "rebuilt" }).groups.map((g) => g.id)).toEqual(["c"]);
+  });
+
+  it("removes bad index files an earlier version set aside and kept", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c", "/a", [["kept words", "ok"]]);
+    mkdirSync(state, { recursive: true });
+    const old = ["index.sqlite.corrupt-2026-11-01T10-00-00-000Z", "index.sqlite.corrupt-2026-11-02T10-00-00-000Z-wal"];
+    for (const name of old) writeFileSync(join(state, name), "damaged");
+    writeFileSync(join(state, "notes.txt"), "not the index's");
+    await refreshIndex(state, logs);
+    expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toEqual([]);
+    expect(readdirSync(state)).toContain("notes.txt");
+    expect(searchChats(state, logs, { query: "kept" }).groups.map((g) => g.id)).toEqual(["c"]);
   });
 
   it("sets aside a database file cut short (a damaged disk image) and rebuilds", async () => {

@@ -18,6 +18,7 @@ import "server-only";
 import type { IndexHandle } from "./db";
 import { openIndex } from "./db";
 import { type RefreshRunner, startRefresh } from "./jobs";
+import { countProblemChats as countFrom, type ProblemChatCount } from "./problem-count";
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
 import {
@@ -35,6 +36,7 @@ import {
 export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SCHEMA_VERSION } from "./db";
 export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./extract";
 export type { RefreshJob, RefreshRunner } from "./jobs";
+export type { ProblemChatCount } from "./problem-count";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
 export { checkQuery, MAX_QUERY_CHARS } from "./search-query";
@@ -108,6 +110,19 @@ export function readChatsFromIndex(
 /** The folder check of `readChatsFromIndex` on its own (another thread's connection), never reused. */
 export function checkIndexFreshness(state: string | null, logDir: string): Promise<Freshness> {
   return checkFreshnessOf(openIndex(state, logDir));
+}
+
+/**
+ * How many chats have problems, from the index (no log opened), with the
+ * index's freshness against the folder and its form: a caller refreshes and
+ * counts again when it is not fresh. Throws when the index cannot be opened.
+ */
+export function countProblemChats(
+  state: string | null,
+  logDir: string,
+  options: { compress?: boolean } = {},
+): Promise<ProblemChatCount> {
+  return countFrom(openIndex(state, logDir), options);
 }
 
 /** For callers that keep a handle (tests, the bench). */

@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -8,7 +6,7 @@ import { readProcessStartTime } from "../fs";
 import { listAllChats } from "../sessions";
 import { createChat, openChat } from "../sessions/testing";
 import { handleOf, listChatsFromIndex, refreshIndex } from ".";
-import { tempIndexRoots } from "./test-roots";
+import { tempIndexRoots, whileLockHeld } from "./test-roots";
 
 const roots = tempIndexRoots("oda-index-list-");
 
@@ -24,23 +22,13 @@ describe("the chat list from the index", () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "c-held");
     // A live process holds the chat (as a copy of Oda would), then dies without its lock file changing.
-    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-    try {
-      const pid = child.pid as number;
-      const started = readProcessStartTime(pid) ?? new Date();
-      writeFileSync(
-        join(w.dir, "session.lock"),
-        `${JSON.stringify({ pid, host: hostname(), startedAt: started.toISOString() })}\n`,
-      );
+    await whileLockHeld(w.dir, async () => {
       await refreshIndex(state, logs);
       const before = await listChatsFromIndex(state, logs);
       expect(before.freshness.fresh).toBe(true);
       expect(before.chats[0]?.lock.state).toBe("live");
       expect(before.chats[0]?.problems).toEqual([]);
-    } finally {
-      child.kill("SIGKILL");
-      await once(child, "exit");
-    }
+    });
     const after = await listChatsFromIndex(state, logs);
     // No file changed: the index is still fresh, but the lock is judged now.
     expect(after.freshness.fresh).toBe(true);

@@ -152,6 +152,28 @@ function withCurrentLock(problems: Problem[], current: Problem | null): Problem[
   return [...rest.slice(0, at), current, ...rest.slice(at)];
 }
 
+/** A lock's holder can die without any file changing: judges the chat's lock again now, and its problem with it. */
+export function judgeLockNow(chat: ChatSummary, logDir: string): void {
+  if (chat.lock.state === "none") return;
+  const path = join(logDir, chat.folder, "session.lock");
+  chat.lock = readLockStatus(path);
+  chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
+}
+
+/**
+ * The freshness once the folder's form is counted: an index refreshed under
+ * the other form (`form`, its meta) judged every log against it, so it is not fresh.
+ */
+export function withForm(freshness: Freshness, form: string | null, compress: boolean | undefined): Freshness {
+  if (!freshness.fresh || compress === undefined || form === String(compress)) return freshness;
+  const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
+  return {
+    ...freshness,
+    fresh: false,
+    sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(compress)} logs.`,
+  };
+}
+
 /** Options for `listChatsFromIndex`. */
 export interface ListFromIndexOptions {
   /**
@@ -233,24 +255,11 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
     sources[r.id] = r.source;
     const chat = JSON.parse(r.summary) as ChatSummary;
     chat.problems = chat.problems.map(withPaths);
-    // A lock's holder can die without any file changing: judge it again now, and its problem with it.
-    if (chat.lock.state !== "none") {
-      const path = join(handle.logDir, chat.folder, "session.lock");
-      chat.lock = readLockStatus(path);
-      chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
-    }
+    judgeLockNow(chat, handle.logDir);
     return chat;
   };
   const chatsAt = (from: number, to: number) => rows.at(from, to).map(parse);
-  const freshness = scanned.then((f) => {
-    if (!f.fresh || options.compress === undefined || form === String(options.compress)) return f;
-    const kind = (z: boolean) => (z ? "zstd-compressed" : "plain");
-    return {
-      ...f,
-      fresh: false,
-      sentence: `The search index is behind the log folder: it was refreshed for ${form === null ? "another form of" : kind(form === "true")} logs, and the folder now keeps ${kind(options.compress)} logs.`,
-    };
-  });
+  const freshness = scanned.then((f) => withForm(f, form, options.compress));
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
   return { count: rows.count, chatsAt, problems, sources, freshness, built: refreshedAt !== null };

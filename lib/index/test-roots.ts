@@ -1,7 +1,11 @@
 /** Vitest helper: temp log and state folders for index tests, removed (indexes closed first) after each test. */
-import { mkdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { readProcessStartTime } from "../fs";
 import { tempFolder } from "../test-temp";
 import { closeAllIndexes } from ".";
 
@@ -26,4 +30,24 @@ export function tempIndexRoots(prefix: string): () => IndexRoots {
     mkdirSync(logs);
     return { dir, logs, state: join(dir, "state") };
   };
+}
+
+/**
+ * Runs `during` while a live process holds the chat's lock (as a copy of Oda
+ * would), then kills that process: its lock file stays as it was, now stale.
+ */
+export async function whileLockHeld(chatDir: string, during: () => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  try {
+    const pid = child.pid as number;
+    const started = readProcessStartTime(pid) ?? new Date();
+    writeFileSync(
+      join(chatDir, "session.lock"),
+      `${JSON.stringify({ pid, host: hostname(), startedAt: started.toISOString() })}\n`,
+    );
+    await during();
+  } finally {
+    child.kill("SIGKILL");
+    await once(child, "exit");
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAccess, isAllowedHost, isSameOrigin, isValidToken, tokenCookieName } from "./access";
+import { checkAccess, describeRefusal, isAllowedHost, isSameOrigin, isValidToken, tokenCookieName } from "./access";
 
 const config = { token: "a".repeat(64), port: "4377" };
 const good = { method: "GET", host: "127.0.0.1:4377", origin: null, presentedToken: config.token };
@@ -38,6 +38,22 @@ describe("access rules", () => {
     expect(checkAccess({ ...good, method: "POST", origin: "null" }, config)).toMatchObject({ status: 403 });
     expect(checkAccess({ ...good, method: "POST", origin: "http://127.0.0.1:4377" }, config)).toEqual({ ok: true });
     expect(checkAccess(good, { ...config, token: undefined })).toMatchObject({ status: 401 });
+  });
+
+  it("refuses what another origin's page asks for, except opening a page as a whole", () => {
+    const from = (site: string | null, mode: string | null, dest: string | null) =>
+      checkAccess({ ...good, fetchMetadata: { site, mode, dest } }, config);
+    // Another server on 127.0.0.1 is "same-site": the SameSite=Strict cookie goes along with its requests.
+    expect(from("same-site", "no-cors", "image")).toMatchObject({ status: 403, reason: "cross-origin" });
+    expect(from("same-site", "no-cors", "script")).toMatchObject({ status: 403, reason: "cross-origin" });
+    expect(from("same-site", "cors", "empty")).toMatchObject({ status: 403, reason: "cross-origin" });
+    expect(from("cross-site", "no-cors", "empty")).toMatchObject({ status: 403, reason: "cross-origin" });
+    expect(from("same-site", "navigate", "iframe")).toMatchObject({ status: 403, reason: "cross-origin" });
+    expect(from("same-site", "navigate", "document")).toEqual({ ok: true });
+    expect(from("same-origin", "cors", "empty")).toEqual({ ok: true });
+    expect(from("none", "navigate", "document")).toEqual({ ok: true });
+    expect(from(null, null, null)).toEqual({ ok: true });
+    expect(describeRefusal("cross-origin")).toMatch(/^Forbidden: /);
   });
 
   it("names the cookie after the port", () => {

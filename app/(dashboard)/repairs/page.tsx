@@ -14,7 +14,7 @@ export default function RepairsPage() {
         title="Repairs"
         description="Guided repairs of what the dashboard diagnoses. Each one previews its changes, holds the chat's lock, keeps every replaced or moved file in the admin state, and can be undone."
       />
-      <Prefetch queries={[repairsQueries.overview()]}>
+      <Prefetch queries={[repairsQueries.overview(), repairsQueries.job()]}>
         <RepairsView />
       </Prefetch>
     </>

@@ -10,6 +10,7 @@ import { ChatFix } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
+import { parseCopy } from "@/lib/routes";
 import { activeBundle } from "@/server/bundle";
 import {
   chatIdParam,
@@ -101,8 +102,7 @@ async function RefusedChat({
   duplicate: boolean;
   search: Search;
 }) {
-  const n = Number(one(search.copy));
-  const copy = duplicate && Number.isInteger(n) && n >= 0 ? n : undefined;
+  const copy = duplicate ? parseCopy(one(search.copy)) : undefined;
   const page = copy === undefined ? null : await firstPage(id, undefined, null, copy);
   return (
     <div className="space-y-4">

@@ -1,9 +1,11 @@
+import { SAFE_HEADERS } from "@/lib/security/access";
 import { guardRoute } from "@/server/guard";
 import { isReadName, runRead } from "@/server/reads";
 
 export const dynamic = "force-dynamic";
 
-const HEADERS = { "cache-control": "no-store" };
+// nosniff: the JSON must never run as a script another page includes (the proxy adds it too, but may be skipped).
+const HEADERS = { "cache-control": "no-store", ...SAFE_HEADERS };
 
 /**
  * One read of `server/reads.ts` as JSON: the action's own result shape

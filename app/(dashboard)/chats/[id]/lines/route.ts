@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { linesFor, runChatRoute } from "@/server/chat-inspector";
+import { linesFor, runChatRoute, ZCopyParam } from "@/server/chat-inspector";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +8,7 @@ const ZQuery = z.object({
   count: z.coerce.number().int().min(1).max(1000),
   generation: z.string().min(1).max(200).optional(),
   /** One copy of a chat stored in two places (0-based). */
-  copy: z.coerce.number().int().min(0).max(15).optional(),
+  copy: ZCopyParam,
 });
 
 /**

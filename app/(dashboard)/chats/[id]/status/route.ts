@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { runChatRoute, statusFor } from "@/server/chat-inspector";
+import { runChatRoute, statusFor, ZCopyParam } from "@/server/chat-inspector";
 
 export const dynamic = "force-dynamic";
 
 const ZQuery = z.object({
   generation: z.string().min(1).max(200).optional(),
   /** One copy of a chat stored in two places (0-based). */
-  copy: z.coerce.number().int().min(0).max(15).optional(),
+  copy: ZCopyParam,
 });
 
 /**

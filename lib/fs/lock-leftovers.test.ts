@@ -1,0 +1,62 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runDoctor } from "../bundle/doctor";
+import { createChat, makeDeadHolder } from "../sessions/testing";
+import { tempFolder } from "../test-temp";
+import { describeThisProcess } from "./lock";
+import { LOCK_LEFTOVER_SENTENCE } from "./lock-leftovers";
+
+const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
+
+/** Roots with one chat, and the files a killed lock change leaves: the holder's record under a temporary name. */
+async function rootsWithLeftovers() {
+  const base = tempFolder("oda-lock-leftovers-");
+  const home = join(base, "home");
+  const logs = join(base, "logs");
+  const history = join(home, "memory-history");
+  mkdirSync(history, { recursive: true });
+  const w = createChat(logs, { id: "c-1", cwd: "/srv/a", created: "2026-11-20T09:00:00.000Z" });
+  await w.appendTurn({ user: "Hello", assistant: "Hi", ts: "2026-11-20T09:01:00.000Z" });
+  await w.close();
+  const dead = `${JSON.stringify(makeDeadHolder())}\n`;
+  writeFileSync(join(history, ".lock.new-0123456789ab"), dead);
+  writeFileSync(join(history, ".lock.stale-ba9876543210"), dead.slice(0, 9)); // cut short by the kill
+  // Being made right now by a live process: not a leftover.
+  writeFileSync(join(history, ".lock.new-aaaaaaaaaaaa"), `${JSON.stringify(describeThisProcess())}\n`);
+  writeFileSync(join(w.dir, "session.lock.stale-00000000000f"), dead);
+  return { home, logs, chatDir: w.dir };
+}
+
+describe("temporary lock files left by an interrupted lock change", () => {
+  it("are reported by the doctor in the home and in chat folders, and left in place", async () => {
+    const { home, logs, chatDir } = await rootsWithLeftovers();
+    const report = await runDoctor({ home, logs });
+    const section = (name: string) => report.sections.find((s) => s.name === name)?.problems;
+    expect(section("memory")).toEqual([
+      { path: "memory-history/.lock.new-0123456789ab", message: LOCK_LEFTOVER_SENTENCE },
+      { path: "memory-history/.lock.stale-ba9876543210", message: LOCK_LEFTOVER_SENTENCE },
+    ]);
+    expect(section("chat logs")).toEqual([
+      { path: "--%2Fsrv%2Fa--/c-1/session.lock.stale-00000000000f", message: LOCK_LEFTOVER_SENTENCE },
+    ]);
+    expect(report.ok).toBe(false);
+    // Reported, never removed: a chat folder is changed only by a repair a person confirmed.
+    expect(existsSync(join(chatDir, "session.lock.stale-00000000000f"))).toBe(true);
+  });
+
+  it("make `oda-admin doctor` exit 1 with the sentence", async () => {
+    const { home, logs } = await rootsWithLeftovers();
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((done) =>
+      execFile(process.execPath, [bin, "doctor", "--home", home, "--logs", logs], { encoding: "utf8" }, (e, out) =>
+        done({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout: out }),
+      ),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toContain(`  memory-history/.lock.new-0123456789ab: ${LOCK_LEFTOVER_SENTENCE}`);
+    expect(stdout).toContain(`  --%2Fsrv%2Fa--/c-1/session.lock.stale-00000000000f: ${LOCK_LEFTOVER_SENTENCE}`);
+    expect(stdout).not.toContain(".lock.new-aaaaaaaaaaaa");
+  });
+});
