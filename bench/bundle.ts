@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
   const row = (name: string, ms: number, size: number, peak: number | null) =>
     console.log(
-      `${name.padEnd(40)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / baseline).toFixed(2).padStart(6)}x  ${mb(size).padStart(9)}  ${peak === null ? "" : `peak RSS ${mb(peak)}`}`,
+      `${name.padEnd(40)} ${(ms / 1000).toFixed(1).padStart(7)} s  ${(ms / baseline).toFixed(2).padStart(6)}x  ${mb(size).padStart(9)}  ${peak === null ? "" : `peak RSS ${mb(peak)} (${(peak / 1e6).toFixed(0)} MB)`}`,
     );
   console.log(`${"".padEnd(40)} ${"time".padStart(9)}  ${"vs tar".padStart(7)}  ${"size".padStart(9)}`);
   row("tar -c | zstd -3 (baseline)", baseline, statSync(tarZst).size, null);

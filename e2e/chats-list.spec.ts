@@ -13,7 +13,8 @@ test.describe("the chat list", () => {
   test("shows every chat with cached labels and every problem kind, with raw log paths", async ({ page, oda }) => {
     await page.goto("/chats");
     const table = page.getByRole("table", { name: "Chats" });
-    await expect(page.getByText(/Showing 9 of 9 chats; \d+ with problems\./)).toBeVisible();
+    // The list is read from the folder after the page loads (no index yet): give a loaded machine its time.
+    await expect(page.getByText(/Showing 9 of 9 chats; \d+ with problems\./)).toBeVisible({ timeout: 30_000 });
     const row = (id: string) => table.getByRole("row").filter({ hasText: id });
 
     await expect(row("c-cached").getByText("cached", { exact: true })).toBeVisible();

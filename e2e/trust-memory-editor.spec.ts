@@ -204,13 +204,14 @@ test.describe("the editor's token counter and the server's refusal", () => {
 
   test("name the same chat with the same number", async ({ page }) => {
     await page.goto(EDITOR);
-    await text(page).fill("g".repeat(1900));
+    // Over the limit in every chat: a chat in no workspace would already get too much, but the fullest is named.
+    await text(page).fill("g".repeat(2100));
     const tokens = page.locator("#tokens-counter");
-    // "## G\n" + 1900 = 1905 code points alone (477 tokens); workspace reports adds "\n\n## W\n" + 500 = 507.
-    await expect(tokens).toContainText("Tokens a chat in workspace reports receives: 603 / 500 tokens");
+    // "## G\n" + 2100 = 2105 code points alone (527 tokens); workspace reports adds "\n\n## W\n" + 500 = 507.
+    await expect(tokens).toContainText("Tokens a chat in workspace reports receives: 653 / 500 tokens");
     await save(page).click();
     await expect(page.getByRole("alert").filter({ hasText: "This change would take" })).toHaveText(
-      "This change would take the memory a chat in workspace reports receives to 603 tokens; the limit is 500.",
+      "This change would take the memory a chat in workspace reports receives to 653 tokens; the limit is 500.",
     );
   });
 });

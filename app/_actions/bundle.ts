@@ -4,11 +4,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type BundleScope, prepareBundle, REDACT_KINDS, unpackBundle } from "@/lib/bundle";
+import { type BundleScope, REDACT_KINDS, unpackBundle } from "@/lib/bundle";
 import { OdaError } from "@/lib/errors";
 import { runAction } from "@/server/action";
 import { closeBundle, showBundle } from "@/server/bundle";
-import { bundleJob, startBundleJob } from "@/server/bundle-jobs";
+import { bundleJob, startBundleJob, startPreviewJob } from "@/server/bundle-jobs";
 import { requireState, serverRoots } from "@/server/roots";
 
 const ZScope = z.object({
@@ -42,21 +42,17 @@ function version(): string {
   }
 }
 
-/** What a bundle of this scope would hold: files, sizes, and how many values each kind replaces. Nothing is kept. */
+/**
+ * Starts counting what a bundle of this scope would hold (files, sizes, how many values each kind
+ * replaces), writing nothing; the page polls `bundleJobAction` for its progress and the preview.
+ */
 export async function previewBundleAction(input: unknown) {
   return runAction(
     ZScope,
     input,
     async (scope: BundleScope) => {
-      const { roots, state } = bundleRootsOf();
-      const prepared = await prepareBundle(roots, scope, state, { version: version() });
-      prepared.dispose();
-      const files = prepared.manifest.files;
-      return {
-        files: files.slice(0, 500).map((f) => ({ path: f.path, size: f.size })),
-        more: Math.max(0, files.length - 500),
-        counts: prepared.manifest.counts,
-      };
+      const { roots } = bundleRootsOf();
+      return { id: startPreviewJob(roots, scope, version()).id };
     },
     { writes: true },
   );
@@ -89,6 +85,7 @@ export async function bundleJobAction(input: unknown) {
       bytes: job.bytes,
       fileName: job.file ? job.file.split(/[\\/]/).pop() : null,
       mapFile: job.mapFile,
+      preview: job.preview,
     };
   });
 }

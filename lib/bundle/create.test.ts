@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { listAllChats, readChat } from "../sessions";
 import { encodeName } from "../sessions/names";
 import { tempFolder } from "../test-temp";
-import { createBundle } from "./create";
+import { createBundle, prepareBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
@@ -77,6 +77,23 @@ describe("a redacted bundle", () => {
     const map = readFileSync(made.mapFile, "utf8");
     expect(map).toContain(SECRETS.email);
     expect(made.manifest.counts.replaced.email).toBeGreaterThan(0);
+  });
+
+  it("previews, writing nothing, the very counts its manifest then holds", async () => {
+    const base = temp();
+    const roots = await plantSecrets(base);
+    for (const scope of [everything, { ...everything, dropText: true }]) {
+      const before = walk(base).sort();
+      const preview = await prepareBundle(roots, scope, null, { version: "test" });
+      preview.dispose();
+      expect(walk(base).sort()).toEqual(before);
+      const out = join(base, `bundle-${scope.dropText}.tar.gz`);
+      const made = await createBundle(roots, scope, out, { version: "test" });
+      const { bytes: _previewBytes, ...counts } = preview.manifest.counts;
+      const { bytes: _bytes, ...madeCounts } = made.manifest.counts;
+      expect(counts).toEqual(madeCounts);
+      expect(Object.values(counts.replaced).reduce((n, v) => n + (v ?? 0), 0)).toBeGreaterThan(20);
+    }
   });
 
   it("still opens: every chat readable with as many lines as the original, checkpoints that fit", async () => {

@@ -53,12 +53,16 @@ const entryOf = (path: string, data: Buffer): StagedFile => ({
 /**
  * Plans, redacts and checksums everything a bundle of `scope` holds. Rewritten
  * logs are staged in a private temporary folder next to `tempNear`; nothing is
- * written into the roots.
+ * written into the roots. With `tempNear` `null` (the preview) nothing is
+ * written at all: every file is redacted to count what each kind replaces
+ * (the same counts the bundle's manifest will hold), but no log is encoded
+ * and nothing hashed; a rewritten log's size is then its original's, and
+ * `entries` cannot be archived.
  */
 export async function prepareBundle(
   roots: BundleRoots,
   scope: BundleScope,
-  tempNear: string,
+  tempNear: string | null,
   o: PrepareOptions,
 ): Promise<PreparedBundle> {
   const plan = await planBundle(roots, scope);
@@ -70,11 +74,11 @@ export async function prepareBundle(
     },
     kindsFrom(scope),
   );
-  const tempDir = mkdtempSync(join(tempNear, ".oda-bundle-"));
-  const spool = new Spool(join(tempDir, "rewritten-logs"));
+  const tempDir = tempNear === null ? null : mkdtempSync(join(tempNear, ".oda-bundle-"));
+  const spool = tempDir === null ? null : new Spool(join(tempDir, "spool"));
   const dispose = () => {
-    spool.close();
-    rmSync(tempDir, { recursive: true, force: true });
+    spool?.close();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   };
   try {
     const total = plan.files.reduce((n, f) => n + f.size, 0);

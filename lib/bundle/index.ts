@@ -3,8 +3,9 @@
  * the doctor report, settings, the chosen memory sets and chat folders,
  * redacted consistently; and the checks that open one read-only.
  *
- * - `prepareBundle(roots, scope, tempNear, {version})`: the preview (files,
- *   sizes, replacements per kind) with everything staged; `createBundle` writes it.
+ * - `prepareBundle(roots, scope, tempNear, {version})`: everything staged and
+ *   hashed, which `createBundle` writes; with `tempNear` `null`, the preview
+ *   (files, sizes, replacements per kind), which only reads and counts.
  * - `readBundle(file, into?)`: verify (and unpack into a folder).
  * - `unpackBundle(file, stateDir)`: into `<state>/bundles/<name>/`.
  */

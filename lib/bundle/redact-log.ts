@@ -3,6 +3,9 @@ import { isOdaError } from "../errors";
 import { type ChatDetails, DetailsBuilder } from "../sessions/details";
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { streamLog } from "../sessions/log-stream";
+import { readBytes } from "./collect";
+import { dropEventText } from "./drop-text";
+import { LongLine } from "./long-line";
 import type { Redactor } from "./redactor";
 import type { SpoolWriter } from "./spool";
 
@@ -22,40 +25,6 @@ const FRAME_BYTES = 1024 * 1024;
  * garbage collection; on the 1 GB bench log the bundle's peak RSS falls with it, for a slightly slower read.
  */
 export const BULK_BATCH_OUTPUT = 1024 * 1024;
-
-/** The same number of bytes as `text` takes inside a JSON string, all `x`: sizes and offsets hold. */
-export function fillerFor(text: string): string {
-  return "x".repeat(Buffer.byteLength(JSON.stringify(text)) - 2);
-}
-
-function dropStrings(value: unknown): unknown {
-  if (typeof value === "string") return fillerFor(value);
-  if (Array.isArray(value)) return value.map(dropStrings);
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dropStrings(v)]));
-  return value;
-}
-
-function dropPart(part: unknown): unknown {
-  if (typeof part === "string") return fillerFor(part);
-  if (part === null || typeof part !== "object" || Array.isArray(part)) return part;
-  const p = { ...(part as Record<string, unknown>) };
-  if (typeof p.text === "string") p.text = fillerFor(p.text);
-  if ("input" in p) p.input = dropStrings(p.input);
-  if (typeof p.content === "string") p.content = fillerFor(p.content);
-  else if (Array.isArray(p.content)) p.content = p.content.map(dropPart);
-  return p;
-}
-
-/** An event with every message, tool and memory text replaced; roles, times and usage kept. */
-export function dropEventText(line: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...line };
-  if (typeof out.text === "string") out.text = fillerFor(out.text);
-  if (typeof out.title === "string" && out.type === "title") out.title = fillerFor(out.title);
-  if (typeof out.content === "string") out.content = fillerFor(out.content);
-  else if (Array.isArray(out.content)) out.content = out.content.map(dropPart);
-  return out;
-}
 
 /** One line's text redacted (and its texts dropped); a line that is not a JSON object is redacted as text. */
 export function redactLine(text: string, redactor: Redactor, dropText: boolean): string {
@@ -80,10 +49,12 @@ export async function logNeedsRedaction(source: string, compressed: boolean, red
     for await (const item of streamLog(source, { compressed, batchOutput: BULK_BATCH_OUTPUT })) {
       if (item.type === "end") {
         const rest = splitter.pending();
-        return item.cut !== null || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
+        return item.cut !== null || splitter.inLongLine || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
       }
-      splitter.push(item.data, (_n, _o, line) => {
-        if (redactor.touches(line.toString("utf8"))) found = true;
+      readBytes(item.data.length);
+      splitter.push(item.data, (_n, _o, line, length) => {
+        // Only the head of a line over the limit is seen here: such a line is always redacted in full.
+        if (line.length < length || redactor.touches(line.toString("utf8"))) found = true;
         return !found;
       });
       if (found) return true;
@@ -111,21 +82,38 @@ export interface RedactedLog {
  * Streams `source` redacted into `out`, in one pass: lines are redacted,
  * encoded and written as they are read, and the details a checkpoint needs
  * are gathered from the lines written, so the new log is never read back.
- * Bounded memory whatever the log's size.
+ * Bounded memory whatever the log's size: a line over the line limit is
+ * redacted as it streams by (long-line.ts) and goes in whole. With `out`
+ * `null` nothing is encoded or kept: the redactor only counts (the preview).
  */
 export async function redactLog(
   source: string,
-  out: SpoolWriter,
+  out: SpoolWriter | null,
   options: { compressed: boolean; redactor: Redactor; dropText: boolean },
 ): Promise<RedactedLog> {
-  const splitter = new LineSplitter();
+  const { redactor, dropText } = options;
   const builder = new DetailsBuilder();
   let batch: string[] = [];
   let batchBytes = 0;
   let changed = false;
   let bytes = 0;
+  const keep = (text: string) => {
+    if (!out) return;
+    batch.push(text);
+    batchBytes += text.length;
+  };
+  let long: LongLine | null = null;
+  const endLong = () => {
+    long?.end();
+    if (long?.changed) changed = true;
+    long = null;
+  };
+  const splitter = new LineSplitter(0, 0, undefined, (piece) => {
+    long ??= new LongLine(redactor, dropText, keep);
+    long.push(piece);
+  });
   const write = (data: Buffer) => {
-    out.write(data);
+    out?.write(data);
     bytes += data.length;
   };
   const flush = async () => {
@@ -136,15 +124,15 @@ export async function redactLog(
     write(options.compressed ? await compressFrame(plain, 3) : plain);
   };
   const take = (text: string, ended: boolean) => {
-    const redacted = redactLine(text, options.redactor, options.dropText);
+    const redacted = redactLine(text, redactor, dropText);
     if (redacted !== text) changed = true;
+    if (!out) return;
     if (ended) {
       // As rebuildDetails reads a log: complete lines that are JSON objects count.
       const json = parseObject(redacted);
       if (json) builder.add(json);
     }
-    batch.push(ended ? `${redacted}\n` : redacted);
-    batchBytes += redacted.length;
+    keep(ended ? `${redacted}\n` : redacted);
   };
   let unreadable: string | null = null;
   try {
@@ -154,17 +142,26 @@ export async function redactLog(
         const rest = splitter.pending().toString("utf8");
         if (item.cut && options.compressed) {
           // A cut frame stays a cut frame (a support person must see that problem), made anew from the
-          // redacted piece: the original's compressed bytes could still hold a secret.
+          // redacted piece: the original's compressed bytes could still hold a secret. A tail over the
+          // line limit goes out in complete frames before a cut frame of one space.
+          endLong();
           await flush();
-          const piece = redactLine(rest, options.redactor, options.dropText) || " ";
+          const piece = redactLine(rest, redactor, dropText) || " ";
           const frame = await compressFrame(Buffer.from(piece), 3);
           write(frame.subarray(0, Math.max(6, frame.length - 4)));
           changed = true;
-        } else if (rest.length) take(rest, false);
+        } else if (splitter.inLongLine) endLong();
+        else if (rest.length) take(rest, false);
         break;
       }
-      splitter.push(item.data, (_n, _offset, line) => {
-        take(line.toString("utf8"), true);
+      readBytes(item.data.length);
+      splitter.push(item.data, (_n, _offset, line, length) => {
+        // A line over the limit was handed to `long` piece by piece; it ends here (and, as the reader
+        // does with such a line, it is no part of the details).
+        if (line.length < length) {
+          endLong();
+          keep("\n");
+        } else take(line.toString("utf8"), true);
         return true;
       });
       if (batchBytes >= FRAME_BYTES) await flush();
@@ -174,6 +171,7 @@ export async function redactLog(
     // A log that cannot be decoded past some point keeps every line before it (the doctor report says
     // where and why); its undecodable rest could hold anything, so it never goes in as it is.
     unreadable = error.message;
+    endLong();
     changed = true;
   }
   await flush();

@@ -126,14 +126,30 @@ export class Redactor {
     return false;
   }
 
+  /**
+   * Where every value `redactText` would find lies in `text`, each with what
+   * leads to it (a `token:` word, a `/home/` folder) and every encoded folder
+   * name: a long text is cut into pieces only outside these (text-stream.ts).
+   */
+  spansOf(text: string): [number, number][] {
+    if (this.off) return [];
+    const spans = this.detectors.find(text).map((f): [number, number] => [f.from, f.end]);
+    if (text.includes("%")) for (const m of text.matchAll(ENCODED)) spans.push([m.index, m.index + m[0].length]);
+    return spans.sort((a, b) => a[0] - b[0]);
+  }
+
+  /** An object key redacted, unless it gives a line its shape. */
+  redactKey(key: string): string {
+    return STRUCTURAL_KEYS.has(key) ? key : this.redactText(key);
+  }
+
   /** A JSON value with every string (and every key that is not structural) redacted. */
   redactJson(value: unknown): unknown {
     if (typeof value === "string") return this.redactText(value);
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
     if (value !== null && typeof value === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value))
-        out[STRUCTURAL_KEYS.has(k) ? k : this.redactText(k)] = this.redactJson(v);
+      for (const [k, v] of Object.entries(value)) out[this.redactKey(k)] = this.redactJson(v);
       return out;
     }
     return value;

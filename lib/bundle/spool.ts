@@ -2,8 +2,10 @@ import { createHash, type Hash } from "node:crypto";
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 
 /**
- * One append-only file holding every rewritten log of a bundle, one after the
- * other. A file per log cost an open, a close and an unlink each: for 10,000
+ * One append-only file holding every rewritten log of a bundle, and every
+ * small file read for it (settings, memories, checkpoints, locks), one after
+ * the other: 10,000 chats' files held as buffers until the archive was written
+ * took some 40 MiB of the bundle's memory. A file per log cost an open, a close and an unlink each: for 10,000
  * small chats the unlinks alone took seconds. Each log is a range of the spool,
  * hashed while it is written (it is never read back to be checked), and a log
  * that came out unchanged is cut off again.
@@ -68,6 +70,12 @@ export class Spool {
         .update(tail.subarray(Math.max(0, tail.length - TAIL_BYTES)))
         .digest("hex"),
     };
+  }
+
+  /** Appends one whole file's bytes as a range of its own. */
+  add(data: Buffer): SpoolRange {
+    this.begin().write(data);
+    return this.finish();
   }
 
   /** Drops the open range: the spool ends where it began. */

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
 import { checkpointDetails, parseCheckpoint } from "../sessions/checkpoint";
 import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
+import { readBytes } from "./collect";
 import type { PlannedFile } from "./plan";
 import { logNeedsRedaction, redactLog } from "./redact-log";
 import { redactMemoryText } from "./redact-memory";
@@ -30,7 +31,7 @@ export interface StagedFile {
   path: string;
   size: number;
   sha256: string;
-  /** Bytes from `start` (default 0) of a file: the original, or the spool of rewritten logs. */
+  /** Bytes from `start` (default 0) of a file: the original log, or the spool (rewritten logs, small files). `data`: the reports and manifest. */
   from: { file: string; start?: number } | { data: Buffer };
   /** True when the bytes differ from the original's. */
   redacted: boolean;
@@ -40,8 +41,13 @@ export interface StagedFile {
 export interface StageOptions {
   redactor: Redactor;
   dropText: boolean;
-  /** Where rewritten logs go (removed by the caller). */
-  spool: Spool;
+  /**
+   * Where rewritten logs and every small file go (removed by the caller).
+   * `null`: the preview, which only counts what each kind replaces: logs are
+   * redacted without being encoded or kept, nothing is hashed, and a
+   * rewritten log's size is its original's.
+   */
+  spool: Spool | null;
   onBytes?: (n: number) => void;
 }
 
@@ -89,8 +95,12 @@ export function redactBundlePath(path: string, r: Redactor): string {
   return parts.join("/");
 }
 
-function fromData(path: string, original: Buffer, data: Buffer): StagedFile {
-  return { path, size: data.length, sha256: sha(data), from: { data }, redacted: !data.equals(original) };
+/** A small file as it goes in, kept in the spool (as it was read: the original may change meanwhile). */
+function fromData(spool: Spool | null, f: PlannedFile, path: string, data: Buffer, original: Buffer): StagedFile {
+  const redacted = !data.equals(original);
+  if (!spool) return { path, size: data.length, sha256: "", from: { file: f.source }, redacted };
+  const { start, size, sha256 } = spool.add(data);
+  return { path, size, sha256, from: { file: spool.path, start }, redacted };
 }
 
 /** JSON redacted value by value, written back compactly only when something changed. */
@@ -119,25 +129,30 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
   const shaMap = new Map<string, string>();
   const rewrittenLogs = new Map<string, RewrittenLog>(); // original source → its range of the spool
   const passThrough = r.off && !o.dropText;
+  let chatDir = "";
   for (const f of files) {
     // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
     if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
     const path = redactBundlePath(f.path, r);
+    // A chat's files come together: what its checkpoint needs of its logs is dropped once past it.
+    const dir = dirname(f.source);
+    if (dir !== chatDir) rewrittenLogs.clear();
+    chatDir = dir;
     if (f.role === "log") {
       const compressed = f.compressed ?? true;
       const rewrite =
         !passThrough &&
         (o.dropText || f.size <= SCAN_FIRST_BYTES || (await logNeedsRedaction(f.source, compressed, r)));
-      const staged = rewrite ? await rewriteLog(f.source, compressed, o) : null;
+      const staged = rewrite ? await rewriteLog(f, compressed, o) : null;
       if (staged) {
         rewrittenLogs.set(f.source, staged);
         const { start, size, sha256 } = staged.range;
-        out.push({ path, size, sha256, from: { file: o.spool.path, start }, redacted: true });
+        out.push({ path, size, sha256, from: { file: o.spool?.path ?? f.source, start }, redacted: true });
       } else {
         out.push({
           path,
           size: f.size,
-          sha256: await hashPrefix(f.source, f.size),
+          sha256: o.spool ? await hashPrefix(f.source, f.size) : "",
           from: { file: f.source },
           redacted: false,
         });
@@ -145,32 +160,39 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       continue;
     }
     const original = readSmall(f.source);
+    readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
     if (passThrough) {
-      out.push(fromData(path, original, original));
+      out.push(fromData(o.spool, f, path, original, original));
       continue;
     }
     if (f.role === "memory" || (f.role === "history" && !/\.json$/.test(f.path))) {
       const data = Buffer.from(redactMemoryText(original.toString("utf8"), r, o.dropText));
       shaMap.set(sha(original), sha(data));
-      out.push(fromData(path, original, data));
+      out.push(fromData(o.spool, f, path, data, original));
     } else if (f.role === "history") {
       const fix = (v: Record<string, unknown>) => {
         if (typeof v.sha256 === "string") v.sha256 = shaMap.get(v.sha256) ?? v.sha256;
       };
-      out.push(fromData(path, original, redactJsonFile(original, r, fix)));
+      out.push(fromData(o.spool, f, path, redactJsonFile(original, r, fix), original));
     } else if (f.role === "checkpoint") {
-      out.push(fromData(path, original, stageCheckpoint(f, original, r, rewrittenLogs)));
-    } else out.push(fromData(path, original, redactJsonFile(original, r)));
+      out.push(fromData(o.spool, f, path, stageCheckpoint(f, original, r, rewrittenLogs), original));
+    } else out.push(fromData(o.spool, f, path, redactJsonFile(original, r), original));
   }
   if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
   return out;
 }
 
 /** A log redacted into the spool; `null` when every line came out as it went in (the original goes in). */
-async function rewriteLog(source: string, compressed: boolean, o: StageOptions): Promise<RewrittenLog | null> {
+async function rewriteLog(f: PlannedFile, compressed: boolean, o: StageOptions): Promise<RewrittenLog | null> {
+  const options = { compressed, redactor: o.redactor, dropText: o.dropText };
+  if (!o.spool) {
+    const res = await redactLog(f.source, null, options);
+    const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
+    return res.changed ? { range, details: res.details } : null;
+  }
   const writer = o.spool.begin();
   try {
-    const res = await redactLog(source, writer, { compressed, redactor: o.redactor, dropText: o.dropText });
+    const res = await redactLog(f.source, writer, options);
     if (!res.changed) {
       o.spool.discard();
       return null;

@@ -15,10 +15,18 @@ import { formatBytes, LINE_HEAD_BYTES, logLimits } from "./limits";
 export type LineHandler = (n: number, offset: number, bytes: Buffer, length: number) => boolean | undefined;
 
 /**
+ * Called with every piece of a line over the line limit, in order, instead of
+ * keeping its head: a reader that must pass such a line on whole (a support
+ * bundle) streams it; its line handler then gets no bytes, only its length.
+ */
+export type LongPieceHandler = (piece: Buffer) => void;
+
+/**
  * Feeds decompressed chunks and calls back once per complete line with its
  * 1-based number and its offset in the decompressed stream. A line cut
  * between chunks is carried over; what is left at the end is the unfinished
- * tail. A line over `maxLineBytes` is never held whole: only its head is kept.
+ * tail. A line over `maxLineBytes` is never held whole: only its head is kept
+ * (or, with `onLongPiece`, it is handed on piece by piece).
  */
 export class LineSplitter {
   /** Complete lines seen so far. */
@@ -32,12 +40,24 @@ export class LineSplitter {
   /** Offset where the line in progress starts. */
   lineStart: number;
   private readonly maxLineBytes: number;
+  private readonly onLongPiece: LongPieceHandler | null;
 
-  constructor(startLine = 0, startOffset = 0, maxLineBytes = logLimits().maxLineBytes) {
+  constructor(
+    startLine = 0,
+    startOffset = 0,
+    maxLineBytes = logLimits().maxLineBytes,
+    onLongPiece: LongPieceHandler | null = null,
+  ) {
     this.lines = startLine;
     this.offset = startOffset;
     this.lineStart = startOffset;
     this.maxLineBytes = maxLineBytes;
+    this.onLongPiece = onLongPiece;
+  }
+
+  /** True while the line in progress is over the limit (with `onLongPiece`: its bytes so far were handed on). */
+  get inLongLine(): boolean {
+    return this.truncating;
   }
 
   /** True when no partial line is carried (the next byte starts a line). */
@@ -50,7 +70,7 @@ export class LineSplitter {
     return this.offset - this.lineStart;
   }
 
-  /** The unfinished line in progress (its head only when over the limit). */
+  /** The unfinished line in progress (its head only when over the limit; nothing when it was handed on). */
   pending(): Buffer {
     return Buffer.concat(this.carry);
   }
@@ -66,7 +86,11 @@ export class LineSplitter {
       const start = this.lineStart;
       const length = base + nl - start;
       let bytes: Buffer | null = null;
-      if (onLine) {
+      if (this.onLongPiece && (this.truncating || length > this.maxLineBytes)) {
+        for (const piece of this.carry) this.onLongPiece(piece);
+        this.onLongPiece(chunk.subarray(pos, nl));
+        bytes = EMPTY;
+      } else if (onLine) {
         if (this.truncating) bytes = Buffer.concat(this.carry);
         else if (length > this.maxLineBytes) bytes = headOf([...this.carry, chunk.subarray(pos, nl)]);
         else if (this.carryBytes) bytes = Buffer.concat([...this.carry, chunk.subarray(pos, nl)]);
@@ -82,10 +106,16 @@ export class LineSplitter {
         return false;
       }
     }
-    if (pos < chunk.length && !this.truncating) {
+    if (pos < chunk.length && this.truncating && this.onLongPiece) this.onLongPiece(chunk.subarray(pos));
+    else if (pos < chunk.length && !this.truncating) {
       this.carry.push(chunk.subarray(pos));
       this.carryBytes += chunk.length - pos;
-      if (this.carryBytes > this.maxLineBytes) {
+      if (this.carryBytes > this.maxLineBytes && this.onLongPiece) {
+        for (const piece of this.carry) this.onLongPiece(piece);
+        this.carry = [];
+        this.carryBytes = 0;
+        this.truncating = true;
+      } else if (this.carryBytes > this.maxLineBytes) {
         this.carry = [headOf(this.carry)];
         this.carryBytes = (this.carry[0] as Buffer).length;
         this.truncating = true;
@@ -95,6 +125,8 @@ export class LineSplitter {
     return true;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** The first `LINE_HEAD_BYTES` of a line's pieces, copied (so the chunks they came from can be freed). */
 function headOf(parts: Buffer[]): Buffer {
