@@ -77,3 +77,29 @@ export function errorBody(error: unknown, unexpected: string): ErrorBody {
 export function isOdaError(value: unknown): value is OdaError {
   return value instanceof OdaError || (value instanceof Error && value.name === "OdaError" && "code" in value);
 }
+
+/** An error as plain data, to cross a worker thread's port (an `OdaError` keeps its code, sentence and data). */
+export interface ErrorData {
+  name: string;
+  code?: string;
+  message: string;
+  data?: OdaErrorData;
+}
+
+/** An error as plain data (see `ErrorData`). */
+export function errorToData(error: unknown): ErrorData {
+  const e = error as { name?: string; code?: unknown; message?: string; data?: OdaErrorData } | null;
+  return {
+    name: e?.name ?? "Error",
+    code: typeof e?.code === "string" ? e.code : undefined,
+    message: e?.message ?? String(error),
+    data: e?.data,
+  };
+}
+
+/** An error sent by a worker as plain data, back as an error (an `OdaError` keeps its code and data). */
+export function errorFromData(data: ErrorData): Error {
+  if (data.name === "OdaError" && data.code)
+    return new OdaError(data.code as OdaErrorCode, data.message, data.data ? { data: data.data } : undefined);
+  return new Error(data.message);
+}

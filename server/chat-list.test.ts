@@ -2,9 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeAllIndexes, indexStatus, refreshIndex } from "@/lib/index";
+import {
+  checkIndexFreshness,
+  closeAllIndexes,
+  type Freshness,
+  indexStatus,
+  readChatsFromIndex,
+  refreshIndex,
+} from "@/lib/index";
 import { createChat, openChat } from "@/lib/sessions/testing";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
+import { inWorker } from "./log-worker";
 
 /**
  * The chat list's stream with a built index: the index's rows go out first,
@@ -80,5 +88,60 @@ describe("the chat list over a built index", () => {
     expect(last.index?.sentence).toMatch(
       /^The search index is behind the log folder: 1 chat changed, 1 chat new, 1 chat removed since it was refreshed at /,
     );
+  });
+});
+
+describe("the index's folder check on the decode worker", () => {
+  it("gives the verdict this thread's check gives, before and after a change", async () => {
+    const here = () => checkIndexFreshness(state, logs);
+    const there = () => inWorker("indexFreshness", state, logs);
+    expect(await there()).toEqual(await here());
+    await chat("c-new", 1);
+    const after = await there();
+    expect(after).toEqual(await here());
+    expect(after.sentence).toMatch(/^The search index is behind the log folder: 1 chat new since/);
+  });
+
+  it("does not serve rows as current when the index was refreshed after they were read", async () => {
+    const rows = readChatsFromIndex(state, logs, {
+      compress: true,
+      // The folder changes and a refresh ends while the rows are shown: the worker's index is then newer.
+      check: async () => {
+        await chat("c-new", 1);
+        await refreshIndex(state, logs, { compress: true });
+        return inWorker("indexFreshness", state, logs);
+      },
+    });
+    expect(
+      rows
+        .chatsAt(0, rows.count)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["c-a", "c-b", "c-c"]);
+    const freshness = await rows.freshness;
+    expect(freshness.sentence).toBe("The search index is up to date (4 chats).");
+    expect(freshness.fresh).toBe(false);
+  });
+
+  it("reads the rows page by page in the list's order, and a refresh between pages makes them not current", async () => {
+    let answer: (f: Freshness) => void = () => {};
+    const checked = new Promise<Freshness>((resolve) => {
+      answer = resolve;
+    });
+    const rows = readChatsFromIndex(state, logs, { compress: true, firstPage: 1, check: () => checked });
+    expect(rows.count).toBe(3);
+    const first = rows.chatsAt(0, 1);
+    // The check saw the index as the first page was read: up to date.
+    const before = await checkIndexFreshness(state, logs);
+    expect(before.fresh).toBe(true);
+    await chat("c-new", 1);
+    await refreshIndex(state, logs, { compress: true });
+    const later = rows.chatsAt(1, rows.count);
+    answer(before);
+    // The newest chat first; later pages come from the refreshed index (c-new moved ahead), which the list
+    // must not take as current: the folder listing that follows sends the rows as they are.
+    expect(first.map((c) => c.id)).toEqual(["c-c"]);
+    expect(later.map((c) => c.id)).toEqual(["c-c", "c-b"]);
+    expect((await rows.freshness).fresh).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { type ChatSummary, type Problem, parseLogName, readCompressSetting, splitRawLog } from "@/lib/sessions";
 import { refreshInWorker } from "@/server/index-worker";
-import { streamInWorker } from "@/server/log-worker";
+import { inWorker, streamInWorker } from "@/server/log-worker";
 import { serverRoots } from "@/server/roots";
 
 /**
@@ -147,7 +147,9 @@ function readIndex(
 ): { rows: IndexedChatRows | null; source: ChatListSource } | null {
   if (!state) return null;
   try {
-    const rows = readChatsFromIndex(state, logDir, { compress });
+    // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
+    const check = () => inWorker("indexFreshness", state, logDir);
+    const rows = readChatsFromIndex(state, logDir, { compress, check });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);
     return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
@@ -202,12 +204,11 @@ export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListB
     }
     return;
   }
-  const { chats, problems } = index.rows;
-  const total = chats.length;
+  const { count: total, problems } = index.rows;
   const sent = new Map<string, string>();
   const folderProblems = problems.map(toChatProblem);
   for (let i = 0; i === 0 || i < total; i += batchSize) {
-    const rows = chats.slice(i, i + batchSize).map(toRow);
+    const rows = index.rows.chatsAt(i, i + batchSize).map(toRow);
     for (const row of rows) sent.set(row.id, JSON.stringify(row));
     yield {
       rows,

@@ -1,24 +1,21 @@
 /**
- * The decode worker's body: runs `lib/sessions/worker-api.ts` on its own
+ * The decode worker's body: runs `server/decode-api.ts` (the reads of
+ * `lib/sessions/worker-api.ts`, the index's folder check) on its own
  * thread so that decoding a log (a zstd bomb included) never blocks the
  * server's event loop. Loaded by `server/decode-thread.mjs` through tsx in a
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { prepareWorker, workerApi } from "../lib/sessions/worker-api";
-
-/** An error as plain data: an OdaError keeps its code, sentence and data. */
-function errorData(error: unknown): { name: string; code: unknown; message: string; data?: unknown } {
-  const e = error as { name?: string; code?: unknown; message?: string; data?: unknown } | null;
-  return { name: e?.name ?? "Error", code: e?.code, message: e?.message ?? String(error), data: e?.data };
-}
+import { errorToData } from "../lib/errors";
+import { prepareWorker } from "../lib/sessions/worker-api";
+import { decodeApi } from "./decode-api";
 
 const port = parentPort;
 if (!port) throw new Error("The decode worker runs only as a worker thread.");
 for (const problem of prepareWorker(workerData?.state ?? null)) console.error(`oda-admin: ${problem}`);
 
 /** A call; `pull` calls yield one item per `next` message (a download, paced by its reader). */
-type Call = { id: number; fn: keyof typeof workerApi; args: unknown[]; pull?: boolean };
+type Call = { id: number; fn: keyof typeof decodeApi; args: unknown[]; pull?: boolean };
 type Step = { id: number; next?: true; cancel?: true };
 
 const pulled = new Map<number, AsyncIterator<unknown>>();
@@ -46,7 +43,7 @@ async function step({ id, next, cancel }: Step): Promise<void> {
     } else send(id, r.value);
   } catch (error) {
     pulled.delete(id);
-    port?.postMessage({ id, error: errorData(error) });
+    port?.postMessage({ id, error: errorToData(error) });
   }
 }
 
@@ -54,7 +51,7 @@ port.on("message", async (message: Call | Step) => {
   if (!("fn" in message)) return step(message);
   const { id, fn, args, pull } = message;
   try {
-    const result: unknown = (workerApi[fn] as (...a: unknown[]) => unknown)(...args);
+    const result: unknown = (decodeApi[fn] as (...a: unknown[]) => unknown)(...args);
     if (pull) {
       pulled.set(id, (result as AsyncIterable<unknown>)[Symbol.asyncIterator]());
       return;
@@ -64,7 +61,7 @@ port.on("message", async (message: Call | Step) => {
       port.postMessage({ id, done: true });
     } else port.postMessage({ id, done: true, value: await result });
   } catch (error) {
-    port.postMessage({ id, error: errorData(error) });
+    port.postMessage({ id, error: errorToData(error) });
   }
 });
 port.postMessage({ ready: true });

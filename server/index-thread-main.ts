@@ -7,6 +7,7 @@
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { errorToData } from "../lib/errors";
 import { closeAllIndexes, openIndex } from "../lib/index/db";
 import { refreshIndex } from "../lib/index/refresh";
 import { readLogLimits, setLogLimits } from "../lib/sessions/limits";
@@ -30,8 +31,7 @@ try {
   });
   port.postMessage({ result });
 } catch (error) {
-  const e = error as { name?: string; code?: unknown; message?: string } | null;
-  port.postMessage({ error: { name: e?.name ?? "Error", code: e?.code, message: e?.message ?? String(error) } });
+  port.postMessage({ error: errorToData(error) });
 } finally {
   closeAllIndexes();
 }

@@ -1,9 +1,8 @@
 import "server-only";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OdaError } from "@/lib/errors";
+import { errorFromData, OdaError } from "@/lib/errors";
 import type { RefreshResult, RefreshRunner } from "@/lib/index";
-import { errorFromData } from "@/server/log-worker";
 
 /**
  * The server's index refresh runner: each background refresh runs on a worker

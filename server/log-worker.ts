@@ -1,8 +1,8 @@
 import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OdaError, type OdaErrorCode, type OdaErrorData } from "@/lib/errors";
-import type { WorkerApi } from "@/lib/sessions/worker-api";
+import { type ErrorData, errorFromData, OdaError } from "@/lib/errors";
+import type { DecodeApi } from "@/server/decode-api";
 import { serverRoots } from "@/server/roots";
 
 /**
@@ -14,14 +14,8 @@ import { serverRoots } from "@/server/roots";
  * the next call.
  */
 
-type Api = WorkerApi;
+type Api = DecodeApi;
 type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
-interface ErrorData {
-  name: string;
-  code?: string;
-  message: string;
-  data?: OdaErrorData;
-}
 interface Job {
   push: (item: unknown) => void;
   end: (value: unknown) => void;
@@ -58,10 +52,10 @@ function worker(): Worker {
     const job = state.jobs.get(reply.id);
     if (!job) return;
     if (reply.error) {
-      state.jobs.delete(reply.id);
+      forget(reply.id);
       job.fail(errorFromData(reply.error));
     } else if (reply.done) {
-      state.jobs.delete(reply.id);
+      forget(reply.id);
       job.end(reply.value);
     } else job.push(reply.item);
   });
@@ -78,17 +72,22 @@ function worker(): Worker {
   return w;
 }
 
-/** An error sent by a worker as plain data, back as an error (an OdaError keeps its code and data). */
-export function errorFromData(data: ErrorData): Error {
-  if (data.name === "OdaError" && data.code)
-    return new OdaError(data.code as OdaErrorCode, data.message, data.data ? { data: data.data } : undefined);
-  return new Error(data.message);
+/**
+ * Ends a job. The worker keeps the process alive only while a job is pending:
+ * a CLI or bench awaiting a reply must not exit before it comes, and an idle
+ * worker must not keep a process from ending.
+ */
+function forget(id: number): void {
+  state.jobs.delete(id);
+  if (!state.jobs.size) state.worker?.unref();
 }
 
 function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
   const id = state.next++;
   state.jobs.set(id, job);
-  worker().postMessage({ id, fn, args, pull });
+  const w = worker();
+  w.ref();
+  w.postMessage({ id, fn, args, pull });
   return id;
 }
 
@@ -152,7 +151,7 @@ export function pullInWorker<K extends "downloadLog" | "downloadLine">(
     cancel: () => {
       if (over) return;
       over = true;
-      state.jobs.delete(id);
+      forget(id);
       state.worker?.postMessage({ id, cancel: true });
     },
   };

@@ -71,7 +71,8 @@ const list: Command = async (ctx) => {
   const compress = readCompressSetting(ctx.roots.home);
   const problems: Problem[] = [];
   let opened = false;
-  for await (const batch of listChats(logDir, { compress })) {
+  // A large folder's chats are listed on worker threads, in the same order (lib/sessions/list-pool.ts).
+  for await (const batch of listChats(logDir, { compress, threads: true })) {
     problems.push(...batch.problems);
     if (!ctx.json) {
       for (const chat of batch.chats) printChat(ctx, chat);
@@ -179,7 +180,7 @@ export const sessionsDoctorCheck: DoctorCheck = async (ctx) => {
   const root = ctx.roots.logs;
   const problems: { path: string; message: string }[] = [];
   const compress = readCompressSetting(ctx.roots.home);
-  for await (const batch of listChats(root, { compress, verify: true })) {
+  for await (const batch of listChats(root, { compress, verify: true, threads: true })) {
     for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)]) {
       problems.push({ path: relative(root, p.path) || ".", message: p.message });
     }

@@ -22,6 +22,8 @@ import { countProblemChats as countFrom, type ProblemChatCount } from "./problem
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
 import { listIndexedFolders, type SearchOptions, type SearchResult, searchIndex } from "./search";
 import {
+  checkIndexFreshness as checkFreshnessOf,
+  type Freshness,
   type IndexedChatList,
   type IndexedChatRows,
   type IndexStatus,
@@ -103,6 +105,11 @@ export function readChatsFromIndex(
   options: ListFromIndexOptions = {},
 ): IndexedChatRows {
   return readRowsFrom(openIndex(state, logDir), options);
+}
+
+/** The folder check of `readChatsFromIndex` on its own (another thread's connection), never reused. */
+export function checkIndexFreshness(state: string | null, logDir: string): Promise<Freshness> {
+  return checkFreshnessOf(openIndex(state, logDir));
 }
 
 /**

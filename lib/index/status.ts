@@ -4,8 +4,9 @@ import { readLockStatus } from "../fs";
 import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessions";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
+import { IndexRows, type ListRow } from "./list-rows";
 import { scanChanges } from "./scan";
-import { decodeSummary, SUMMARY_COLUMNS, type SummaryColumns } from "./summary-codec";
+import { decodeSummary } from "./summary-codec";
 
 /** How the index compares with the log folder now. */
 export interface Freshness {
@@ -181,10 +182,25 @@ export interface ListFromIndexOptions {
    * other form judged the logs against it, so it is not fresh.
    */
   compress?: boolean;
+  /**
+   * Runs the folder check elsewhere (the server's decode worker, through
+   * `checkIndexFreshness` on its own connection) instead of on this thread.
+   */
+  check?: () => Promise<Freshness>;
+  /** Rows read at once, before any other (the chat list's first batch; default 200). */
+  firstPage?: number;
 }
 
 /** The index's chat list before its freshness is known: the rows, and the check of them under way. */
-export interface IndexedChatRows extends Omit<IndexedChatList, "freshness"> {
+export interface IndexedChatRows extends Omit<IndexedChatList, "freshness" | "chats"> {
+  /** How many chats the index holds. */
+  count: number;
+  /**
+   * Chats `from` to `to` (excluded), in the list's order, parsed when asked
+   * for: 100,000 summaries parsed at once would hold the event loop for
+   * seconds before the first rows go out.
+   */
+  chatsAt(from: number, to: number): ChatSummary[];
   /** The folder compared with the rows just read (see `listChatsFromIndex`). */
   freshness: Promise<Freshness>;
   /** False until a first refresh has finished (the rows are then no list at all). */
@@ -201,36 +217,51 @@ export async function listChatsFromIndex(
   handle: IndexHandle,
   options: ListFromIndexOptions = {},
 ): Promise<IndexedChatList> {
-  const { built: _built, ...rows } = readChatsFromIndex(handle, options);
-  return { ...rows, freshness: await rows.freshness };
+  const { built: _built, count, chatsAt, ...rows } = readChatsFromIndex(handle, options);
+  return { ...rows, chats: chatsAt(0, count), freshness: await rows.freshness };
 }
 
 /**
- * The index's rows at once, and their freshness check started (not awaited):
- * the chat list shows the rows first and says so while the check runs.
+ * The folder check of `readChatsFromIndex`, for a thread of its own (the
+ * server's decode worker). Its connection may see a refresh that ended after
+ * the rows were read; `readChatsFromIndex` compares `refreshedAt` (rows older
+ * than the index are not fresh, whatever the folder says).
+ */
+export function checkIndexFreshness(handle: IndexHandle): Promise<Freshness> {
+  return checkFreshness(handle, { reuse: false });
+}
+
+/**
+ * The index's rows at once (each parsed when asked for), and their freshness
+ * check started (not awaited): the chat list shows the rows first and says so
+ * while the check runs.
  */
 export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOptions = {}): IndexedChatRows {
   const db = handle.db;
-  // The rows, the folder problems, the form and (inside the scan, before its first await) the fingerprints
-  // they are compared by are read in one turn of the event loop: a refresh running meanwhile cannot make
-  // older rows look current. The check is never reused: a change a second ago must not be served as fresh.
-  const rows = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS}, source FROM chats ORDER BY last_activity DESC, id`)
-    .all() as (SummaryColumns & { source: "checkpoint" | "log"; summary: string })[];
+  // The first rows, the folder problems, the form and (inside the scan, before its first await) the
+  // fingerprints they are compared by are read in one turn of the event loop; later rows are read as they
+  // are asked for, and a refresh that ended meanwhile makes the list not current (`refreshedSince`), so
+  // older rows never look current. The check is never reused: a change a second ago must not be served as fresh.
+  const rows = new IndexRows(db, options.firstPage ?? 200);
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
-  const scanned = checkFreshness(handle, { reuse: false });
+  const refreshedAt = readMeta(db, "refreshedAt");
+  // Rows read under another refresh than the one checked (or than each other) are not current.
+  const current = (f: Freshness) =>
+    f.refreshedAt === refreshedAt && !rows.refreshedSince() ? f : { ...f, fresh: false };
+  const scanned = (options.check ? options.check() : checkFreshness(handle, { reuse: false })).then(current);
   const sources: Record<string, "checkpoint" | "log"> = {};
-  const chats = rows.map((r) => {
+  const parse = (r: ListRow): ChatSummary => {
     sources[r.id] = r.source;
     const chat = decodeSummary(r.summary, r, handle.logDir);
     chat.problems = chat.problems.map(withPaths);
     judgeLockNow(chat, handle.logDir);
     return chat;
-  });
+  };
+  const chatsAt = (from: number, to: number) => rows.at(from, to).map(parse);
   const freshness = scanned.then((f) => withForm(f, form, options.compress));
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
-  return { chats, problems, sources, freshness, built: readMeta(db, "refreshedAt") !== null };
+  return { count: rows.count, chatsAt, problems, sources, freshness, built: refreshedAt !== null };
 }

@@ -70,6 +70,16 @@ interface KnownSize {
   limitsKey: string;
 }
 
+/**
+ * How workspace sizes were found since the process started (bench:memory
+ * prints them): reused from a watched folder, recomputed after a change, or
+ * recomputed because no watch could be kept. Node keeps one inotify instance
+ * per process for all its watches; when the user's instances
+ * (`fs.inotify.max_user_instances`, 128 by default) are all held by other
+ * processes, the first watch fails and every size is recomputed each time.
+ */
+export const setSizeStats = { reused: 0, recomputed: 0, unwatched: 0 };
+
 const watches = new Map<string, FolderWatch>();
 const known = new Map<string, KnownSize>();
 /** Bounds the watches one process keeps (inotify watches are a per-user resource). */
@@ -135,10 +145,17 @@ async function workspaceSize(
   const folder = join(home, ...setSegments(key));
   const st = inside ? folderStat(folder) : null;
   const watch = st?.isDirectory() ? watchOf(folder, st.dev, st.ino) : null;
-  if (!st || !watch) return setSize(home, key, limits, realHome, inside);
+  if (!st || !watch) {
+    setSizeStats.unwatched++;
+    return setSize(home, key, limits, realHome, inside);
+  }
   const folderKey = `${st.mtimeNs}:${st.ctimeNs}`;
   const hit = known.get(folder);
-  if (hit && hit.events === watch.events && hit.folderKey === folderKey && hit.limitsKey === limitsKey) return hit.size;
+  if (hit && hit.events === watch.events && hit.folderKey === folderKey && hit.limitsKey === limitsKey) {
+    setSizeStats.reused++;
+    return hit.size;
+  }
+  setSizeStats.recomputed++;
   // The count is taken before the files are read: an edit made while they are read bumps it past this one.
   const events = watch.events;
   const size = await setSize(home, key, limits, realHome, inside);

@@ -1,5 +1,6 @@
-import { type ChatSummary, summarizeChat } from "./chat";
-import { type Problem, walkLogFolder } from "./folder";
+import type { ChatSummary, SummarizeOptions } from "./chat";
+import { type ChatLocation, type Problem, walkLogFolder } from "./folder";
+import { ListPool, listThreadCount, listThreadFile, summarizeAll } from "./list-pool";
 
 /** The longest stretch the listing keeps the event loop busy with sync reads. */
 const SLICE_MS = 8;
@@ -26,6 +27,13 @@ export interface ListChatsOptions {
   batchOutput?: number;
   /** Called after each batch. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * List a large folder's chats on worker threads (`list-pool.ts`), in the
+   * same order: `true` as many as the folder and the machine are worth (the
+   * CLI), a number for exactly that many. Off by default: a server lists on
+   * its decode worker already.
+   */
+  threads?: boolean | number;
 }
 
 /**
@@ -44,29 +52,43 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     yield { chats: [], problems, done: 0, total: 0 };
     return;
   }
-  const compress = options.compress ?? true;
-  let slice = performance.now();
-  for (let i = 0; i < total; i += size) {
-    // A chat's files are read with sync calls, several times cheaper than async ones for files this small
-    // (bench:sessions); the loop gives the event loop a turn every few milliseconds so a server stays
-    // responsive. Chats are started one after another and awaited together: the native decodes of first
-    // frames not seen before overlap on the thread pool.
-    const pending: Promise<ChatSummary>[] = [];
-    for (const loc of walk.chats.slice(i, i + size)) {
-      const summary = summarizeChat(loc, { compress, verify: options.verify, batchOutput: options.batchOutput });
-      // Awaited below with the rest of the batch; handled now so a failure is not reported as unhandled meanwhile.
-      summary.catch(() => {});
-      pending.push(summary);
-      if (performance.now() - slice > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        slice = performance.now();
+  const summarize: SummarizeOptions = {
+    compress: options.compress ?? true,
+    verify: options.verify,
+    batchOutput: options.batchOutput,
+  };
+  const batches: ChatLocation[][] = [];
+  for (let i = 0; i < total; i += size) batches.push(walk.chats.slice(i, i + size));
+  const file = options.threads ? listThreadFile() : null;
+  const threads = !file ? 0 : options.threads === true ? listThreadCount(total) : Number(options.threads);
+  const pool = file && threads ? new ListPool(file, threads, summarize) : null;
+  try {
+    // Two batches per thread in flight keep every thread busy while the caller writes (and, on this thread,
+    // while one batch waits for its first frames' native decode, the next one reads its files); no more, so
+    // 100,000 chats never wait in memory for a slow reader.
+    const ahead = 2 * Math.max(1, threads);
+    const pending: Promise<ChatSummary[]>[] = [];
+    let next = 0;
+    const refill = () => {
+      while (next < batches.length && pending.length < ahead) {
+        const batch = batches[next++] as ChatLocation[];
+        // On this thread, the event loop gets a turn every few milliseconds so a server stays responsive.
+        const listed = pool ? pool.summarize(batch) : summarizeAll(batch, summarize, SLICE_MS);
+        listed.catch(() => {}); // awaited in order below; handled now so a failure meanwhile is not unhandled
+        pending.push(listed);
       }
+    };
+    refill();
+    while (pending.length) {
+      const chats = await (pending.shift() as Promise<ChatSummary[]>);
+      refill();
+      done += chats.length;
+      options.onProgress?.(done, total);
+      yield { chats, problems, done, total };
+      problems = [];
     }
-    const chats = await Promise.all(pending);
-    done += chats.length;
-    options.onProgress?.(done, total);
-    yield { chats, problems, done, total };
-    problems = [];
+  } finally {
+    await pool?.close();
   }
 }
 
