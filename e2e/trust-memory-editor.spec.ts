@@ -27,6 +27,19 @@ async function traverse(page: Page, step: -1 | 1): Promise<void> {
   await cdp.detach();
 }
 
+/** The editor reached from the set's list, so Back has an entry of this app to go to. */
+async function openFromSet(page: Page): Promise<void> {
+  await page.goto("/memory/global");
+  await page.getByRole("link", { name: "Reply language" }).click();
+  await expect(page).toHaveURL(EDITOR);
+}
+
+/** An edit left unsaved: the text the leave question is about. */
+async function editUnsaved(page: Page): Promise<void> {
+  await text(page).fill("two, not saved");
+  await expect(page.getByText("Unsaved edits")).toBeVisible();
+}
+
 async function onDisk(home: string) {
   const p = parseMemorySource(await readFile(join(home, "memory", "global", ID), "utf8"));
   if (!p.ok) throw new Error(p.message);
@@ -47,8 +60,7 @@ test.describe("an editor with unsaved edits", () => {
     test.slow(); // several page loads, a reload and a save on a shared, loaded machine
     await page.goto(EDITOR);
     await expect(text(page)).toHaveValue("one");
-    await text(page).fill("two, not saved");
-    await expect(page.getByText("Unsaved edits")).toBeVisible();
+    await editUnsaved(page);
 
     // A link of the app shell: the question comes first, and Cancel stays with the edits.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chats" }).click();
@@ -99,15 +111,12 @@ test.describe("an editor with unsaved edits", () => {
 
   test("asks before the browser's Back and Forward, and goes there when told to", async ({ page }) => {
     test.slow(); // client-side navigations and history traversals on a shared, loaded machine
-    await page.goto("/memory/global");
-    await page.getByRole("link", { name: "Reply language" }).click();
-    await expect(page).toHaveURL(EDITOR);
+    await openFromSet(page);
     await page.getByRole("link", { name: "History" }).click();
     await expect(page).toHaveURL(`${EDITOR}/history`);
     await traverse(page, -1);
     await expect(page).toHaveURL(EDITOR);
-    await text(page).fill("two, not saved");
-    await expect(page.getByText("Unsaved edits")).toBeVisible();
+    await editUnsaved(page);
 
     // Back: the question, and Cancel stays on the editor with the edits.
     const leave = page.getByRole("dialog", { name: "Leave without saving?" });
@@ -138,11 +147,8 @@ test.describe("an editor with unsaved edits", () => {
   test("asks before Back in a browser without the Navigation API (popstate only)", async ({ page }) => {
     test.slow(); // client-side navigations and history traversals on a shared, loaded machine
     await page.addInitScript(() => Object.defineProperty(window, "navigation", { value: undefined }));
-    await page.goto("/memory/global");
-    await page.getByRole("link", { name: "Reply language" }).click();
-    await expect(page).toHaveURL(EDITOR);
-    await text(page).fill("two, not saved");
-    await expect(page.getByText("Unsaved edits")).toBeVisible();
+    await openFromSet(page);
+    await editUnsaved(page);
 
     // The traversal has happened by the time the page hears of it: the editor's entry is put back.
     const leave = page.getByRole("dialog", { name: "Leave without saving?" });

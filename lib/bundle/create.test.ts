@@ -6,21 +6,14 @@ import { listAllChats, readChat } from "../sessions";
 import { encodeName } from "../sessions/names";
 import { tempFolder } from "../test-temp";
 import { createBundle, prepareBundle } from "./create";
-import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
+import { testScope } from "./test-scope";
 import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "./testing";
 
 const temp = () => tempFolder("oda-bundle-");
 
-const everything: BundleScope = {
-  chats: "all",
-  since: null,
-  memory: true,
-  kinds: [...REDACT_KINDS],
-  keywords: [KEYWORD],
-  dropText: false,
-};
+const everything: BundleScope = testScope({ memory: true, keywords: [KEYWORD] });
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

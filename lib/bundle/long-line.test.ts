@@ -8,10 +8,10 @@ import { logLimits } from "../sessions/limits";
 import { createChat } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
 import { createBundle, prepareBundle } from "./create";
-import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import type { MapEntry } from "./redactor";
+import { testScope } from "./test-scope";
 import { PIECE_CHARS } from "./text-stream";
 
 /**
@@ -88,14 +88,7 @@ async function longLog(base: string): Promise<{ logs: string; lines: string[]; p
   return { logs, lines: all, planted };
 }
 
-const scope: BundleScope = {
-  chats: "all",
-  since: null,
-  memory: false,
-  kinds: [...REDACT_KINDS],
-  keywords: [],
-  dropText: false,
-};
+const scope: BundleScope = testScope();
 
 async function bundleLog(base: string, logs: string, s: BundleScope) {
   const out = join(base, "b.tar.gz");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createBundle } from "./create";
-import { REDACT_KINDS } from "./detectors";
+import { testScope } from "./test-scope";
 
 /**
  * Run as its own process by memory.test.ts (under a small heap): bundles the
@@ -8,11 +8,6 @@ import { REDACT_KINDS } from "./detectors";
  * peak resident memory (Linux VmHWM) and the bundle's counts as JSON.
  */
 const [logs, target] = process.argv.slice(2) as [string, string];
-const made = await createBundle(
-  { home: null, logs },
-  { chats: "all", since: null, memory: false, kinds: [...REDACT_KINDS], keywords: [], dropText: false },
-  target,
-  { version: "memory-test" },
-);
+const made = await createBundle({ home: null, logs }, testScope(), target, { version: "memory-test" });
 const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]);
 process.stdout.write(JSON.stringify({ peakBytes: peakKb * 1024, counts: made.manifest.counts }));

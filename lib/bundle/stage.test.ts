@@ -6,21 +6,14 @@ import { encodeName, groupName } from "../sessions/names";
 import { createChat } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
-import { REDACT_KINDS } from "./detectors";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import { Spool } from "./spool";
+import { testScope } from "./test-scope";
 
 const temp = () => tempFolder("oda-bundle-stage-");
 
-const scope: BundleScope = {
-  chats: "all",
-  since: null,
-  memory: false,
-  kinds: [...REDACT_KINDS],
-  keywords: [],
-  dropText: false,
-};
+const scope: BundleScope = testScope();
 
 describe("staging logs", () => {
   it("bundles a log damaged in the middle with every line before the damage, and the doctor report names it", async () => {
