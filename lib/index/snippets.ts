@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import type { Db } from "./db";
+import { perConnection } from "./per-connection";
 import { ftsTable } from "./schema";
 import { readTexts } from "./texts";
 
@@ -26,25 +27,18 @@ interface Cutter {
 }
 
 // One in-memory database per index connection: its writes must not count as the index's changes.
-const cutters = new WeakMap<Db, Cutter>();
-
-function cutterOf(db: Db): Cutter {
-  let c = cutters.get(db);
-  if (!c) {
-    const mem = new Database(":memory:");
-    mem.exec(ftsTable("lines_fts"));
-    c = {
-      mem,
-      clear: mem.prepare("DELETE FROM lines_fts"),
-      insert: mem.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
-      cut: mem.prepare(
-        `SELECT rowid AS rid, snippet(lines_fts, 0, char(1), char(2), '…', ${TOKENS}) AS text FROM lines_fts WHERE lines_fts MATCH ?`,
-      ),
-    };
-    cutters.set(db, c);
-  }
-  return c;
-}
+const cutterOf = perConnection<Cutter>(() => {
+  const mem = new Database(":memory:");
+  mem.exec(ftsTable("lines_fts"));
+  return {
+    mem,
+    clear: mem.prepare("DELETE FROM lines_fts"),
+    insert: mem.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
+    cut: mem.prepare(
+      `SELECT rowid AS rid, snippet(lines_fts, 0, char(1), char(2), '…', ${TOKENS}) AS text FROM lines_fts WHERE lines_fts MATCH ?`,
+    ),
+  };
+});
 
 /** Each shown entry's snippet with the matches between `OPEN` and `CLOSE`, keyed by rowid. */
 export function cutSnippets(db: Db, query: string, rowids: number[]): Map<number, string> {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Db } from "./db";
+import { perConnection } from "./per-connection";
 
 /**
  * The refresh's statements, prepared once per connection: a full build runs
@@ -16,14 +16,9 @@ export interface ChatStatements {
   indexedAt: Database.Statement;
 }
 
-const cache = new WeakMap<Db, ChatStatements>();
-
 /** This connection's statements (prepared on first use). */
-export function chatStatements(db: Db): ChatStatements {
-  let s = cache.get(db);
-  if (s) return s;
-  s = {
-    upsert: db.prepare(`
+export const chatStatements = perConnection<ChatStatements>((db) => ({
+  upsert: db.prepare(`
     INSERT INTO chats (id, folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint,
       log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, text_error, bad_lines, summary, indexed_at,
       start_q, format, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes)
@@ -39,17 +34,14 @@ export function chatStatements(db: Db): ChatStatements {
       summary = excluded.summary, indexed_at = excluded.indexed_at, start_q = excluded.start_q, format = excluded.format, log_dec = excluded.log_dec,
       old_bytes = excluded.old_bytes, old_logs = excluded.old_logs, cache_bytes = excluded.cache_bytes, lock_bytes = excluded.lock_bytes
     RETURNING cid`),
-    summaryOnly: db.prepare(
-      `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
+  summaryOnly: db.prepare(
+    `UPDATE chats SET folder = @folder, cwd = @cwd, title = @title, first_activity = @first_activity, last_activity = @last_activity,
         messages = @messages, source = @source, summary = @summary, indexed_at = @indexed_at, fingerprint = @fingerprint,
         problems = @problems, start_q = @start_q, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
         lock_bytes = @lock_bytes WHERE cid = @cid`,
-    ),
-    lastEntry: db.prepare("SELECT max(id) AS id FROM lines WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
-    insertLine: db.prepare("INSERT INTO lines (id, line, role, ts) VALUES (CAST(? AS INTEGER), ?, ?, ?)"),
-    insertFts: db.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
-    indexedAt: db.prepare("SELECT indexed_at FROM chats WHERE cid = ?").pluck(),
-  };
-  cache.set(db, s);
-  return s;
-}
+  ),
+  lastEntry: db.prepare("SELECT max(id) AS id FROM lines WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
+  insertLine: db.prepare("INSERT INTO lines (id, line, role, ts) VALUES (CAST(? AS INTEGER), ?, ?, ?)"),
+  insertFts: db.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
+  indexedAt: db.prepare("SELECT indexed_at FROM chats WHERE cid = ?").pluck(),
+}));

@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { type Db, ENTRY_SPAN } from "./db";
+import { perConnection } from "./per-connection";
 
 /**
  * The entries' text, which the FTS5 table does not keep: consecutive entries
@@ -54,21 +55,12 @@ interface TextStatements {
   dropLines: Database.Statement;
   dropTexts: Database.Statement;
 }
-const statements = new WeakMap<Db, TextStatements>();
-
-function statementsOf(db: Db) {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      insert: db.prepare("INSERT INTO texts (id, data) VALUES (?, ?)"),
-      block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
-      dropLines: db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?"),
-      dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
-    };
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perConnection<TextStatements>((db) => ({
+  insert: db.prepare("INSERT INTO texts (id, data) VALUES (?, ?)"),
+  block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
+  dropLines: db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?"),
+  dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
+}));
 
 /** Stores packed blocks whose first entry (offset 0) has the rowid `first`; entries past `end` are not kept. */
 export function writeBlocks(db: Db, first: number, blocks: PackedBlock[], end: number): void {

@@ -4,6 +4,7 @@ import type Database from "better-sqlite3";
 import type { ChatSummary } from "../sessions";
 import { CACHE_FILE, LOCK_FILE } from "../sessions/names";
 import type { Db } from "./db";
+import { perConnection } from "./per-connection";
 
 /**
  * The usage facts the index keeps for Insights (issue 17): each message line's
@@ -99,28 +100,17 @@ interface UsageStatements {
   addTotals: Database.Statement;
   drop: Database.Statement;
 }
-const statements = new WeakMap<Db, UsageStatements>();
-
-function statementsOf(db: Db): UsageStatements {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      put: db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,
-        input = input + excluded.input, output = output + excluded.output`),
-      setTotals: db.prepare(
-        "UPDATE chats SET u_messages = @m, u_bare = @b, u_input = @i, u_output = @o WHERE cid = @cid",
-      ),
-      addTotals: db.prepare(
-        `UPDATE chats SET u_messages = u_messages + @m, u_bare = u_bare + @b, u_input = u_input + @i,
-          u_output = u_output + @o WHERE cid = @cid`,
-      ),
-      drop: db.prepare("DELETE FROM usage WHERE cid = ?"),
-    };
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perConnection<UsageStatements>((db) => ({
+  put: db.prepare(`INSERT INTO usage (cid, q, model, messages, bare, input, output) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(cid, q, model) DO UPDATE SET messages = messages + excluded.messages, bare = bare + excluded.bare,
+      input = input + excluded.input, output = output + excluded.output`),
+  setTotals: db.prepare("UPDATE chats SET u_messages = @m, u_bare = @b, u_input = @i, u_output = @o WHERE cid = @cid"),
+  addTotals: db.prepare(
+    `UPDATE chats SET u_messages = u_messages + @m, u_bare = u_bare + @b, u_input = u_input + @i,
+        u_output = u_output + @o WHERE cid = @cid`,
+  ),
+  drop: db.prepare("DELETE FROM usage WHERE cid = ?"),
+}));
 
 /**
  * Adds a batch's usage rows to the chat's, and its sums to the chat's totals
