@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openRegular, openRegularSync } from "./open-regular";
+import { openRegular, openRegularSync, readFileStartSync } from "./open-regular";
 
 let dir: string;
 beforeEach(() => {
@@ -35,5 +35,52 @@ describe("openRegular", () => {
     expect(() => openRegularSync("/dev/zero")).toThrow(
       "/dev/zero is a character device, not a regular file; it is not read.",
     );
+  });
+});
+
+describe("readFileStartSync (a file the folder listing showed as regular)", () => {
+  const buffer = Buffer.alloc(16);
+
+  it("gives a short file's bytes and size from the read, and a longer file's size from its fstat", () => {
+    const short = join(dir, "short");
+    writeFileSync(short, "hello");
+    expect(readFileStartSync(short, buffer)).toEqual({ bytes: 5, size: 5 });
+    expect(buffer.toString("utf8", 0, 5)).toBe("hello");
+    const long = join(dir, "long");
+    writeFileSync(long, "x".repeat(40));
+    expect(readFileStartSync(long, buffer)).toEqual({ bytes: 16, size: 40 });
+    const empty = join(dir, "empty");
+    writeFileSync(empty, "");
+    expect(readFileStartSync(empty, buffer)).toEqual({ bytes: 0, size: 0 });
+  });
+
+  it("refuses a FIFO swapped in after the listing, even one holding bytes, without taking a byte or blocking", () => {
+    const path = join(dir, "session.v4.jsonl.zstd");
+    writeFileSync(path, "listed as a regular file");
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    renameSync(fifo, path);
+    const sentence = `${path} is a FIFO (named pipe), not a regular file; it is not read.`;
+    expect(() => readFileStartSync(path, buffer)).toThrow(sentence);
+    // A writer (r+ opens a FIFO at once on Linux) leaves a few bytes in it: a plain read would return them short.
+    const writer = openSync(path, "r+");
+    try {
+      writeSync(writer, "abc");
+      expect(() => readFileStartSync(path, buffer)).toThrow(sentence);
+      const back = Buffer.alloc(8);
+      expect(back.toString("utf8", 0, readSync(writer, back, 0, 8, null))).toBe("abc");
+    } finally {
+      closeSync(writer);
+    }
+  });
+
+  it("refuses a device that fills the read or gives nothing, and a folder", () => {
+    expect(() => readFileStartSync("/dev/zero", buffer)).toThrow(
+      "/dev/zero is a character device, not a regular file; it is not read.",
+    );
+    expect(() => readFileStartSync("/dev/null", buffer)).toThrow(
+      "/dev/null is a character device, not a regular file; it is not read.",
+    );
+    expect(() => readFileStartSync(dir, buffer)).toThrow(`${dir} is a folder, not a regular file; it is not read.`);
   });
 });

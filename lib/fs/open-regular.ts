@@ -1,4 +1,4 @@
-import { closeSync, constants, promises as fsp, fstatSync, openSync, type Stats } from "node:fs";
+import { closeSync, constants, promises as fsp, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { OdaError } from "../errors";
 
 /**
@@ -64,6 +64,49 @@ export function openRegularSync(path: string, options?: OpenRegularOptions): { f
     throw new OdaError("unusable", notRegularMessage(path, stat));
   }
   return { fd, stat };
+}
+
+/** A file's first bytes (in the caller's buffer) and its size. */
+export interface FileStart {
+  /** Bytes read into the buffer, from offset 0. */
+  bytes: number;
+  size: number;
+}
+
+/**
+ * Reads the first `buffer.length` bytes of a file its folder's listing showed
+ * as a regular file, with one open, one positioned read and a close: the
+ * `fstat` is left out when the read itself proves the kind and the size.
+ * A short positive read of a regular file ends at its end, so the size is the
+ * bytes read. Something else swapped in since the listing cannot pass as one:
+ * a FIFO or a socket refuses a positioned read (`ESPIPE`; no byte is taken
+ * from it) and a folder any read (`EISDIR`), and the devices that take one
+ * fill the buffer (`/dev/zero`) or give nothing (`/dev/null`). A read that
+ * fails, is empty or fills the buffer is therefore followed by the `fstat`,
+ * which refuses anything but a regular file with {@link notRegularMessage}
+ * (and gives a full file's size). `O_NONBLOCK` stays, so nothing blocks. What
+ * is left is a device node (only root makes one) answering a positioned read
+ * with a few bytes, swapped in during that window: read once without
+ * blocking, and refused by the next listing.
+ */
+export function readFileStartSync(path: string, buffer: Buffer, options?: OpenRegularOptions): FileStart {
+  const fd = openSync(path, flagsOf(options));
+  try {
+    let bytes = -1;
+    let failure: unknown = null;
+    try {
+      bytes = readSync(fd, buffer, 0, buffer.length, 0);
+    } catch (error) {
+      failure = error;
+    }
+    if (bytes > 0 && bytes < buffer.length) return { bytes, size: bytes };
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new OdaError("unusable", notRegularMessage(path, stat));
+    if (failure) throw failure;
+    return { bytes, size: stat.size };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The promise form of {@link openRegularSync}: a `FileHandle` the caller closes. */

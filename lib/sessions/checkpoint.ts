@@ -1,6 +1,6 @@
 import { closeSync } from "node:fs";
 import { z } from "zod";
-import { openRegularSync } from "../fs/open-regular";
+import { openRegularSync, readFileStartSync } from "../fs/open-regular";
 import type { ChatDetails, ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
@@ -91,18 +91,27 @@ function acceptCheckpoint(value: unknown): Checkpoint | null {
   };
 }
 
+/** Room for any usual checkpoint (a few hundred bytes), reused: one read each, and no buffer left to collect. */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** A checkpoint file's text: one positioned read into `scratch`, the rest read only for a larger file. */
+function readCheckpointText(path: string): string {
+  const { bytes, size } = readFileStartSync(path, scratch);
+  if (bytes === size) return scratch.toString("utf8", 0, bytes);
+  const { fd, stat } = openRegularSync(path);
+  try {
+    // Oda replaces a checkpoint by a rename, so the file open here does not grow meanwhile.
+    return readRange(fd, 0, stat.size).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a checkpoint file: `null` when absent, `{error}` when it cannot be read or does not fit the schema. */
 export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
   let text: string;
   try {
-    const { fd, stat } = openRegularSync(path);
-    try {
-      // The open's fstat gives the size: one read, not readFileSync's second fstat and read to the end.
-      // (Oda replaces a checkpoint by a rename, so the file open here does not grow meanwhile.)
-      text = readRange(fd, 0, stat.size).toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
+    text = readCheckpointText(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     return { error: (error as Error).message };

@@ -1,5 +1,5 @@
-import { closeSync, readSync } from "node:fs";
-import { openRegularSync } from "../fs/open-regular";
+import { closeSync } from "node:fs";
+import { openRegularSync, readFileStartSync } from "../fs/open-regular";
 import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
@@ -45,21 +45,15 @@ const scratch = Buffer.allocUnsafe(HEAD_BYTES);
 
 /**
  * Reads a log's first bytes and its size: open, one read, close; `fstat` only
- * when the log fills the read. A short read of a regular file ends at its end,
- * so it gives the size. (Were a file system ever to return a short read before
- * the end, the size would be too small: a checkpoint is then judged ahead of
- * the log and the details rebuilt from it, never served wrongly.)
+ * when the read does not prove the size (`readFileStartSync`). Never blocks on
+ * a FIFO or the like, which is refused with its sentence. (Were a file system
+ * ever to return a short read before the end, the size would be too small: a
+ * checkpoint is then judged ahead of the log and the details rebuilt from it,
+ * never served wrongly.)
  */
 export function readHeadBytes(path: string): HeadBytes {
-  // Never blocks on a FIFO or the like (refused with a sentence); the open's fstat gives the size.
-  const { fd, stat } = openRegularSync(path);
-  try {
-    const n = readSync(fd, scratch, 0, HEAD_BYTES, 0);
-    const size = n < HEAD_BYTES ? n : stat.size;
-    return { head: Buffer.from(scratch.subarray(0, n)), size };
-  } finally {
-    closeSync(fd);
-  }
+  const { bytes, size } = readFileStartSync(path, scratch);
+  return { head: Buffer.from(scratch.subarray(0, bytes)), size };
 }
 
 /** The head bytes as the frame walker reads them. */
