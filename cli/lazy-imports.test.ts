@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { createChat } from "../lib/sessions/testing";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "oda-lazy-"));
@@ -24,8 +25,8 @@ export async function resolve(specifier, context, next) {
 `,
 );
 
-/** The project's own modules (relative to the repository) loaded by `oda-admin ...argv`, run from the sources. */
-function loadedBy(...argv: string[]): string[] {
+/** Every file (absolute path) the module graph of `oda-admin ...argv` loads, run from the sources. */
+function filesLoadedBy(...argv: string[]): string[] {
   const log = join(dir, `${argv.join("-").replace(/\W/g, "_")}.log`);
   writeFileSync(log, "");
   const register = `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: ${JSON.stringify(log)} });`;
@@ -48,8 +49,15 @@ function loadedBy(...argv: string[]): string[] {
   expect(result.stderr).toBe("");
   return readFileSync(log, "utf8")
     .split("\n")
-    .filter((url) => url.startsWith(pathToFileURL(root).href) && !url.includes("/node_modules/"))
-    .map((url) => fileURLToPath(url).slice(root.length));
+    .filter((url) => url.startsWith("file:"))
+    .map((url) => fileURLToPath(url));
+}
+
+/** The project's own modules (relative to the repository) loaded by `oda-admin ...argv`, run from the sources. */
+function loadedBy(...argv: string[]): string[] {
+  return filesLoadedBy(...argv)
+    .filter((path) => path.startsWith(root) && !path.includes("/node_modules/"))
+    .map((path) => path.slice(root.length));
 }
 
 describe("the CLI imports only what a command uses", () => {
@@ -79,5 +87,17 @@ describe("the CLI imports only what a command uses", () => {
     const logs = mkdtempSync(join(dir, "logs-"));
     const commands = loadedBy("sessions", "list", "--logs", logs).filter((path) => path.startsWith("cli/commands/"));
     expect([...new Set(commands)]).toEqual(["cli/commands/sessions.ts"]);
+  });
+
+  it("sessions list on chats with checkpoints loads no schema library (zod is most of a new process's start-up)", async () => {
+    const logs = mkdtempSync(join(dir, "logs-"));
+    const chat = createChat(logs, { id: "c-1", cwd: null, created: "2026-11-29T18:00:00.000Z" });
+    await chat.appendTurn({ user: "hi", assistant: "hello", ts: "2026-11-29T18:00:01.000Z" });
+    await chat.close();
+    const files = filesLoadedBy("sessions", "list", "--json", "--logs", logs, "--home", logs);
+    expect(files.some((path) => path.endsWith("lib/sessions/checkpoint.ts"))).toBe(true);
+    expect(files.filter((path) => path.includes("/node_modules/zod/") || path.includes("checkpoint-schema"))).toEqual(
+      [],
+    );
   });
 });

@@ -175,7 +175,7 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       };
       out.push(fromData(o.spool, f, path, redactJsonFile(original, r, fix), original));
     } else if (f.role === "checkpoint") {
-      out.push(fromData(o.spool, f, path, stageCheckpoint(f, original, r, rewrittenLogs), original));
+      out.push(fromData(o.spool, f, path, await stageCheckpoint(f, original, r, rewrittenLogs), original));
     } else out.push(fromData(o.spool, f, path, redactJsonFile(original, r), original));
   }
   if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
@@ -205,8 +205,13 @@ async function rewriteLog(f: PlannedFile, compressed: boolean, o: StageOptions):
 }
 
 /** A checkpoint redacted; when its log was rewritten, its offset, tail hash and details are made to fit it. */
-function stageCheckpoint(f: PlannedFile, original: Buffer, r: Redactor, rewritten: Map<string, RewrittenLog>): Buffer {
-  const parsed = parseCheckpoint(original.toString("utf8"));
+async function stageCheckpoint(
+  f: PlannedFile,
+  original: Buffer,
+  r: Redactor,
+  rewritten: Map<string, RewrittenLog>,
+): Promise<Buffer> {
+  const parsed = await parseCheckpoint(original.toString("utf8"));
   const dir = f.source.slice(0, -"session.cache.json".length);
   const staged = f.newestLog ? rewritten.get(join(dir, f.newestLog)) : undefined;
   if (!("checkpoint" in parsed) || !staged || parsed.checkpoint.log.name !== f.newestLog)

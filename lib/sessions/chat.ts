@@ -288,7 +288,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   let checkpoint: Checkpoint | null = null;
   const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
   if (!cacheBlocked && names.includes(CACHE_FILE)) {
-    const read = readCheckpoint(cachePath);
+    const read = await readCheckpoint(cachePath);
     if (read && "error" in read) {
       summary.cacheState = "unreadable";
       summary.cacheReason = `The checkpoint cannot be read: ${read.error}`;

@@ -1,35 +1,29 @@
 import { closeSync } from "node:fs";
-import { z } from "zod";
 import { openRegularSync, readFileStartSync } from "../fs/open-regular";
 import type { ChatDetails, ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
 
-/** `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint). */
-export const ZCheckpoint = z.object({
-  cacheFormat: z.literal(1),
-  identity: z.object({
-    id: z.string(),
-    created: z.string().nullable(),
-    cwd: z.string().nullable(),
-    continues: z.string().nullable(),
-  }),
-  log: z.object({
-    name: z.string(),
-    bytes: z.number().int().nonnegative(),
-    tailSha256: z.string().regex(/^[0-9a-f]{64}$/),
-  }),
-  checkpointAt: z.string(),
-  details: z.object({
-    title: z.string().nullable(),
-    messages: z.number().int().nonnegative(),
-    lastActivity: z.string().nullable(),
-    model: z.string().nullable(),
-    inputTokens: z.number().nonnegative(),
-    outputTokens: z.number().nonnegative(),
-  }),
-});
-export type Checkpoint = z.infer<typeof ZCheckpoint>;
+/**
+ * `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint), as
+ * `ZCheckpoint` (`checkpoint-schema.ts`) parses it. The schema is loaded only
+ * for a file the quick check below does not accept: zod's module is most of a
+ * new CLI process's start-up.
+ */
+export interface Checkpoint {
+  cacheFormat: 1;
+  identity: { id: string; created: string | null; cwd: string | null; continues: string | null };
+  log: { name: string; bytes: number; tailSha256: string };
+  checkpointAt: string;
+  details: {
+    title: string | null;
+    messages: number;
+    lastActivity: string | null;
+    model: string | null;
+    inputTokens: number;
+    outputTokens: number;
+  };
+}
 
 /** A checkpoint's `details` from the details rebuilt from its log (the model is the last one used). */
 export function checkpointDetails(details: ChatDetails): Checkpoint["details"] {
@@ -108,7 +102,7 @@ function readCheckpointText(path: string): string {
 }
 
 /** Reads a checkpoint file: `null` when absent, `{error}` when it cannot be read or does not fit the schema. */
-export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { error: string } | null {
+export async function readCheckpoint(path: string): Promise<{ checkpoint: Checkpoint } | { error: string } | null> {
   let text: string;
   try {
     text = readCheckpointText(path);
@@ -120,7 +114,7 @@ export function readCheckpoint(path: string): { checkpoint: Checkpoint } | { err
 }
 
 /** Parses a checkpoint file's text (see `readCheckpoint`). */
-export function parseCheckpoint(text: string): { checkpoint: Checkpoint } | { error: string } {
+export async function parseCheckpoint(text: string): Promise<{ checkpoint: Checkpoint } | { error: string }> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -129,6 +123,7 @@ export function parseCheckpoint(text: string): { checkpoint: Checkpoint } | { er
   }
   const fast = acceptCheckpoint(value);
   if (fast) return { checkpoint: fast };
+  const { ZCheckpoint } = await import("./checkpoint-schema");
   const parsed = ZCheckpoint.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -118,11 +118,11 @@ describe("a hostile log folder", () => {
     expect(bytes).toBeGreaterThan(0);
   });
 
-  it("reads a FIFO lock, checkpoint or settings.json directly without blocking, with the sentence", () => {
+  it("reads a FIFO lock, checkpoint or settings.json directly without blocking, with the sentence", async () => {
     const lock = join(h.dirs["c-lock-fifo"] as string, "session.lock");
     expect(readLockStatus(lock)).toEqual({ state: "unknown", reason: `The lock file cannot be read: ${fifo(lock)}` });
     const cache = join(h.dirs["c-cache-fifo"] as string, "session.cache.json");
-    expect(readCheckpoint(cache)).toEqual({ error: fifo(cache) });
+    expect(await readCheckpoint(cache)).toEqual({ error: fifo(cache) });
     // The root stands in for an Oda home: its settings.json is a FIFO, so the default form is used.
     makeFifo(join(root, "settings.json"));
     expect(readCompressSetting(root)).toBe(true);

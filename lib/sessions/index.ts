@@ -50,7 +50,7 @@ export {
   summarizeChat,
 } from "./chat";
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
-export { hashLogTail, judgeCheckpoint, readCheckpoint, ZCheckpoint } from "./checkpoint";
+export { hashLogTail, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
 export { type ChatLocation, locateChat, locateCopies, walkLogFolder } from "./folder";
 export { countFormRefusals, type FormRefusals } from "./form-count";

@@ -126,4 +126,25 @@ describe("readLogLimits", () => {
     ]);
     expect(readLogLimits(tempDir())).toEqual({ limits: DEFAULT_LOG_LIMITS, problems: [] });
   });
+
+  it("takes each value within its range only: whole numbers of bytes, the ratio any number", () => {
+    const state = tempDir();
+    mkdirSync(state, { recursive: true });
+    const path = join(state, "settings.json");
+    const logs = { maxDecodedBytes: 1024 ** 2 - 1, maxLineBytes: 65536.5, maxRatio: 10.5, ratioFloor: 2 ** 50 };
+    writeFileSync(path, JSON.stringify({ logs }));
+    expect(readLogLimits(state)).toEqual({
+      limits: { ...DEFAULT_LOG_LIMITS, maxRatio: 10.5, ratioFloor: 2 ** 50 },
+      problems: [
+        `logs.maxDecodedBytes in ${path} is invalid; the default ${DEFAULT_LOG_LIMITS.maxDecodedBytes} is used.`,
+        `logs.maxLineBytes in ${path} is invalid; the default ${DEFAULT_LOG_LIMITS.maxLineBytes} is used.`,
+      ],
+    });
+    writeFileSync(
+      path,
+      JSON.stringify({ logs: { maxRatio: 1e9 + 1, ratioFloor: 2 ** 50 + 1, maxLineBytes: 1024 ** 3 } }),
+    );
+    expect(readLogLimits(state).limits).toEqual({ ...DEFAULT_LOG_LIMITS, maxLineBytes: 1024 ** 3 });
+    expect(readLogLimits(state).problems).toHaveLength(2);
+  });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { formatBinarySize } from "../bytes";
 
 /**
@@ -39,26 +38,22 @@ export const DEFAULT_LOG_LIMITS: LogLimits = Object.freeze({
 /** The bytes of an over-long line that are kept and shown. */
 export const LINE_HEAD_BYTES = 4096;
 
-const ZLogLimits = z
-  .object({
-    maxDecodedBytes: z
-      .number()
-      .int()
-      .min(1024 ** 2)
-      .max(2 ** 50),
-    maxLineBytes: z
-      .number()
-      .int()
-      .min(64 * 1024)
-      .max(1024 ** 3),
-    maxRatio: z.number().min(10).max(1e9),
-    ratioFloor: z
-      .number()
-      .int()
-      .min(1024 ** 2)
-      .max(2 ** 50),
-  })
-  .partial();
+/**
+ * Each value's accepted range (and whether it is a whole number). Plain checks,
+ * not a zod schema: every CLI command reads these, and loading zod is most of a
+ * new process's start-up.
+ */
+const RANGES: Record<keyof LogLimits, { min: number; max: number; whole: boolean }> = {
+  maxDecodedBytes: { min: 1024 ** 2, max: 2 ** 50, whole: true },
+  maxLineBytes: { min: 64 * 1024, max: 1024 ** 3, whole: true },
+  maxRatio: { min: 10, max: 1e9, whole: false },
+  ratioFloor: { min: 1024 ** 2, max: 2 ** 50, whole: true },
+};
+
+function fitsRange(value: unknown, range: (typeof RANGES)[keyof LogLimits]): value is number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return false;
+  return (!range.whole || Number.isSafeInteger(value)) && value >= range.min && value <= range.max;
+}
 
 // On globalThis so every bundle of the server (and the worker) shares one setting.
 const KEY = Symbol.for("oda-admin.log-limits");
@@ -103,8 +98,8 @@ export function readLogLimits(state: string | null): LogLimitsSetting {
   const given = logs && typeof logs === "object" ? (logs as Record<string, unknown>) : {};
   for (const key of Object.keys(DEFAULT_LOG_LIMITS) as (keyof LogLimits)[]) {
     if (given[key] === undefined) continue;
-    const one = ZLogLimits.safeParse({ [key]: given[key] });
-    if (one.success) limits[key] = one.data[key] as number;
+    const value = given[key];
+    if (fitsRange(value, RANGES[key])) limits[key] = value;
     else problems.push(`logs.${key} in ${path} is invalid; the default ${DEFAULT_LOG_LIMITS[key]} is used.`);
   }
   return { limits, problems };
