@@ -87,6 +87,8 @@ export interface SummarizeOptions {
   verify?: boolean;
   /** Decoded bytes a zstd batch aims at when the log is read whole. */
   batchOutput?: number;
+  /** Keep each log's decoded first line for the next listing in this process (a server lists again; the CLI does not). */
+  memo?: boolean;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -265,7 +267,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     return summary;
   }
   summary.format = current.format;
-  const head = await decodeLogHead(current.path, current.compressed, headBytes);
+  const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo);
   const first = head.first;
   const header = asHeader(first);
   let identity: ChatIdentity = header

@@ -35,7 +35,9 @@ export interface LogHead {
 /**
  * First lines already decoded, keyed by a hash of the first frame's bytes (a
  * log only grows, so its first frame never changes; a replaced file has other
- * bytes). Repeated listings skip the decode.
+ * bytes). Repeated listings in one process (a server) skip the decode; a
+ * one-shot listing (the CLI) asks for no memo: it would only hash every frame
+ * and hold every header to the end.
  */
 const firstLines = new Map<string, Record<string, unknown> | null>();
 const MEMO_LIMIT = 200_000;
@@ -72,6 +74,7 @@ async function firstLineFromHead(
   head: Buffer,
   size: number,
   compressed: boolean,
+  memo: boolean,
 ): Promise<Record<string, unknown> | null | undefined> {
   if (!compressed) {
     const nl = head.indexOf(10);
@@ -90,8 +93,8 @@ async function firstLineFromHead(
     if (frame.cut || frame.bound > SMALL_FRAME) return undefined;
     if (frame.kind === "data") {
       const bytes = head.subarray(pos, pos + frame.length);
-      const key = hashBytes("sha1", bytes, "base64");
-      const known = firstLines.get(key);
+      const key = memo ? hashBytes("sha1", bytes, "base64") : null;
+      const known = key === null ? undefined : firstLines.get(key);
       if (known !== undefined) return known;
       let out: Buffer;
       try {
@@ -103,7 +106,7 @@ async function firstLineFromHead(
       const nl = out.indexOf(10);
       if (nl < 0) return undefined;
       const first = parseObject(out.toString("utf8", 0, nl));
-      firstLines.set(key, first);
+      if (key !== null) firstLines.set(key, first);
       return first;
     }
     pos += frame.length;
@@ -111,10 +114,18 @@ async function firstLineFromHead(
   return size === 0 ? null : undefined;
 }
 
-/** The first line and tail hasher of a log whose head was read with `readHeadBytes`. */
-export async function decodeLogHead(path: string, compressed: boolean, bytes: HeadBytes): Promise<LogHead> {
+/**
+ * The first line and tail hasher of a log whose head was read with
+ * `readHeadBytes`; `memo`: keep the decoded first line for the next listing.
+ */
+export async function decodeLogHead(
+  path: string,
+  compressed: boolean,
+  bytes: HeadBytes,
+  memo = false,
+): Promise<LogHead> {
   const { head, size } = bytes;
-  const fast = await firstLineFromHead(head, size, compressed);
+  const fast = await firstLineFromHead(head, size, compressed, memo);
   const first = fast === undefined ? await readFirstLine(path, compressed) : fast;
   const hashTail = (end: number) => {
     if (end <= head.length) return sha256Hex(head.subarray(Math.max(0, end - 4096), end));

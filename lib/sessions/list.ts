@@ -25,6 +25,8 @@ export interface ListChatsOptions {
   batchSize?: number;
   /** Decoded bytes a zstd batch aims at when a log is read whole (`DecodeZstdOptions.batchOutput`). */
   batchOutput?: number;
+  /** Keep decoded first lines for the next listing in this process (`SummarizeOptions.memo`): a server. */
+  memo?: boolean;
   /** Called after each batch. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -56,6 +58,7 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     compress: options.compress ?? true,
     verify: options.verify,
     batchOutput: options.batchOutput,
+    memo: options.memo,
   };
   const batches: ChatLocation[][] = [];
   for (let i = 0; i < total; i += size) batches.push(walk.chats.slice(i, i + size));

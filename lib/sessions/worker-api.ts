@@ -125,7 +125,7 @@ export const workerApi = {
   },
 
   listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
-    return listChats(logDir, { compress, batchSize });
+    return listChats(logDir, { compress, batchSize, memo: true });
   },
 };
 
