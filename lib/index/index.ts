@@ -120,7 +120,7 @@ export function checkIndexFreshness(state: string | null, logDir: string): Promi
 export function countProblemChats(
   state: string | null,
   logDir: string,
-  options: { compress?: boolean } = {},
+  options: Parameters<typeof countFrom>[1] = {},
 ): Promise<ProblemChatCount> {
   return countFrom(openIndex(state, logDir), options);
 }

@@ -2,7 +2,7 @@ import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { listAllChats } from "../sessions";
 import { createChat } from "../sessions/testing";
-import { countProblemChats, refreshIndex } from ".";
+import { checkIndexFreshness, countProblemChats, refreshIndex } from ".";
 import { tempIndexRoots, whileLockHeld } from "./test-roots";
 
 const roots = tempIndexRoots("oda-index-count-");
@@ -24,7 +24,8 @@ describe("counting the chats with problems from the index", () => {
     const { logs, state } = roots();
     await writeChat(logs, "c-1");
     await writeChat(logs, "c-2");
-    const plain = await writeChat(logs, "c-plain", false);
+    // A plain log under compressed logs: a chat with a problem, once indexed.
+    await writeChat(logs, "c-plain", false);
     expect(await countProblemChats(state, logs)).toMatchObject({ built: false });
     await refreshIndex(state, logs, { compress: true });
     const first = await countProblemChats(state, logs, { compress: true });
@@ -58,5 +59,43 @@ describe("counting the chats with problems from the index", () => {
     });
     expect(await countProblemChats(state, logs)).toMatchObject({ count: 1, freshness: { fresh: true } });
     expect(await listedCount(logs, true)).toBe(1);
+  });
+});
+
+describe("the problem count with the folder check run elsewhere (the server's decode worker)", () => {
+  it("takes that check's verdict on the folder", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c-1");
+    await refreshIndex(state, logs, { compress: true });
+    let checks = 0;
+    // A chat arrives while the count is taken; the check elsewhere sees it.
+    const check = async () => {
+      checks++;
+      await writeChat(logs, "c-new");
+      return checkIndexFreshness(state, logs);
+    };
+    const counted = await countProblemChats(state, logs, { compress: true, check });
+    expect(checks).toBe(1);
+    expect(counted).toMatchObject({ built: true, count: 0, freshness: { fresh: false } });
+    expect(counted.freshness.sentence).toMatch(/^The search index is behind the log folder: 1 chat new since/);
+  });
+
+  it("does not take a count as current when the index was refreshed between the count and the check", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "c-1");
+    await refreshIndex(state, logs, { compress: true });
+    // A plain log under compressed logs: a chat with a problem, once indexed.
+    await writeChat(logs, "c-plain", false);
+    const check = async () => {
+      await refreshIndex(state, logs, { compress: true });
+      return checkIndexFreshness(state, logs);
+    };
+    // The check sees an index that is up to date, but the count was read before that refresh: 0, not 1.
+    const counted = await countProblemChats(state, logs, { compress: true, check });
+    expect(counted.count).toBe(0);
+    expect(counted.freshness.fresh).toBe(false);
+    expect(
+      (await countProblemChats(state, logs, { compress: true, check: () => checkIndexFreshness(state, logs) })).count,
+    ).toBe(1);
   });
 });

@@ -19,10 +19,13 @@ export interface ProblemChatCount {
  * holder may have died without any file changing). The count and the
  * fingerprints the freshness check compares are read in one turn of the event
  * loop, so a refresh running meanwhile cannot make an older count look current.
+ * With `check` (the server's decode worker, as the chat list does) the folder
+ * is compared elsewhere, on another connection: a count read under another
+ * refresh than the one checked is then not current.
  */
 export async function countProblemChats(
   handle: IndexHandle,
-  options: { compress?: boolean } = {},
+  options: { compress?: boolean; check?: () => Promise<Freshness> } = {},
 ): Promise<ProblemChatCount> {
   const db = handle.db;
   const unlocked = db
@@ -38,7 +41,12 @@ export async function countProblemChats(
     if (chat.problems.length > 0) count++;
   }
   const form = readMeta(db, "compress");
-  const built = readMeta(db, "refreshedAt") !== null;
-  const freshness = withForm(await checkFreshness(handle, { reuse: false }), form, options.compress);
+  const refreshedAt = readMeta(db, "refreshedAt");
+  const built = refreshedAt !== null;
+  const { check } = options;
+  let checked = await (check ? check() : checkFreshness(handle, { reuse: false }));
+  if (check && (checked.refreshedAt !== refreshedAt || readMeta(db, "refreshedAt") !== refreshedAt))
+    checked = { ...checked, fresh: false };
+  const freshness = withForm(checked, form, options.compress);
   return { count, built, freshness };
 }
