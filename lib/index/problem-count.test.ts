@@ -24,8 +24,7 @@ describe("counting the chats with problems from the index", () => {
     const { logs, state } = roots();
     await writeChat(logs, "c-1");
     await writeChat(logs, "c-2");
-    // A plain log under compressed logs: a chat with a problem, once indexed.
-    await writeChat(logs, "c-plain", false);
+    const plain = await writeChat(logs, "c-plain", false);
     expect(await countProblemChats(state, logs)).toMatchObject({ built: false });
     await refreshIndex(state, logs, { compress: true });
     const first = await countProblemChats(state, logs, { compress: true });
