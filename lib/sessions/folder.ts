@@ -35,18 +35,39 @@ function subfolders(dir: string, root: string, problems: Problem[]): string[] {
   return listing.folders;
 }
 
+/** A log folder's chats found by their names, made into locations only when asked for (`scanLogFolder`). */
+export interface FolderScan {
+  /** How many chats (those stored twice left out). */
+  total: number;
+  /** Folder-level problems, in the walk's order. */
+  problems: Problem[];
+  /** Chats `from` to `to` (excluded), in the walk's order. */
+  chatsAt(from: number, to: number): ChatLocation[];
+}
+
+/** One group folder of a scan: its chat folders' names, sorted, the refused ones taken out after the walk. */
+interface ScannedGroup {
+  group: string;
+  dir: string;
+  cwd: string | null;
+  names: string[];
+}
+
 /**
  * Walks a log folder: groups `--<working folder>--` and `_no-cwd`, then chat
  * folders, decoding both names. A name that does not decode is a problem, not
  * a chat; a chat id found in two places is refused, naming both paths. Links
  * that stay inside the log folder are followed; one that leads outside, loops
  * or leads nowhere, and anything but a folder at these two levels, is a problem.
+ * Only the names are kept (and each id's group): 100,000 chats as location
+ * objects would hold the heap for a whole listing; `chatsAt` makes a batch's.
  */
-export function walkLogFolder(logDir: string): FolderWalk {
+export function scanLogFolder(logDir: string): FolderScan {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
   const root = realLogRoot(logDir);
   const problems: Problem[] = [];
-  const byId = new Map<string, ChatLocation>();
+  const groups: ScannedGroup[] = [];
+  const groupOf = new Map<string, ScannedGroup>();
   const refused = new Set<string>();
   for (const group of subfolders(logDir, root, problems)) {
     const groupDir = join(logDir, group);
@@ -61,6 +82,8 @@ export function walkLogFolder(logDir: string): FolderWalk {
       );
       continue;
     }
+    const scanned: ScannedGroup = { group, dir: groupDir, cwd: parsed.cwd, names: [] };
+    groups.push(scanned);
     for (const name of subfolders(groupDir, root, problems)) {
       const dir = `${groupDir}${sep}${name}`;
       const id = decodeName(name);
@@ -68,19 +91,47 @@ export function walkLogFolder(logDir: string): FolderWalk {
         problems.push(problemAt("name", dir, `The folder name "${name}" does not decode to a chat id.`));
         continue;
       }
-      const seen = byId.get(id);
+      const seen = groupOf.get(id);
       if (seen) {
+        const first = `${seen.dir}${sep}${encodeName(id)}`;
         problems.push(
-          problemAt("duplicate", dir, duplicateSentence(id, seen.dir, dir), { paths: [seen.dir, dir], chat: id }),
+          problemAt("duplicate", dir, duplicateSentence(id, first, dir), { paths: [first, dir], chat: id }),
         );
         refused.add(id);
         continue;
       }
-      byId.set(id, { id, folder: `${group}/${name}`, group, cwd: parsed.cwd, dir, root });
+      groupOf.set(id, scanned);
+      scanned.names.push(name);
     }
   }
-  const chats = [...byId.values()].filter((c) => !refused.has(c.id));
-  return { chats, problems };
+  groupOf.clear();
+  const starts: number[] = [];
+  let total = 0;
+  for (const g of groups) {
+    if (refused.size) g.names = g.names.filter((name) => !refused.has(decodeName(name) as string));
+    starts.push(total);
+    total += g.names.length;
+  }
+  const chatsAt = (from: number, to: number): ChatLocation[] => {
+    const out: ChatLocation[] = [];
+    let gi = 0;
+    while (gi + 1 < groups.length && (starts[gi + 1] as number) <= from) gi++;
+    for (let i = from; i < Math.min(to, total); i++) {
+      while (i - (starts[gi] as number) >= (groups[gi] as ScannedGroup).names.length) gi++;
+      const g = groups[gi] as ScannedGroup;
+      const name = g.names[i - (starts[gi] as number)] as string;
+      const id = decodeName(name) as string;
+      out.push({ id, folder: `${g.group}/${name}`, group: g.group, cwd: g.cwd, dir: `${g.dir}${sep}${name}`, root });
+    }
+    return out;
+  };
+  return { total, problems, chatsAt };
+}
+
+/** Every chat of a log folder at once, and the folder-level problems (see `scanLogFolder`). */
+export function walkLogFolder(logDir: string): FolderWalk {
+  const scan = scanLogFolder(logDir);
+  return { chats: scan.chatsAt(0, scan.total), problems: scan.problems };
 }
 
 /** The sentence for a chat stored in two places. */

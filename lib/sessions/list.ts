@@ -1,5 +1,5 @@
 import type { ChatSummary, SummarizeOptions } from "./chat";
-import { type ChatLocation, type Problem, walkLogFolder } from "./folder";
+import { type Problem, scanLogFolder } from "./folder";
 import { ListPool, listThreadCount, listThreadFile, summarizeAll } from "./list-pool";
 
 /** The longest stretch the listing keeps the event loop busy with sync reads. */
@@ -44,8 +44,8 @@ export interface ListChatsOptions {
  * each chat's details: from its checkpoint when it holds, else from its log.
  */
 export async function* listChats(logDir: string, options: ListChatsOptions = {}): AsyncGenerator<ChatBatch> {
-  const walk = walkLogFolder(logDir);
-  const total = walk.chats.length;
+  const walk = scanLogFolder(logDir);
+  const total = walk.total;
   const size = options.batchSize ?? 200;
   let problems = walk.problems;
   let done = 0;
@@ -60,8 +60,6 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     batchOutput: options.batchOutput,
     memo: options.memo,
   };
-  const batches: ChatLocation[][] = [];
-  for (let i = 0; i < total; i += size) batches.push(walk.chats.slice(i, i + size));
   const file = options.threads ? listThreadFile() : null;
   const threads = !file ? 0 : options.threads === true ? listThreadCount(total) : Number(options.threads);
   const pool = file && threads ? new ListPool(file, threads, summarize) : null;
@@ -73,8 +71,10 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     const pending: Promise<ChatSummary[]>[] = [];
     let next = 0;
     const refill = () => {
-      while (next < batches.length && pending.length < ahead) {
-        const batch = batches[next++] as ChatLocation[];
+      while (next < total && pending.length < ahead) {
+        // Locations are made a batch at a time: the walk keeps only names.
+        const batch = walk.chatsAt(next, next + size);
+        next += size;
         // On this thread, the event loop gets a turn every few milliseconds so a server stays responsive.
         const listed = pool ? pool.summarize(batch) : summarizeAll(batch, summarize, SLICE_MS);
         listed.catch(() => {}); // awaited in order below; handled now so a failure meanwhile is not unhandled
