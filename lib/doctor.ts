@@ -1,3 +1,4 @@
+import "server-only";
 import { join, relative } from "node:path";
 import { lockLeftoverProblems } from "./fs/lock-leftovers";
 import { listAllProblems } from "./memory/problems";
