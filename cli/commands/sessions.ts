@@ -68,8 +68,11 @@ const list: Command = async (ctx) => {
   const compress = readCompressSetting(ctx.roots.home);
   const problems: Problem[] = [];
   let opened = false;
-  // A large folder's chats are listed on worker threads, in the same order (lib/sessions/list-pool.ts).
-  for await (const batch of listChats(logDir, { compress, threads: true })) {
+  // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (lib/sessions/list-pool.ts): a chat
+  // served from its checkpoint is a dozen small system calls, which threads did not speed up in any run of
+  // bench:sessions (idle or loaded), while each holds a heap of its own (227 MiB against 139 at 100,000 chats).
+  const threads = process.env.ODA_ADMIN_LIST_THREADS !== undefined;
+  for await (const batch of listChats(logDir, { compress, threads })) {
     problems.push(...batch.problems);
     if (!ctx.json) {
       for (const chat of batch.chats) printChat(ctx, chat);
