@@ -4,7 +4,7 @@ import { isOdaError } from "../errors";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { openRegularSync } from "../fs/open-regular";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
-import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
+import { asHeader, type ChatDetails, type ChatIdentity, type RebuiltLog, rebuildDetails } from "./details";
 import type { ChatLocation } from "./folder";
 import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import { logLimits } from "./limits";
@@ -87,6 +87,11 @@ export interface SummarizeOptions {
   verify?: boolean;
   /** Decoded bytes a zstd batch aims at when the log is read whole. */
   batchOutput?: number;
+  /**
+   * Reads the current log whole for its details instead of `rebuildDetails`:
+   * the index's reader, which extracts the log's text in the same pass.
+   */
+  rebuild?: (current: Generation) => Promise<RebuiltLog>;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -322,7 +327,9 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
     }
   }
-  const rebuilt = await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
+  const rebuilt = options.rebuild
+    ? await options.rebuild(current)
+    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
   // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
   Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;
