@@ -44,8 +44,9 @@ export interface BatchMessage {
   /** Every column the row upsert takes. */
   fields: Record<string, unknown>;
   lines: number[];
-  roles: string[];
-  ts: (string | null)[];
+  /** Each entry's role and time in their stored forms (`entry-codec.ts`). */
+  roles: (number | string)[];
+  ts: (number | string | null)[];
   texts: string[];
   blocks: PackedBlock[];
   usage: UsageRows;

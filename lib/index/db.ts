@@ -17,9 +17,10 @@ import { SCHEMA } from "./schema";
  * Bumped whenever the tables or the tokenizer change: an index of another
  * version is set aside, removed and rebuilt (5: contentless FTS with compressed text
  * blocks, and symbols such as emoji are words; 6: summaries kept compactly,
- * `summary-codec.ts`, and 32 K text blocks).
+ * `summary-codec.ts`, and 32 K text blocks; 7: the per-entry table in compact
+ * form behind the `lines` view, `entry-codec.ts`).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries

@@ -6,6 +6,7 @@ import { LineSplitter, parseObject } from "../sessions/lines";
 import type { LogEnd } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
 import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./chat-read";
+import { roleCode, timeCode } from "./entry-codec";
 import { extractText } from "./extract";
 import { packTexts } from "./texts";
 import { UsageBatch } from "./usage";
@@ -33,8 +34,8 @@ export class LogReader {
   private badLines: number;
   private textError: string | null = null;
   private lines: number[] = [];
-  private roles: string[] = [];
-  private ts: (string | null)[] = [];
+  private roles: (number | string)[] = [];
+  private ts: (number | string | null)[] = [];
   private texts: string[] = [];
   private chars = 0;
   private usage = new UsageBatch();
@@ -98,8 +99,9 @@ export class LogReader {
       this.usage.add(json, current.format);
       for (const entry of extractText(json, raw)) {
         this.lines.push(n);
-        this.roles.push(entry.role);
-        this.ts.push(entry.ts);
+        // Coded here, off the writer's thread.
+        this.roles.push(roleCode(entry.role));
+        this.ts.push(timeCode(entry.ts));
         this.texts.push(entry.text);
         this.chars += entry.text.length;
       }

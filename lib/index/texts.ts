@@ -58,7 +58,7 @@ interface TextStatements {
 const statementsOf = perConnection<TextStatements>((db) => ({
   insert: db.prepare("INSERT INTO texts (id, data) VALUES (?, ?)"),
   block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
-  dropLines: db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?"),
+  dropLines: db.prepare("DELETE FROM entries WHERE id >= ? AND id < ?"),
   dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
 }));
 
