@@ -4,6 +4,7 @@ import { DetailsRebuild } from "../sessions/details";
 import { describeChat, isSameLog, resumePoint } from "./chat-describe";
 import { LogReader } from "./log-reader";
 import { fingerprintChat, type IndexedChat, type SeenChat } from "./scan";
+import type { TextCodec } from "./text-codec";
 import type { PackedBlock } from "./texts";
 import type { UsageRows } from "./usage";
 
@@ -66,8 +67,15 @@ function sameFile(row: IndexedChat | null, current: Generation, st: Stats): bool
   return !!row && row.log_name === current.name && row.log_ino === st.ino;
 }
 
-/** Reads one chat, handing each message to `post` (awaited: the writer's pace bounds what is held). */
-export async function readChat(given: ReadTask, post: (m: ReadMessage) => Promise<void>): Promise<void> {
+/**
+ * Reads one chat, handing each message to `post` (awaited: the writer's pace
+ * bounds what is held); its text is compressed with `codec`'s dictionary once there is one.
+ */
+export async function readChat(
+  given: ReadTask,
+  post: (m: ReadMessage) => Promise<void>,
+  codec: TextCodec,
+): Promise<void> {
   // Taken before reading: a file changing meanwhile makes the next refresh read the chat again.
   const fingerprint = given.seen.fingerprint ?? fingerprintChat(given.seen.loc.dir);
   const task = { ...given, seen: { ...given.seen, fingerprint } };
@@ -75,7 +83,7 @@ export async function readChat(given: ReadTask, post: (m: ReadMessage) => Promis
   let d = await describeChat(task, async (current) => {
     // Stat before reading, as a fingerprint: a log growing meanwhile is read again by the next refresh.
     const st = statSync(current.path);
-    const reader = new LogReader(task, undefined, post, new DetailsRebuild(), !sameFile(task.row, current, st));
+    const reader = new LogReader(task, undefined, post, codec, new DetailsRebuild(), !sameFile(task.row, current, st));
     await reader.read(current);
     early = { reader, st };
     return reader.rebuilt(current.path);
@@ -97,7 +105,7 @@ export async function readChat(given: ReadTask, post: (m: ReadMessage) => Promis
     d = { ...d, st: pass.st };
     reader.d = d;
   } else {
-    reader = new LogReader(task, from, post);
+    reader = new LogReader(task, from, post, codec);
     reader.d = d;
     if (d.current) await reader.read(d.current);
   }

@@ -8,6 +8,7 @@ import type { Described } from "./chat-describe";
 import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./chat-read";
 import { roleCode, timeCode } from "./entry-codec";
 import { extractText } from "./extract";
+import type { TextCodec } from "./text-codec";
 import { packTexts } from "./texts";
 import { UsageBatch } from "./usage";
 
@@ -49,6 +50,7 @@ export class LogReader {
     private task: ReadTask,
     private from: SeekPoint | undefined,
     private post: (m: ReadMessage) => Promise<void>,
+    private codec: TextCodec,
     private rebuild: DetailsRebuild | null = null,
     wantText = true,
   ) {
@@ -174,7 +176,7 @@ export class LogReader {
       roles: this.roles,
       ts: this.ts,
       texts: this.texts,
-      blocks: packTexts(this.texts),
+      blocks: packTexts(this.texts, this.codec.dictionary),
       usage: this.usage.take(),
       linesRead: this.linesRead,
     };

@@ -102,7 +102,7 @@ describe("reading chats on reader threads", () => {
     await w.close();
     const [changed] = (await scanChanges(handleOf(roots().state, logs).db, logs)).changed;
     const { port1, port2 } = new MessageChannel();
-    serveReads(port1, logLimits());
+    serveReads(port1, { limits: logLimits(), dictionary: null });
     let batches = 0;
     let entries = 0;
     let acked = 0;

@@ -4,7 +4,8 @@ import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
 import { readChats } from "./read-pool";
 import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
-import { deleteEntries } from "./texts";
+import { TextCodec } from "./text-codec";
+import { deleteEntries, readDictionary, storeDictionary } from "./texts";
 import { deleteUsage } from "./usage";
 
 /**
@@ -186,6 +187,8 @@ async function refreshOnce(
     setFts(db, "automerge", DEFAULT_AUTOMERGE);
     setFts(db, "hashsize", DEFAULT_HASH_BYTES);
     if (!options.signal?.aborted) db.prepare("INSERT INTO lines_fts(lines_fts) VALUES ('optimize')").run();
+    // The merged segments' pages (a twentieth of the file or more) go back to the disk.
+    db.pragma("incremental_vacuum");
   }
   writeMeta(db, "folderProblems", JSON.stringify(changes.problems));
   writeMeta(db, "compress", String(compress));
@@ -199,35 +202,46 @@ async function refreshOnce(
       tasks.push({ seen, row: indexed, compress, logDir: handle.logDir });
       writes.push(new ChatWrite(db, indexed));
     }
-    result.threads = await readChats(tasks, options.threads ?? defaultThreads(changes), {
-      stopped: () => !!options.signal?.aborted,
-      apply: (i, message) => {
-        const write = writes[i];
-        if (!write) return;
-        batch.begin();
-        try {
-          write.apply(message);
-        } catch (error) {
-          if (!(error instanceof ChatMovedOn)) throw error;
+    // The index's dictionary for small text blocks, or one made from the first entries this refresh writes.
+    const codec = new TextCodec(readDictionary(db));
+    const threads = options.threads ?? defaultThreads(changes);
+    result.threads = await readChats(
+      tasks,
+      threads,
+      {
+        stopped: () => !!options.signal?.aborted,
+        apply: (i, message) => {
+          const write = writes[i];
+          if (!write) return;
+          batch.begin();
+          try {
+            write.apply(message);
+          } catch (error) {
+            if (!(error instanceof ChatMovedOn)) throw error;
+            writes[i] = null;
+          }
+          const made = message.kind === "batch" ? codec.add(message.texts) : null;
+          // In the same transaction as the blocks that follow: none is ever stored without it.
+          if (made) storeDictionary(db, made);
+          if (batch.due()) batch.commit();
+        },
+        done: (i, error) => {
+          // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
+          if (error && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          if (changes.changed[i]?.row) result.changed++;
+          else result.added++;
+          const r = writes[i]?.done;
           writes[i] = null;
-        }
-        if (batch.due()) batch.commit();
+          if (r && !error) {
+            if (r.mode === "append") result.appended++;
+            if (r.mode === "full") result.reindexed++;
+            result.linesRead += r.lines;
+            result.textBytes += r.textBytes;
+          }
+          options.onProgress?.(++done, total);
+        },
       },
-      done: (i, error) => {
-        // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
-        if (error && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        if (changes.changed[i]?.row) result.changed++;
-        else result.added++;
-        const r = writes[i]?.done;
-        writes[i] = null;
-        if (r && !error) {
-          if (r.mode === "append") result.appended++;
-          if (r.mode === "full") result.reindexed++;
-          result.linesRead += r.lines;
-          result.textBytes += r.textBytes;
-        }
-        options.onProgress?.(++done, total);
-      },
-    });
+      codec,
+    );
   }
 }
