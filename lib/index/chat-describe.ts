@@ -23,15 +23,16 @@ export interface Described {
 
 /**
  * Summarizes the chat (its checkpoint, or its log read whole: by `rebuild`
- * when given) and stats its current log.
+ * when given; its folder as `files` says when given) and stats its current
+ * log (with `stat` when given).
  */
 export async function describeChat(
   { seen, compress, logDir }: ReadTask,
-  rebuild?: SummarizeOptions["rebuild"],
+  options: Pick<SummarizeOptions, "rebuild" | "files"> & { stat?: (path: string) => Stats } = {},
 ): Promise<Described> {
-  const summary = await summarizeChat(seen.loc, { compress, rebuild });
+  const summary = await summarizeChat(seen.loc, { compress, rebuild: options.rebuild, files: options.files });
   const current = summary.generations.find((g) => g.current) ?? null;
-  const st = current ? statSync(current.path) : null;
+  const st = current ? (options.stat ?? statSync)(current.path) : null;
   const base = {
     id: summary.id,
     folder: summary.folder,

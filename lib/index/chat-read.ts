@@ -1,5 +1,6 @@
 import { type Stats, statSync } from "node:fs";
 import type { Generation } from "../sessions";
+import { type ChatFolderFiles, readChatFolder } from "../sessions/chat";
 import { DetailsRebuild } from "../sessions/details";
 import { describeChat, isSameLog, resumePoint } from "./chat-describe";
 import { LogReader } from "./log-reader";
@@ -76,18 +77,27 @@ export async function readChat(
   post: (m: ReadMessage) => Promise<void>,
   codec: TextCodec,
 ): Promise<void> {
-  // Taken before reading: a file changing meanwhile makes the next refresh read the chat again.
-  const fingerprint = given.seen.fingerprint ?? fingerprintChat(given.seen.loc.dir);
+  // Taken before reading: a file changing meanwhile makes the next refresh read the chat again. The folder read
+  // for it is the one the summary uses (one directory read per new chat, not two).
+  let files: ChatFolderFiles | undefined;
+  const { loc } = given.seen;
+  const fingerprint =
+    given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, () => (files = readChatFolder(loc)).names);
   const task = { ...given, seen: { ...given.seen, fingerprint } };
-  let early: { reader: LogReader; st: Stats } | null = null;
-  let d = await describeChat(task, async (current) => {
+  let early: { reader: LogReader; st: Stats; path: string } | null = null;
+  const rebuild = async (current: Generation) => {
     // Stat before reading, as a fingerprint: a log growing meanwhile is read again by the next refresh.
     const st = statSync(current.path);
     const reader = new LogReader(task, undefined, post, codec, new DetailsRebuild(), !sameFile(task.row, current, st));
     await reader.read(current);
-    early = { reader, st };
+    early = { reader, st, path: current.path };
     return reader.rebuilt(current.path);
-  });
+  };
+  const stat = (path: string) => {
+    const known = early as { st: Stats; path: string } | null;
+    return known?.path === path ? known.st : statSync(path);
+  };
+  const d = await describeChat(task, { rebuild, files, stat });
   if (isSameLog(task.row, d)) {
     await post({
       kind: "summary",
@@ -98,11 +108,11 @@ export async function readChat(
     return;
   }
   const from = resumePoint(task.row, d);
-  const pass = early as { reader: LogReader; st: Stats } | null;
+  const pass = early as { reader: LogReader; st: Stats; path: string } | null;
   let reader: LogReader;
   if (!from && pass?.reader.hasText(d.current)) {
+    // Its stat (`d.st`) is the one taken before that pass read the log.
     reader = pass.reader;
-    d = { ...d, st: pass.st };
     reader.d = d;
   } else {
     reader = new LogReader(task, from, post, codec);

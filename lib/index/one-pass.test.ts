@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { createChat } from "../sessions/testing";
 import { handleOf, listChatsFromIndex, refreshIndex, searchChats } from ".";
@@ -16,6 +16,17 @@ vi.mock("../sessions/log-stream", async (original) => {
       return real.streamLog(path, options);
     },
   };
+});
+
+// Every directory read, counted by path the same way.
+const listings = vi.hoisted(() => new Map<string, number>());
+vi.mock("node:fs", async (original) => {
+  const real = await original<typeof import("node:fs")>();
+  const readdirSync = ((path: string, ...rest: unknown[]) => {
+    listings.set(String(path), (listings.get(String(path)) ?? 0) + 1);
+    return (real.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof real.readdirSync;
+  return { ...real, readdirSync, default: { ...real, readdirSync } };
 });
 
 const roots = tempIndexRoots("oda-index-one-pass-");
@@ -64,9 +75,12 @@ describe("a log without a checkpoint", () => {
     const kept = await chat(withCheckpoint.logs, true);
     await longChat(withCheckpoint.logs, 2600);
     decodes.clear();
+    listings.clear();
     const result = await refreshIndex(state, logs, { threads: 0 });
     expect(result).toMatchObject({ added: 2, reindexed: 2 });
     expect(decodes.get(bare)).toBe(1);
+    // Its folder is read once too: the listing its fingerprint is taken from is the one its summary uses.
+    expect(listings.get(dirname(bare))).toBe(1);
     expect(decodes.get(long)).toBe(2);
     // The same entries, text and row as where a checkpoint described the chat and its log was read for its text.
     await refreshIndex(withCheckpoint.state, withCheckpoint.logs, { threads: 0 });

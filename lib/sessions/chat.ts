@@ -92,6 +92,8 @@ export interface SummarizeOptions {
    * the index's reader, which extracts the log's text in the same pass.
    */
   rebuild?: (current: Generation) => Promise<RebuiltLog>;
+  /** The chat folder's entries as just read by the caller (the index's reader, for its fingerprint). */
+  files?: ChatFolderFiles;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -200,7 +202,7 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
 
 /** Reads one chat folder: its generations, lock, checkpoint and details. */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
-  const files = readChatFolder(loc);
+  const files = options.files ?? readChatFolder(loc);
   const { names } = files;
   const generations = nameGenerations(loc.dir, files, options.compress);
   // The current log is opened once for its size, first frame and (small logs) tail; the others are only sized.
