@@ -1,4 +1,5 @@
 import { type Db, ENTRY_SPAN } from "./db";
+import { chatRows, indexStamp, NEWEST_FIRST, newestOf } from "./search-cache";
 import {
   type CompiledFilters,
   checkQuery,
@@ -10,7 +11,7 @@ import {
   type SnippetPart,
   statement,
 } from "./search-query";
-import { cutSnippets } from "./snippets";
+import { shownEntries } from "./snippets";
 
 /**
  * Full-text search over the index with FTS5 syntax: words (all must appear),
@@ -84,7 +85,6 @@ const WALK_FROM_HITS = 5_000;
 const MAX_PROBES = 2_000;
 /** Chats read at a time from the newest-first order while probing. */
 const PAGE = 256;
-const NEWEST_FIRST = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
 
 /** Per chat: its matching entries counted, and the first ones (rowids) shown. */
 type ByChat = Map<number, { count: number; first: number[] }>;
@@ -150,39 +150,11 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
   }
 }
 
-interface ChatRow {
-  cid: number;
-  id: string;
-  title: string | null;
-  cwd: string | null;
-  folder: string;
-  last_activity: string | null;
-  problems: number;
-}
-
-/** The rows of the given chats, newest first, at most `limit`. */
-function newestChats(db: Db, cids: number[], limit: number): ChatRow[] {
-  if (!cids.length) return [];
-  return statement(
-    db,
-    `SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats
-       WHERE cid IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST} LIMIT ?`,
-  ).all(JSON.stringify(cids), limit) as ChatRow[];
-}
-
-/** The shown hits: each entry's line, role and time, and its snippet cut from its text. */
-function shownHits(runner: QueryRunner, rowids: number[]): Map<number, SearchHit> {
+/** The shown hits: each entry's line, role and time, and its snippet. */
+function shownHits(runner: QueryRunner, stamp: string, rowids: number[]): Map<number, SearchHit> {
   const out = new Map<number, SearchHit>();
-  if (!rowids.length) return out;
-  const snippets = cutSnippets(runner.db, runner.used, rowids);
-  const rows = statement(
-    runner.db,
-    "SELECT id, line, role, ts FROM lines WHERE id IN (SELECT value FROM json_each(?))",
-  ).all(JSON.stringify(rowids)) as { id: number; line: number; role: string; ts: string | null }[];
-  for (const r of rows) {
-    const text = snippets.get(r.id);
-    if (text !== undefined) out.set(r.id, { line: r.line, role: r.role, ts: r.ts, snippet: parseSnippet(text) });
-  }
+  for (const [rid, e] of shownEntries(runner.db, stamp, runner.used, rowids))
+    out.set(rid, { line: e.line, role: e.role, ts: e.ts, snippet: parseSnippet(e.text) });
   return out;
 }
 
@@ -195,6 +167,8 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const query = checkQuery(options.query);
   const f = compileFilters(options);
   const runner = new QueryRunner(db, query, options.onFtsQuery);
+  // Before the FTS query: what is kept between searches is checked against the index as of now.
+  const stamp = indexStamp(db);
   const perChat = options.perChat ?? 3;
   const want = options.chats ?? 20;
   const fetch = (limit: number) =>
@@ -223,12 +197,17 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   }
   const { byChat, totalChats } = grouped;
   const candidates = grouped.matched ?? [...byChat.keys()];
-  const chatRows = newestChats(db, grouped.matched ? candidates.slice(0, want) : candidates, want);
+  const shown = chatRows(
+    db,
+    stamp,
+    newestOf(db, stamp, grouped.matched ? candidates.slice(0, want) : candidates, want),
+  );
   const hits = shownHits(
     runner,
-    chatRows.flatMap((c) => byChat.get(c.cid)?.first ?? []),
+    stamp,
+    shown.flatMap((c) => byChat.get(c.cid)?.first ?? []),
   );
-  const groups: SearchGroup[] = chatRows.map((chat) => {
+  const groups: SearchGroup[] = shown.map((chat) => {
     const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
     return {
       id: chat.id,
