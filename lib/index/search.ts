@@ -171,21 +171,32 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const stamp = indexStamp(db);
   const perChat = options.perChat ?? 3;
   const want = options.chats ?? 20;
+  const walkFrom = options.walkFrom ?? WALK_FROM_HITS;
+  // In rowid order: the count below goes on after the last one fetched.
   const fetch = (limit: number) =>
-    runner.run((q) => runner.all(`SELECT f.rowid ${f.from} LIMIT ${limit}`, { ...f.params, q })) as number[];
-  // The first matches, which also count them up to the cap (one query, not a count and then a fetch).
-  let rowids = fetch(COUNT_CAP + 1);
-  let moreHits = rowids.length > COUNT_CAP;
-  const totalHits = Math.min(rowids.length, COUNT_CAP);
+    runner.run((q) =>
+      runner.all(`SELECT f.rowid ${f.from} ORDER BY f.rowid LIMIT ${limit}`, { ...f.params, q }),
+    ) as number[];
+  // The first matches, up to the number from which chats are probed instead: a word in most chats needs only
+  // their count, which SQLite finds without handing each match to JavaScript (half the time of fetching them).
+  const first = Math.min(walkFrom, COUNT_CAP) + 1;
+  let rowids = fetch(first);
+  let matches = rowids.length;
+  if (matches === first && first <= COUNT_CAP) {
+    const rest = `SELECT count(*) FROM (SELECT 1 ${f.from} AND f.rowid > CAST(@after AS INTEGER) ORDER BY f.rowid LIMIT ${COUNT_CAP + 1 - first})`;
+    matches += runner.get(rest, { ...f.params, q: runner.used, after: rowids[first - 1] }) as number;
+  }
+  let moreHits = matches > COUNT_CAP;
+  const totalHits = Math.min(matches, COUNT_CAP);
   let truncated = false;
   let grouped: Grouped | null = null;
-  if (rowids.length > (options.walkFrom ?? WALK_FROM_HITS)) {
+  if (matches > walkFrom) {
     grouped = walkNewest(runner, f, want, perChat);
     if (!grouped.matched) grouped = null;
   }
   let counted = totalHits;
   if (!grouped) {
-    if (moreHits) {
+    if (moreHits || rowids.length < matches) {
       rowids = fetch(MAX_HITS + 1);
       truncated = rowids.length > MAX_HITS;
       if (truncated) rowids.length = MAX_HITS;
