@@ -1,5 +1,6 @@
 import { type Db, ENTRY_SPAN } from "./db";
 import { chatRows, indexStamp, NEWEST_FIRST, newestOf } from "./search-cache";
+import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
   type CompiledFilters,
   checkQuery,
@@ -86,30 +87,11 @@ const MAX_PROBES = 2_000;
 /** Chats read at a time from the newest-first order while probing. */
 const PAGE = 256;
 
-/** Per chat: its matching entries counted, and the first ones (rowids) shown. */
-type ByChat = Map<number, { count: number; first: number[] }>;
-
 interface Grouped {
   byChat: ByChat;
   /** Matching chats newest first (for the walk: the ones found, up to one more than wanted). */
   matched: number[] | null;
   totalChats: number | null;
-}
-
-/** Groups matching rowids by chat (a hit's chat is in its rowid), keeping each chat's first `perChat`. */
-function groupRowids(rowids: number[], perChat: number): ByChat {
-  const byChat: ByChat = new Map();
-  for (const rid of rowids) {
-    const cid = Math.floor(rid / ENTRY_SPAN);
-    let g = byChat.get(cid);
-    if (!g) {
-      g = { count: 0, first: [] };
-      byChat.set(cid, g);
-    }
-    g.count++;
-    if (g.first.length < perChat) g.first.push(rid);
-  }
-  return byChat;
 }
 
 /**
@@ -129,7 +111,7 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
     true,
   );
   const chatParams = f.chats.includes("@cwd") ? { cwd: f.params.cwd } : {};
-  const byChat: ByChat = new Map();
+  const byChat = new Map<number, ChatHits>();
   const matched: number[] = [];
   let probes = 0;
   for (let offset = 0; ; offset += PAGE) {
@@ -195,6 +177,7 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
     if (!grouped.matched) grouped = null;
   }
   let counted = totalHits;
+  let candidates: number[] = [];
   if (!grouped) {
     if (moreHits || rowids.length < matches) {
       rowids = fetch(MAX_HITS + 1);
@@ -203,11 +186,12 @@ export function searchIndex(db: Db, options: SearchOptions): SearchResult {
       counted = rowids.length;
       moreHits = truncated;
     }
-    const byChat = groupRowids(rowids, perChat);
-    grouped = { byChat, matched: null, totalChats: byChat.size };
+    const { byChat, cids } = groupRowids(rowids, perChat);
+    candidates = cids;
+    grouped = { byChat, matched: null, totalChats: cids.length };
   }
   const { byChat, totalChats } = grouped;
-  const candidates = grouped.matched ?? [...byChat.keys()];
+  candidates = grouped.matched ?? candidates;
   const shown = chatRows(
     db,
     stamp,
