@@ -1,33 +1,20 @@
+import { runDoctor } from "../../lib/doctor";
 import type { Command } from "../context";
-import { memoryDoctorCheck } from "./memory";
-import { sessionsDoctorCheck } from "./sessions";
 
 /**
- * `oda-admin doctor`: every problem under the roots. Each domain contributes a
- * checker; the command exits 1 when any reports a problem.
+ * `oda-admin doctor`: every problem under the roots (`lib/doctor.ts`, as the
+ * dashboard's Doctor page and a bundle's report find them); the logs are read
+ * on list threads where the folder is worth it. Exits 1 when there is any.
  */
-export interface DoctorSection {
-  name: string;
-  /** `path` is relative to the root it lies in; `line` when a parser named one. */
-  problems: { path: string; message: string; line?: number }[];
-}
-
-export type DoctorCheck = (ctx: Parameters<Command>[0]) => Promise<DoctorSection | null>;
-
-/** Filled by the memory and session domains. */
-export const doctorChecks: DoctorCheck[] = [memoryDoctorCheck, sessionsDoctorCheck];
-
 const run: Command = async (ctx) => {
-  const sections = (await Promise.all(doctorChecks.map((check) => check(ctx)))).filter(
-    (s): s is DoctorSection => s !== null,
-  );
-  const count = sections.reduce((n, s) => n + s.problems.length, 0);
+  const report = await runDoctor(ctx.roots, { threads: true });
+  const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
   if (ctx.json) {
-    ctx.out(JSON.stringify({ ok: count === 0, sections }, null, 2));
+    ctx.out(JSON.stringify(report, null, 2));
   } else if (count === 0) {
     ctx.out("No problems found.");
   } else {
-    for (const s of sections) {
+    for (const s of report.sections) {
       if (!s.problems.length) continue;
       ctx.out(`${s.name}:`);
       for (const p of s.problems) ctx.out(`  ${p.path}: ${p.message}`);

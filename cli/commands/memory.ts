@@ -1,7 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { OdaError } from "../../lib/errors";
-import { lockLeftoverProblems } from "../../lib/fs/lock-leftovers";
 import {
   type ChangeOptions,
   type ChangeResult,
@@ -9,7 +7,6 @@ import {
   chatPayload,
   createMemory,
   deleteMemory,
-  listAllProblems,
   listDeleted,
   listSet,
   listVersions,
@@ -23,7 +20,6 @@ import {
 } from "../../lib/memory";
 import { requireRoot } from "../../lib/roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
-import type { DoctorCheck } from "./doctor";
 
 /** The Oda home, or a bad-input error telling how to give it. */
 function homeOf(ctx: CommandContext): string {
@@ -158,24 +154,6 @@ const payload: Command = async (ctx) => {
   const p = await chatPayload(homeOf(ctx), workspaceOf(ctx));
   emit(ctx, { ok: true, ...p }, () => `${p.text}\n\n(~${p.tokens} of ${p.limit} tokens)`);
   return 0;
-};
-
-/** `oda-admin doctor`'s memory section: every memory and settings problem under the home. */
-export const memoryDoctorCheck: DoctorCheck = async (ctx) => {
-  if (!ctx.roots.home) return null;
-  const home = ctx.roots.home;
-  const problems = await listAllProblems(home);
-  return {
-    name: "memory",
-    problems: [
-      ...problems.map((p) =>
-        p.line === undefined
-          ? { path: p.path, message: p.message }
-          : { path: p.path, message: p.message, line: p.line },
-      ),
-      ...lockLeftoverProblems(home, [join(home, "memory-history")]),
-    ],
-  };
 };
 
 /** The `memory …` commands' runs, keyed by their words; `cli/registry.ts` holds their summaries and options. */

@@ -1,6 +1,4 @@
-import { join, relative } from "node:path";
 import { OdaError } from "../../lib/errors";
-import { lockLeftoverProblems } from "../../lib/fs/lock-leftovers";
 import { requireRoot } from "../../lib/roots";
 import {
   type ChatSummary,
@@ -11,7 +9,6 @@ import {
   readLines,
 } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
-import type { DoctorCheck } from "./doctor";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {
@@ -172,26 +169,6 @@ const show: Command = async (ctx) => {
     return 1;
   }
   return 0;
-};
-
-/** `doctor`'s log folder section: every problem of every chat (logs read whole). */
-export const sessionsDoctorCheck: DoctorCheck = async (ctx) => {
-  if (!ctx.roots.logs) return null;
-  const root = ctx.roots.logs;
-  const problems: { path: string; message: string }[] = [];
-  const compress = readCompressSetting(ctx.roots.home);
-  for await (const batch of listChats(root, { compress, verify: true, threads: true })) {
-    for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)]) {
-      problems.push({ path: relative(root, p.path) || ".", message: p.message });
-    }
-    problems.push(
-      ...lockLeftoverProblems(
-        root,
-        batch.chats.map((c) => join(root, c.folder)),
-      ),
-    );
-  }
-  return { name: "chat logs", problems };
 };
 
 /** The `sessions list` and `session show` runs; `cli/registry.ts` holds their summaries and options. */

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
 import { writeArchive } from "./archive";
-import { formatDoctor, runDoctor } from "./doctor";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
@@ -88,9 +88,9 @@ export async function prepareBundle(
       o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
     };
     // The doctor reads every log through first: its buffers are gone before the staging reads them again.
-    const found = await runDoctor(roots);
+    const found = await runDoctor(roots, BOUNDED_READ);
     const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes });
-    const doctor = redactor.redactJson(found) as Awaited<ReturnType<typeof runDoctor>>;
+    const doctor = redactor.redactJson(found) as DoctorReport;
     const createdAt = new Date().toISOString();
     const reports = [
       entryOf("doctor.json", json(doctor)),

@@ -21,7 +21,6 @@ export {
   prepareBundle,
 } from "./create";
 export { type DetectorContext, Detectors, REDACT_KINDS, type RedactKind } from "./detectors";
-export { type DoctorReport, formatDoctor, runDoctor } from "./doctor";
 export { BUNDLE_FORMAT, type Manifest, ZManifest } from "./manifest";
 export { type BundleScope, planBundle } from "./plan";
 export { readBundle } from "./read";

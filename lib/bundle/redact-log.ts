@@ -2,7 +2,7 @@ import { compress as compressFrame } from "@mongodb-js/zstd";
 import { isOdaError } from "../errors";
 import { type ChatDetails, DetailsBuilder } from "../sessions/details";
 import { LineSplitter, parseObject } from "../sessions/lines";
-import { streamLog } from "../sessions/log-stream";
+import { BULK_BATCH_OUTPUT, streamLog } from "../sessions/log-stream";
 import { readBytes } from "./collect";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
@@ -18,13 +18,6 @@ import type { SpoolWriter } from "./spool";
 
 /** Lines are grouped into zstd frames of about this many bytes (Oda writes one or more frames per save). */
 const FRAME_BYTES = 1024 * 1024;
-
-/**
- * Decoded bytes each zstd batch aims at when a bundle reads a log through (the doctor, the scan, the
- * rewrite): a sixth of the reader's default. Each batch is native memory freed only at a later
- * garbage collection; on the 1 GB bench log the bundle's peak RSS falls with it, for a slightly slower read.
- */
-export const BULK_BATCH_OUTPUT = 1024 * 1024;
 
 /** One line's text redacted (and its texts dropped); a line that is not a JSON object is redacted as text. */
 export function redactLine(text: string, redactor: Redactor, dropText: boolean): string {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runDoctor } from "../bundle/doctor";
+import { runDoctor } from "../doctor";
 import { createChat, makeDeadHolder } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
 import { describeThisProcess } from "./lock";

@@ -15,9 +15,11 @@ import { countsOf, mapPool } from "./read-file";
  * is reported by the kernel on the folder (`fs.watch`, inotify on Linux) at the
  * moment it happens, whatever the file's timestamps say (a same-size rewrite in
  * the same mtime second included). So a size is reused while a watch of its
- * folder, started before the size was computed, has reported nothing since,
- * and the folder is still the same (device, inode, mtime, ctime: a folder
- * replaced or renamed in its place is never taken for the old one). Every check
+ * folder, started before the size was computed, has reported nothing since.
+ * That also proves the folder is still the same: a folder replaced or renamed
+ * in its place has moved or deleted the watched one, which its watch reports,
+ * so a 200-workspace check costs no stat at all; a size is computed again
+ * only after a stat of the folder (device, inode, mtime, ctime). Every check
  * first lets the event loop deliver what the kernel has queued, so an edit
  * finished before the check began is always seen. Where no watch can be kept
  * (a symlinked folder or memory, no inotify, a watch error), the size is
@@ -133,6 +135,14 @@ async function deliverQueuedEvents(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The size kept for `folder` while its watch is live and has reported nothing since it was computed. */
+function reusable(folder: string, limitsKey: string): SetSize | null {
+  const watch = watches.get(folder);
+  const hit = known.get(folder);
+  if (!watch || watch.broken || !hit || hit.events !== watch.events || hit.limitsKey !== limitsKey) return null;
+  return hit.size;
+}
+
 /** One workspace's size: reused while its folder's watch reported nothing, else computed (and kept). */
 async function workspaceSize(
   home: string,
@@ -143,6 +153,13 @@ async function workspaceSize(
   realHome: string | Promise<string>,
 ): Promise<SetSize> {
   const folder = join(home, ...setSegments(key));
+  // A size kept under a live watch that has reported nothing since needs no stat either: replacing or renaming
+  // the folder moves or deletes the watched one, which its watch reports (inotify's IN_MOVE_SELF, IN_DELETE_SELF).
+  const kept = inside ? reusable(folder, limitsKey) : null;
+  if (kept) {
+    setSizeStats.reused++;
+    return kept;
+  }
   const st = inside ? folderStat(folder) : null;
   const watch = st?.isDirectory() ? watchOf(folder, st.dev, st.ino) : null;
   if (!st || !watch) {

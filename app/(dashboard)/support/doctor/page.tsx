@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { Time } from "@/components/ui/time";
-import { type DoctorReport, runDoctor } from "@/lib/bundle";
+import { BOUNDED_READ, type DoctorReport, runDoctor } from "@/lib/doctor";
 import { activeBundle } from "@/server/bundle";
 import { serverRoots } from "@/server/roots";
 
@@ -15,7 +15,7 @@ export default async function DoctorPage() {
   const bundle = activeBundle();
   const report: DoctorReport = bundle
     ? JSON.parse(readFileSync(join(bundle.dir, "bundle", "doctor.json"), "utf8"))
-    : await runDoctor(serverRoots());
+    : await runDoctor(serverRoots(), BOUNDED_READ);
   const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
   return (
     <div>

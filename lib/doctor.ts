@@ -1,0 +1,103 @@
+import "server-only";
+import { join, relative } from "node:path";
+import { lockLeftoverProblems } from "./fs/lock-leftovers";
+import { listAllProblems } from "./memory/problems";
+import { type ListChatsOptions, listChats } from "./sessions/list";
+import { BULK_BATCH_OUTPUT } from "./sessions/log-stream";
+import { readCompressSetting } from "./sessions/settings";
+
+/**
+ * The doctor: every problem under the roots, found by reading everything
+ * through (each memory file, each log to its end). One implementation for
+ * `oda-admin doctor`, the dashboard's Doctor page and the report a support
+ * bundle carries; they differ only in how the logs are read (`DoctorOptions`).
+ */
+
+/** One problem of the doctor report; `path` is relative to the root it lies in. */
+export interface DoctorProblem {
+  path: string;
+  message: string;
+  /** Where a parser named one. */
+  line?: number;
+}
+
+/** One root's problems: "memory" or "chat logs". */
+export interface DoctorSection {
+  name: string;
+  problems: DoctorProblem[];
+}
+
+/** The doctor report as `oda-admin doctor --json` prints it. */
+export interface DoctorReport {
+  ok: boolean;
+  sections: DoctorSection[];
+}
+
+/** How the logs are read: the CLI on list threads, a server or a bundle held to a memory budget. */
+export type DoctorOptions = Pick<ListChatsOptions, "threads" | "batchSize" | "batchOutput">;
+
+/**
+ * Reading every log through within a bundle's memory budget (a bundle, the
+ * dashboard's Doctor page): fewer chats at once than the chat list reads (their
+ * decodes overlap) and smaller zstd batches; only the problems are kept.
+ */
+export const BOUNDED_READ: DoctorOptions = { batchSize: 32, batchOutput: BULK_BATCH_OUTPUT };
+
+/** The memory section: each set's problem files, and lock files an interrupted change left. */
+export async function memoryDoctor(home: string): Promise<DoctorSection> {
+  const problems = await listAllProblems(home);
+  return {
+    name: "memory",
+    problems: [
+      ...problems.map((p) => ({ path: p.path, message: p.message, ...(p.line === undefined ? {} : { line: p.line }) })),
+      ...lockLeftoverProblems(home, [join(home, "memory-history")]),
+    ],
+  };
+}
+
+/** The chat logs section: every chat read through (`verify`), in the folder's form from `home`'s settings. */
+export async function logsDoctor(
+  logs: string,
+  home: string | null,
+  options: DoctorOptions = {},
+): Promise<DoctorSection> {
+  const problems: DoctorProblem[] = [];
+  const compress = readCompressSetting(home);
+  for await (const batch of listChats(logs, { ...options, compress, verify: true })) {
+    for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)])
+      problems.push({ path: relative(logs, p.path) || ".", message: p.message });
+    problems.push(
+      ...lockLeftoverProblems(
+        logs,
+        batch.chats.map((c) => join(logs, c.folder)),
+      ),
+    );
+  }
+  return { name: "chat logs", problems };
+}
+
+/** Every problem under the roots given (a root left out is not looked at). */
+export async function runDoctor(
+  roots: { home: string | null; logs: string | null },
+  options: DoctorOptions = {},
+): Promise<DoctorReport> {
+  const sections = await Promise.all([
+    roots.home ? memoryDoctor(roots.home) : null,
+    roots.logs ? logsDoctor(roots.logs, roots.home, options) : null,
+  ]);
+  const found = sections.filter((s): s is DoctorSection => s !== null);
+  return { ok: found.every((s) => s.problems.length === 0), sections: found };
+}
+
+/** The doctor report as a page a person reads (`doctor.txt` in a bundle). */
+export function formatDoctor(report: DoctorReport, title: string): string {
+  const lines = [title, "=".repeat(title.length), ""];
+  const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
+  lines.push(count === 0 ? "No problems found." : `${count} problem${count === 1 ? "" : "s"} found.`, "");
+  for (const s of report.sections) {
+    lines.push(`${s.name}: ${s.problems.length === 0 ? "no problems" : ""}`.trimEnd());
+    for (const p of s.problems) lines.push(`  ${p.path}${p.line === undefined ? "" : `:${p.line}`}: ${p.message}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
