@@ -32,14 +32,19 @@ interface Kept {
   /** Built on first use: the cids in `NEWEST_FIRST` order, and each chat's place in it by cid (-1: no such chat). */
   order: { order: Int32Array; rank: Int32Array } | null;
   rows: Map<number, ChatRow>;
-  statements: { stamp: Database.Statement; order: Database.Statement; rows: Database.Statement };
+  /** Searches run inside another's open transaction, each given a stamp of its own. */
+  unkept: number;
+  statements: Record<"stamp" | "order" | "rows" | "begin" | "commit", Database.Statement>;
 }
 
 const keptOf = perConnection<Kept>((db) => ({
   stamp: "",
   order: null,
   rows: new Map(),
+  unkept: 0,
   statements: {
+    begin: db.prepare("BEGIN"),
+    commit: db.prepare("COMMIT"),
     // data_version moves when another connection (a refresh worker, another process) commits; total_changes()
     // counts this connection's own writes, which data_version does not see.
     stamp: db.prepare("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck(),
@@ -51,13 +56,25 @@ const keptOf = perConnection<Kept>((db) => ({
 }));
 
 /**
- * A value that changes whenever the index's content does (a commit by any
- * connection). A search reads it once, before anything it may keep: what it
- * then reads is at least as new as the stamp, so a kept value is never older
- * than the stamp it is kept under.
+ * Runs a search's reads as one read transaction: its counts, chats and
+ * snippets come from one state of the index, and SQLite takes its read lock
+ * once rather than for each of its statements. `body` is given the index's
+ * stamp, a value that changes whenever the index's content does (a commit by
+ * any connection); it is read before anything the search may keep, so what
+ * is kept is never older than the stamp it is kept under. Inside a
+ * transaction left open on this connection (a refresh's batch, which may
+ * still be rolled back), each search gets a stamp no other has: nothing it
+ * reads is kept past it.
  */
-export function indexStamp(db: Db): string {
-  return keptOf(db).statements.stamp.get() as string;
+export function withSnapshot<T>(db: Db, body: (stamp: string) => T): T {
+  const kept = keptOf(db);
+  if (db.inTransaction) return body(`open transaction ${++kept.unkept}`);
+  kept.statements.begin.run();
+  try {
+    return body(kept.statements.stamp.get() as string);
+  } finally {
+    if (db.inTransaction) kept.statements.commit.run();
+  }
 }
 
 /** This connection's kept values, emptied when the index changed since they were read. */

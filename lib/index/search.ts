@@ -1,5 +1,5 @@
 import { type Db, ENTRY_SPAN } from "./db";
-import { chatRows, indexStamp, NEWEST_FIRST, newestOf } from "./search-cache";
+import { chatRows, NEWEST_FIRST, newestOf, withSnapshot } from "./search-cache";
 import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
   type CompiledFilters,
@@ -146,11 +146,13 @@ function shownHits(runner: QueryRunner, stamp: string, rowids: number[]): Map<nu
  */
 export function searchIndex(db: Db, options: SearchOptions): SearchResult {
   const started = performance.now();
+  return withSnapshot(db, (stamp) => search(db, stamp, options, started));
+}
+
+function search(db: Db, stamp: string, options: SearchOptions, started: number): SearchResult {
   const query = checkQuery(options.query);
   const f = compileFilters(options);
   const runner = new QueryRunner(db, query, options.onFtsQuery);
-  // Before the FTS query: what is kept between searches is checked against the index as of now.
-  const stamp = indexStamp(db);
   const perChat = options.perChat ?? 3;
   const want = options.chats ?? 20;
   const walkFrom = options.walkFrom ?? WALK_FROM_HITS;

@@ -53,9 +53,11 @@ function newCutter(stamp: string): Cutter {
     insert: mem.prepare(
       "INSERT INTO lines_fts (rowid, text, line, role, ts) VALUES (CAST(@id AS INTEGER), @text, @line, @role, @ts)",
     ),
+    // `+rowid`: the list only filters what the query matches; as a constraint FTS5 would run the query again for
+    // each rowid listed (seven times slower for 20 hits).
     cut: mem.prepare(
       `SELECT rowid AS id, line, role, ts, snippet(lines_fts, 0, char(1), char(2), '…', ${TOKENS}) AS text
-         FROM lines_fts WHERE lines_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+         FROM lines_fts WHERE lines_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
     ),
     kept: new Set(),
     stamp,
