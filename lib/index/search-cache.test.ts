@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { encodeName, groupName } from "../sessions";
 import { createChat } from "../sessions/testing";
-import { refreshIndex, type SearchResult, searchChats } from ".";
+import { handleOf, refreshIndex, type SearchResult, searchChats } from ".";
 import { tempIndexRoots } from "./test-roots";
 
 // What a search keeps between searches (the chats' order, the shown chats' rows, the shown entries' text) must
@@ -72,5 +72,15 @@ describe("what searches keep between them", () => {
     });
     expect(refreshed.stdout).toMatch(/2 chats, 0 added, 1 changed/);
     expect(shown(searchChats(state, logs, { query: "budget" }))).toEqual(AFTER);
+  });
+
+  it("is not kept from inside a transaction left open on the connection, which may still be rolled back", async () => {
+    const { logs, state } = await twoChats();
+    const { db } = handleOf(state, logs);
+    db.exec("BEGIN IMMEDIATE");
+    db.prepare("UPDATE chats SET title = 'a draft title' WHERE id = 'c-new'").run();
+    expect(searchChats(state, logs, { query: "May" }).groups[0]?.title).toBe("a draft title");
+    db.exec("ROLLBACK");
+    expect(searchChats(state, logs, { query: "May" }).groups[0]?.title).toBe("the budget for May");
   });
 });
