@@ -39,6 +39,8 @@ async function twoChats() {
   await w.close();
   await writeChat(logs, "c-old", "2026-11-01", ["where is the budget file", "and the budget notes"]);
   await refreshIndex(state, logs);
+  // Twice: the second search under an unchanged index reads the chats' whole order and keeps it.
+  searchChats(state, logs, { query: "budget" });
   const before = shown(searchChats(state, logs, { query: "budget" }));
   expect(before).toEqual([
     "c-new: the budget for May | 2 the [budget] for May",

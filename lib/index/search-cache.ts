@@ -24,6 +24,10 @@ export interface ChatRow {
   problems: number;
 }
 
+const ROW = "cid, id, title, cwd, folder, last_activity, problems";
+/** Up to this many chats, the first search under a stamp sorts them in SQLite rather than read the whole order. */
+const SORT_IN_SQL = 2_000;
+
 /** Chat rows kept at most: a long-lived server searching a huge folder keeps the recent ones only. */
 const MAX_ROWS = 20_000;
 
@@ -32,15 +36,18 @@ interface Kept {
   /** Built on first use: the cids in `NEWEST_FIRST` order, and each chat's place in it by cid (-1: no such chat). */
   order: { order: Int32Array; rank: Int32Array } | null;
   rows: Map<number, ChatRow>;
+  /** Searches served under this stamp. */
+  searches: number;
   /** Searches run inside another's open transaction, each given a stamp of its own. */
   unkept: number;
-  statements: Record<"stamp" | "order" | "rows" | "begin" | "commit", Database.Statement>;
+  statements: Record<"stamp" | "order" | "rows" | "newest" | "begin" | "commit", Database.Statement>;
 }
 
 const keptOf = perConnection<Kept>((db) => ({
   stamp: "",
   order: null,
   rows: new Map(),
+  searches: 0,
   unkept: 0,
   statements: {
     begin: db.prepare("BEGIN"),
@@ -49,8 +56,9 @@ const keptOf = perConnection<Kept>((db) => ({
     // counts this connection's own writes, which data_version does not see.
     stamp: db.prepare("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck(),
     order: db.prepare(`SELECT cid FROM chats ${NEWEST_FIRST}`).pluck(),
-    rows: db.prepare(
-      "SELECT cid, id, title, cwd, folder, last_activity, problems FROM chats WHERE cid IN (SELECT value FROM json_each(?))",
+    rows: db.prepare(`SELECT ${ROW} FROM chats WHERE cid IN (SELECT value FROM json_each(?))`),
+    newest: db.prepare(
+      `SELECT ${ROW} FROM chats WHERE cid IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST} LIMIT ?`,
     ),
   },
 }));
@@ -83,6 +91,7 @@ function current(db: Db, stamp: string): Kept {
   if (kept.stamp !== stamp) {
     kept.stamp = stamp;
     kept.order = null;
+    kept.searches = 0;
     kept.rows.clear();
   }
   return kept;
@@ -99,9 +108,22 @@ function orderOf(kept: Kept): { order: Int32Array; rank: Int32Array } {
   return kept.order;
 }
 
-/** The given chats (cids) that exist, newest first, at most `limit`; `stamp` is the search's `indexStamp`. */
-export function newestOf(db: Db, stamp: string, cids: number[], limit: number): number[] {
-  const { order, rank } = orderOf(current(db, stamp));
+/**
+ * The rows of the given chats (cids) that exist, newest first, at most
+ * `limit`; `stamp` is the search's. The chats' whole order is read (100,000
+ * chats: tens of ms) only once a stamp serves a second search, or for a
+ * search matching many chats: while the index keeps changing, each search
+ * sorts its few chats in SQLite instead.
+ */
+export function newestChats(db: Db, stamp: string, cids: number[], limit: number): ChatRow[] {
+  const kept = current(db, stamp);
+  kept.searches++;
+  if (!kept.order && kept.searches === 1 && cids.length <= SORT_IN_SQL) {
+    const rows = kept.statements.newest.all(JSON.stringify(cids), limit) as ChatRow[];
+    for (const row of rows) keepRow(kept, row);
+    return rows;
+  }
+  const { order, rank } = orderOf(kept);
   // Their places in the order, sorted as numbers (a native sort, no comparator called per pair).
   const places = new Int32Array(cids.length);
   let known = 0;
@@ -110,16 +132,21 @@ export function newestOf(db: Db, stamp: string, cids: number[], limit: number): 
     if (place >= 0) places[known++] = place;
   }
   const sorted = places.subarray(0, known).sort();
-  return Array.from(sorted.subarray(0, Math.min(known, limit)), (place) => order[place] as number);
+  return chatRows(
+    kept,
+    Array.from(sorted.subarray(0, Math.min(known, limit)), (place) => order[place] as number),
+  );
+}
+
+function keepRow(kept: Kept, row: ChatRow): void {
+  if (kept.rows.size >= MAX_ROWS) kept.rows.clear();
+  kept.rows.set(row.cid, row);
 }
 
 /** The rows of the given chats, in the order given (a cid with no row is left out). */
-export function chatRows(db: Db, stamp: string, cids: number[]): ChatRow[] {
-  const kept = current(db, stamp);
+function chatRows(kept: Kept, cids: number[]): ChatRow[] {
   const missing = cids.filter((cid) => !kept.rows.has(cid));
-  if (missing.length) {
-    if (kept.rows.size + missing.length > MAX_ROWS) kept.rows.clear();
-    for (const row of kept.statements.rows.all(JSON.stringify(missing)) as ChatRow[]) kept.rows.set(row.cid, row);
-  }
+  if (missing.length)
+    for (const row of kept.statements.rows.all(JSON.stringify(missing)) as ChatRow[]) keepRow(kept, row);
   return cids.flatMap((cid) => kept.rows.get(cid) ?? []);
 }

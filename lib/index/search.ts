@@ -1,5 +1,5 @@
 import { type Db, ENTRY_SPAN } from "./db";
-import { chatRows, NEWEST_FIRST, newestOf, withSnapshot } from "./search-cache";
+import { NEWEST_FIRST, newestChats, withSnapshot } from "./search-cache";
 import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
   type CompiledFilters,
@@ -194,11 +194,7 @@ function search(db: Db, stamp: string, options: SearchOptions, started: number):
   }
   const { byChat, totalChats } = grouped;
   candidates = grouped.matched ?? candidates;
-  const shown = chatRows(
-    db,
-    stamp,
-    newestOf(db, stamp, grouped.matched ? candidates.slice(0, want) : candidates, want),
-  );
+  const shown = newestChats(db, stamp, grouped.matched ? candidates.slice(0, want) : candidates, want);
   const hits = shownHits(
     runner,
     stamp,
