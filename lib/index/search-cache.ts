@@ -7,7 +7,8 @@ import { perConnection } from "./per-connection";
  * chats' newest-first order and the shown chats' rows. A search of a rare
  * word spends more on these (hundreds of chat lookups to sort the matching
  * chats) than on the FTS5 query itself. Everything kept is dropped as soon as
- * the index changes (`indexStamp`), so a refreshed chat is never shown as it was.
+ * the index changes (the stamp of `withSnapshot`), so a re-read chat is never
+ * shown as it was. The shown entries' text is kept beside (`snippets.ts`).
  */
 
 /** The chats' order in results: the most recently active first. */
@@ -33,7 +34,7 @@ const MAX_ROWS = 20_000;
 
 interface Kept {
   stamp: string;
-  /** Built on first use: the cids in `NEWEST_FIRST` order, and each chat's place in it by cid (-1: no such chat). */
+  /** The cids in `NEWEST_FIRST` order, and each chat's place in it by cid (-1: no such chat); see `newestChats`. */
   order: { order: Int32Array; rank: Int32Array } | null;
   rows: Map<number, ChatRow>;
   /** Searches served under this stamp. */

@@ -106,7 +106,7 @@ function cutterWith(db: Db, stamp: string, rowids: number[]): Cutter {
 
 /**
  * The shown entries, keyed by rowid; an entry whose text or row is missing is
- * left out. `stamp` is the search's `indexStamp`, read before its FTS query.
+ * left out. `stamp` is the search's (`withSnapshot`): a change of the index empties the table.
  */
 export function shownEntries(db: Db, stamp: string, query: string, rowids: number[]): Map<number, ShownEntry> {
   const out = new Map<number, ShownEntry>();
