@@ -101,10 +101,11 @@ function current(db: Db, stamp: string): Kept {
 function orderOf(kept: Kept): { order: Int32Array; rank: Int32Array } {
   if (kept.order) return kept.order;
   const order = Int32Array.from(kept.statements.order.all() as number[]);
-  const rank = new Int32Array(order.reduce((max, cid) => Math.max(max, cid), -1) + 1).fill(-1);
-  order.forEach((cid, i) => {
-    rank[cid] = i;
-  });
+  // Plain loops: this runs once per change of the index, over every chat, before V8 has compiled anything here.
+  let max = -1;
+  for (let i = 0; i < order.length; i++) if ((order[i] as number) > max) max = order[i] as number;
+  const rank = new Int32Array(max + 1).fill(-1);
+  for (let i = 0; i < order.length; i++) rank[order[i] as number] = i;
   kept.order = { order, rank };
   return kept.order;
 }
