@@ -26,29 +26,38 @@ export interface ChatRow {
 }
 
 const ROW = "cid, id, title, cwd, folder, last_activity, problems";
-/** Up to this many chats, the first search under a stamp sorts them in SQLite rather than read the whole order. */
-const SORT_IN_SQL = 2_000;
+/** The chats' order is read this many at first, then twice as many as are read at each step. */
+const FIRST_PAGE = 1024;
+/** Chats read in order for the cost of one chat looked up by cid (and sorted) in SQLite. */
+const SEEK_COST = 8;
 
 /** Chat rows kept at most: a long-lived server searching a huge folder keeps the recent ones only. */
 const MAX_ROWS = 20_000;
 
+/** The chats' order as far as it was read: the cids newest first, and each one's place by cid (-1: not read). */
+interface Order {
+  cids: number[];
+  rank: Int32Array;
+  /** Every chat is read. */
+  complete: boolean;
+}
+
 interface Kept {
   stamp: string;
-  /** The cids in `NEWEST_FIRST` order, and each chat's place in it by cid (-1: no such chat); see `newestChats`. */
-  order: { order: Int32Array; rank: Int32Array } | null;
+  order: Order | null;
+  /** A search under this stamp sorted its chats in SQLite. */
+  sortedInSql: boolean;
   rows: Map<number, ChatRow>;
-  /** Searches served under this stamp. */
-  searches: number;
   /** Searches run inside another's open transaction, each given a stamp of its own. */
   unkept: number;
-  statements: Record<"stamp" | "order" | "rows" | "newest" | "begin" | "commit", Database.Statement>;
+  statements: Record<"stamp" | "maxCid" | "order" | "rows" | "newest" | "begin" | "commit", Database.Statement>;
 }
 
 const keptOf = perConnection<Kept>((db) => ({
   stamp: "",
   order: null,
+  sortedInSql: false,
   rows: new Map(),
-  searches: 0,
   unkept: 0,
   statements: {
     begin: db.prepare("BEGIN"),
@@ -56,7 +65,8 @@ const keptOf = perConnection<Kept>((db) => ({
     // data_version moves when another connection (a refresh worker, another process) commits; total_changes()
     // counts this connection's own writes, which data_version does not see.
     stamp: db.prepare("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck(),
-    order: db.prepare(`SELECT cid FROM chats ${NEWEST_FIRST}`).pluck(),
+    maxCid: db.prepare("SELECT max(cid) FROM chats").pluck(),
+    order: db.prepare(`SELECT cid FROM chats ${NEWEST_FIRST} LIMIT ? OFFSET ?`).pluck(),
     rows: db.prepare(`SELECT ${ROW} FROM chats WHERE cid IN (SELECT value FROM json_each(?))`),
     newest: db.prepare(
       `SELECT ${ROW} FROM chats WHERE cid IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST} LIMIT ?`,
@@ -92,52 +102,72 @@ function current(db: Db, stamp: string): Kept {
   if (kept.stamp !== stamp) {
     kept.stamp = stamp;
     kept.order = null;
-    kept.searches = 0;
+    kept.sortedInSql = false;
     kept.rows.clear();
   }
   return kept;
 }
 
-function orderOf(kept: Kept): { order: Int32Array; rank: Int32Array } {
-  if (kept.order) return kept.order;
-  const order = Int32Array.from(kept.statements.order.all() as number[]);
-  // Plain loops: this runs once per change of the index, over every chat, before V8 has compiled anything here.
-  let max = -1;
-  for (let i = 0; i < order.length; i++) if ((order[i] as number) > max) max = order[i] as number;
-  const rank = new Int32Array(max + 1).fill(-1);
-  for (let i = 0; i < order.length; i++) rank[order[i] as number] = i;
-  kept.order = { order, rank };
-  return kept.order;
+/** Reads the next page of the chats' order (as many as are read already, at least `FIRST_PAGE`). */
+function extendOrder(kept: Kept): Order {
+  let order = kept.order;
+  if (!order) {
+    const max = (kept.statements.maxCid.get() as number | null) ?? -1;
+    order = { cids: [], rank: new Int32Array(max + 1).fill(-1), complete: false };
+    kept.order = order;
+  }
+  const n = Math.max(FIRST_PAGE, order.cids.length);
+  const page = kept.statements.order.all(n, order.cids.length) as number[];
+  // Plain loops: they run before V8 has compiled anything here.
+  for (let i = 0; i < page.length; i++) {
+    const cid = page[i] as number;
+    if (cid < order.rank.length) order.rank[cid] = order.cids.length;
+    order.cids.push(cid);
+  }
+  if (page.length < n) order.complete = true;
+  return order;
 }
 
 /**
  * The rows of the given chats (cids) that exist, newest first, at most
- * `limit`; `stamp` is the search's. The chats' whole order is read (100,000
- * chats: tens of ms) only once a stamp serves a second search, or for a
- * search matching many chats: while the index keeps changing, each search
- * sorts its few chats in SQLite instead.
+ * `limit`; `stamp` is the search's. They are sorted by their places in the
+ * chats' order, read newest first a page at a time and kept: a search needs
+ * only as deep as its `limit` newest chats. Chats too few to be worth a page
+ * (a seek each costs about `SEEK_COST` rows read in order) are sorted in
+ * SQLite instead, by the first such search under a stamp only: while the
+ * index keeps changing no page is read for them, and once it holds still the
+ * pages read serve every later search.
  */
 export function newestChats(db: Db, stamp: string, cids: number[], limit: number): ChatRow[] {
   const kept = current(db, stamp);
-  kept.searches++;
-  if (!kept.order && kept.searches === 1 && cids.length <= SORT_IN_SQL) {
-    const rows = kept.statements.newest.all(JSON.stringify(cids), limit) as ChatRow[];
-    for (const row of rows) keepRow(kept, row);
-    return rows;
-  }
-  const { order, rank } = orderOf(kept);
-  // Their places in the order, sorted as numbers (a native sort, no comparator called per pair).
+  let order = kept.order;
   const places = new Int32Array(cids.length);
-  let known = 0;
-  for (const cid of cids) {
-    const place = rank[cid] ?? -1;
-    if (place >= 0) places[known++] = place;
+  for (;;) {
+    if (order) {
+      let known = 0;
+      for (const cid of cids) {
+        const place = cid < order.rank.length ? (order.rank[cid] as number) : -1;
+        if (place >= 0) places[known++] = place;
+      }
+      // Those not read yet come after all of these: enough of these, and they are the newest.
+      if (known >= limit || order.complete) {
+        // A native sort of numbers, no comparator called per pair.
+        const sorted = places.subarray(0, known).sort();
+        const chats = order.cids;
+        return chatRows(
+          kept,
+          Array.from(sorted.subarray(0, Math.min(known, limit)), (place) => chats[place] as number),
+        );
+      }
+    }
+    if (!kept.sortedInSql && cids.length * SEEK_COST < Math.max(FIRST_PAGE, order?.cids.length ?? 0)) {
+      kept.sortedInSql = true;
+      const rows = kept.statements.newest.all(JSON.stringify(cids), limit) as ChatRow[];
+      for (const row of rows) keepRow(kept, row);
+      return rows;
+    }
+    order = extendOrder(kept);
   }
-  const sorted = places.subarray(0, known).sort();
-  return chatRows(
-    kept,
-    Array.from(sorted.subarray(0, Math.min(known, limit)), (place) => order[place] as number),
-  );
 }
 
 function keepRow(kept: Kept, row: ChatRow): void {
