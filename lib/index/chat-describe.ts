@@ -1,5 +1,5 @@
 import { type Stats, statSync } from "node:fs";
-import { type ChatSummary, hashLogTail, type SeekPoint, summarizeChat } from "../sessions";
+import { type ChatSummary, hashLogTail, type SeekPoint, type SummarizeOptions, summarizeChat } from "../sessions";
 import type { ReadTask } from "./chat-read";
 import type { IndexedChat } from "./scan";
 import { encodeSummary } from "./summary-codec";
@@ -21,11 +21,18 @@ export interface Described {
   base: Record<string, unknown>;
 }
 
-/** Summarizes the chat (its checkpoint, or its log read whole) and stats its current log. */
-export async function describeChat({ seen, compress, logDir }: ReadTask): Promise<Described> {
-  const summary = await summarizeChat(seen.loc, { compress });
+/**
+ * Summarizes the chat (its checkpoint, or its log read whole: by `rebuild`
+ * when given; its folder as `files` says when given) and stats its current
+ * log (with `stat` when given).
+ */
+export async function describeChat(
+  { seen, compress, logDir }: ReadTask,
+  options: Pick<SummarizeOptions, "rebuild" | "files"> & { stat?: (path: string) => Stats } = {},
+): Promise<Described> {
+  const summary = await summarizeChat(seen.loc, { compress, rebuild: options.rebuild, files: options.files });
   const current = summary.generations.find((g) => g.current) ?? null;
-  const st = current ? statSync(current.path) : null;
+  const st = current ? (options.stat ?? statSync)(current.path) : null;
   const base = {
     id: summary.id,
     folder: summary.folder,

@@ -79,7 +79,7 @@ export class ChatWrite {
     const count = Math.min(m.texts.length, end - start);
     for (let i = 0; i < count; i++) {
       const text = m.texts[i] as string;
-      s.insertLine.run(start + i, m.lines[i], m.roles[i], m.ts[i]);
+      s.insertLine.run({ id: start + i, line: m.lines[i], r: m.roles[i], t: m.ts[i] });
       s.insertFts.run(start + i, text);
       this.done.textBytes += Buffer.byteLength(text);
     }

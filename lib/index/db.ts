@@ -17,9 +17,12 @@ import { SCHEMA } from "./schema";
  * Bumped whenever the tables or the tokenizer change: an index of another
  * version is set aside, removed and rebuilt (5: contentless FTS with compressed text
  * blocks, and symbols such as emoji are words; 6: summaries kept compactly,
- * `summary-codec.ts`, and 32 K text blocks).
+ * `summary-codec.ts`, and 32 K text blocks; 7: the per-entry table in compact
+ * form behind the `lines` view, `entry-codec.ts`, small text blocks compressed
+ * with the index's dictionary and every block tagged, `text-codec.ts`, and
+ * pages freed by a full build's merge given back, `auto_vacuum`).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries
@@ -83,6 +86,9 @@ function removeOldSetAside(path: string): void {
 
 function createFresh(path: string, logDir: string): Db {
   const db = new Database(path);
+  // Set before any table exists: a full build's final FTS merge frees the pages of every segment it merged, and
+  // `incremental_vacuum` (refresh.ts) gives them back to the disk instead of leaving them in the file.
+  db.pragma("auto_vacuum = INCREMENTAL");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");

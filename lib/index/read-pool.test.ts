@@ -1,4 +1,5 @@
 import { appendFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -92,6 +93,19 @@ describe("reading chats on reader threads", () => {
     expect(kept).toBeLessThan(whole / 2);
   });
 
+  it("reads a large refresh on one reader thread per core (the writer waits on them more than it works)", async () => {
+    const { logs, state } = roots();
+    for (let i = 0; i < 200; i++) {
+      const w = createChat(logs, { id: `c-${i}`, cwd: null, created: "2026-11-20T09:00:00.000Z" });
+      const line = { type: "message", ts: "2026-11-20T09:01:00.000Z", role: "user", content: `budget ${i}` };
+      await w.writeSave(await w.encodeSave([JSON.stringify(line)]), null);
+      await w.close();
+    }
+    const result = await refreshIndex(state, logs);
+    expect(result).toMatchObject({ added: 200, threads: Math.min(3, availableParallelism()) });
+    expect(searchChats(state, logs, { query: "budget" }).totalHits).toBe(200);
+  });
+
   it("hands over at most four batches the writer has not applied", async () => {
     const { logs } = roots();
     const w = createChat(logs, { id: "c-long", cwd: null, created: "2026-11-20T09:00:00.000Z" });
@@ -102,7 +116,7 @@ describe("reading chats on reader threads", () => {
     await w.close();
     const [changed] = (await scanChanges(handleOf(roots().state, logs).db, logs)).changed;
     const { port1, port2 } = new MessageChannel();
-    serveReads(port1, logLimits());
+    serveReads(port1, { limits: logLimits(), dictionary: null });
     let batches = 0;
     let entries = 0;
     let acked = 0;

@@ -5,6 +5,7 @@ import { type MessagePort, Worker } from "node:worker_threads";
 import { isOdaError, OdaError } from "../errors";
 import { type LogLimits, logLimits, setLogLimits } from "../sessions/limits";
 import { type ReadMessage, type ReadTask, readChat } from "./chat-read";
+import { TextCodec } from "./text-codec";
 
 /**
  * Where a refresh's chats are read: on reader threads while the refresh's own
@@ -62,17 +63,21 @@ class WriterFailed extends Error {
 }
 
 /** Reads every task in this thread, one chat after the other. */
-async function readHere(tasks: ReadTask[], h: ReadHandlers): Promise<void> {
+async function readHere(tasks: ReadTask[], h: ReadHandlers, codec: TextCodec): Promise<void> {
   for (let i = 0; i < tasks.length && !h.stopped(); i++) {
     let error: unknown = null;
     try {
-      await readChat(tasks[i] as ReadTask, async (m) => {
-        try {
-          h.apply(i, m);
-        } catch (e) {
-          throw new WriterFailed(e);
-        }
-      });
+      await readChat(
+        tasks[i] as ReadTask,
+        async (m) => {
+          try {
+            h.apply(i, m);
+          } catch (e) {
+            throw new WriterFailed(e);
+          }
+        },
+        codec,
+      );
     } catch (e) {
       if (e instanceof WriterFailed) throw e.error;
       error = e;
@@ -84,9 +89,22 @@ async function readHere(tasks: ReadTask[], h: ReadHandlers): Promise<void> {
 }
 
 type FromReader = { i: number; m: ReadMessage } | { i: number; end: true; error?: ErrorData };
+type ToReader = { ack: true } | { i: number; task: ReadTask } | { dictionary: Uint8Array };
+
+/** What a reader thread starts with. */
+export interface ReaderData {
+  limits: LogLimits;
+  dictionary: Uint8Array | null;
+}
 
 /** Reads the tasks on `threads` reader threads, applying their messages here as they arrive. */
-function readOnThreads(file: string, threads: number, tasks: ReadTask[], h: ReadHandlers): Promise<void> {
+function readOnThreads(
+  file: string,
+  threads: number,
+  tasks: ReadTask[],
+  h: ReadHandlers,
+  codec: TextCodec,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let next = 0;
     let finished = false;
@@ -108,7 +126,8 @@ function readOnThreads(file: string, threads: number, tasks: ReadTask[], h: Read
       if (idle && (next >= tasks.length || h.stopped())) finish();
     };
     for (let k = 0; k < threads; k++) {
-      const w = new Worker(/*turbopackIgnore: true*/ file, { workerData: { limits: logLimits() } });
+      const workerData: ReaderData = { limits: logLimits(), dictionary: codec.dictionary };
+      const w = new Worker(/*turbopackIgnore: true*/ file, { workerData });
       assigned.set(w, 0);
       w.on("message", (msg: FromReader) => {
         if (finished) return;
@@ -128,30 +147,41 @@ function readOnThreads(file: string, threads: number, tasks: ReadTask[], h: Read
       w.on("error", (error) => finish(error));
       w.on("exit", (code) => finish(new Error(`An index reader thread stopped (exit ${code}).`)));
     }
+    // A dictionary made while they read: the blocks they compress from then on use it.
+    codec.onMade((dictionary) => {
+      for (const w of assigned.keys()) w.postMessage({ dictionary } satisfies ToReader);
+    });
     for (const w of assigned.keys()) feed(w);
   });
 }
 
 /**
  * Reads the tasks with their messages applied through `h`: on up to `threads`
- * reader threads (0: in this thread, as when no reader thread file is at hand).
+ * reader threads (0: in this thread, as when no reader thread file is at hand),
+ * their text compressed with `codec`'s dictionary once it has one.
  * Returns the number of reader threads used.
  */
-export async function readChats(tasks: ReadTask[], threads: number, h: ReadHandlers): Promise<number> {
+export async function readChats(
+  tasks: ReadTask[],
+  threads: number,
+  h: ReadHandlers,
+  codec: TextCodec,
+): Promise<number> {
   const file = threads > 0 ? threadFile() : null;
   if (!file || !tasks.length) {
-    await readHere(tasks, h);
+    await readHere(tasks, h, codec);
     return 0;
   }
   const used = Math.max(1, Math.min(threads, tasks.length));
-  await readOnThreads(file, used, tasks, h);
+  await readOnThreads(file, used, tasks, h, codec);
   return used;
 }
 
 /** A reader thread's body: reads the chats it is sent, one at a time, waiting when `UNACKED` batches are unapplied. */
-export function serveReads(port: MessagePort, limits: LogLimits): void {
+export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData): void {
   // The same log limits as the refresh's own thread.
   setLogLimits(limits);
+  const codec = new TextCodec(dictionary ? Buffer.from(dictionary) : null);
   const queue: { i: number; task: ReadTask }[] = [];
   let credits = UNACKED;
   const waiting: (() => void)[] = [];
@@ -162,11 +192,15 @@ export function serveReads(port: MessagePort, limits: LogLimits): void {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const { i, task } = job;
       try {
-        await readChat(task, async (m) => {
-          if (credits <= 0) await new Promise<void>((go) => waiting.push(go));
-          credits--;
-          port.postMessage({ i, m });
-        });
+        await readChat(
+          task,
+          async (m) => {
+            if (credits <= 0) await new Promise<void>((go) => waiting.push(go));
+            credits--;
+            port.postMessage({ i, m });
+          },
+          codec,
+        );
         port.postMessage({ i, end: true });
       } catch (error) {
         port.postMessage({ i, end: true, error: toData(error) });
@@ -174,8 +208,9 @@ export function serveReads(port: MessagePort, limits: LogLimits): void {
     }
     running = false;
   };
-  port.on("message", (msg: { ack: true } | { i: number; task: ReadTask }) => {
-    if ("ack" in msg) {
+  port.on("message", (msg: ToReader) => {
+    if ("dictionary" in msg) codec.dictionary = Buffer.from(msg.dictionary);
+    else if ("ack" in msg) {
       credits++;
       waiting.shift()?.();
     } else {

@@ -5,8 +5,7 @@
  * beside the package's bundles (`scripts/pack/build.mjs`).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { LogLimits } from "../sessions/limits";
-import { serveReads } from "./read-pool";
+import { type ReaderData, serveReads } from "./read-pool";
 
 if (!parentPort) throw new Error("The index reader runs only as a worker thread.");
-serveReads(parentPort, (workerData as { limits: LogLimits }).limits);
+serveReads(parentPort, workerData as ReaderData);

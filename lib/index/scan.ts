@@ -56,8 +56,11 @@ export interface FolderChanges {
  * When the folder's mtime is the one `known` starts with, no file was added,
  * removed or renamed in it, so only the known files are stat'ed again (no
  * directory read): the refresh of an unchanged folder costs a few stats per chat.
+ * `list` reads the folder instead of `readdirSync` (the reader keeps what it
+ * read for the chat's summary); it is called after the folder's stat, so a
+ * file added meanwhile changes the folder's mtime too.
  */
-export function fingerprintChat(dir: string, known?: string): string {
+export function fingerprintChat(dir: string, known?: string, list?: () => string[]): string {
   let dirMtime: number;
   try {
     dirMtime = statSync(dir).mtimeMs;
@@ -73,9 +76,7 @@ export function fingerprintChat(dir: string, known?: string): string {
     }
   } else {
     try {
-      names = readdirSync(dir)
-        .filter((n) => !n.includes("|"))
-        .sort();
+      names = (list ? list() : readdirSync(dir)).filter((n) => !n.includes("|")).sort();
     } catch {
       return "unreadable";
     }

@@ -1,3 +1,4 @@
+import { ENTRIES_SCHEMA } from "./entry-codec";
 import { USAGE_SCHEMA } from "./usage";
 
 /**
@@ -69,18 +70,11 @@ CREATE INDEX chats_recent ON chats(last_activity IS NULL, last_activity DESC, ci
 -- into overflow pages (the columns after it would cost a page chain each).
 CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes,
   u_messages, u_bare, u_input, u_output, id);
--- One row per searchable entry, without its text: the role and time filters join it.
-CREATE TABLE lines (
-  -- cid * 2^24 + the entry's number in the chat (see ENTRY_SPAN).
-  id INTEGER PRIMARY KEY,
-  line INTEGER NOT NULL,
-  role TEXT NOT NULL,
-  ts TEXT
-);
+${ENTRIES_SCHEMA}
 -- The entries' text, compressed a block of consecutive entries at a time; id is the block's first entry.
 CREATE TABLE texts (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 ${ftsTable("lines_fts", ", content='', contentless_delete=1")};
-CREATE TRIGGER lines_ad AFTER DELETE ON lines BEGIN
+CREATE TRIGGER lines_ad AFTER DELETE ON entries BEGIN
   DELETE FROM lines_fts WHERE rowid = old.id;
 END;
 ${USAGE_SCHEMA}`;

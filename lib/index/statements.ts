@@ -40,8 +40,12 @@ export const chatStatements = perConnection<ChatStatements>((db) => ({
         problems = @problems, start_q = @start_q, format = @format, old_bytes = @old_bytes, old_logs = @old_logs, cache_bytes = @cache_bytes,
         lock_bytes = @lock_bytes WHERE cid = @cid`,
   ),
-  lastEntry: db.prepare("SELECT max(id) AS id FROM lines WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
-  insertLine: db.prepare("INSERT INTO lines (id, line, role, ts) VALUES (CAST(? AS INTEGER), ?, ?, ?)"),
+  lastEntry: db.prepare("SELECT max(id) AS id FROM entries WHERE id >= CAST(? AS INTEGER) AND id < CAST(? AS INTEGER)"),
+  // A JavaScript number is bound as a REAL: the compact role and time are stored as the integers they are.
+  insertLine: db.prepare(
+    `INSERT INTO entries (id, line, r, t) VALUES (CAST(@id AS INTEGER), @line,
+      CASE typeof(@r) WHEN 'real' THEN CAST(@r AS INTEGER) ELSE @r END, CASE typeof(@t) WHEN 'real' THEN CAST(@t AS INTEGER) ELSE @t END)`,
+  ),
   insertFts: db.prepare("INSERT INTO lines_fts (rowid, text) VALUES (CAST(? AS INTEGER), ?)"),
   indexedAt: db.prepare("SELECT indexed_at FROM chats WHERE cid = ?").pluck(),
 }));

@@ -123,7 +123,7 @@ export async function readIndexStatus(handle: IndexHandle): Promise<IndexStatus>
     path: handle.path,
     bytes,
     chats: count("SELECT count(*) AS n FROM chats"),
-    entries: count("SELECT count(*) AS n FROM lines"),
+    entries: count("SELECT count(*) AS n FROM entries"),
     freshness: job.running ? refreshingFreshness(handle) : await checkFreshness(handle),
     job,
     setAside: handle.setAside,

@@ -1,12 +1,13 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import { type Db, ENTRY_SPAN } from "./db";
+import { type Db, ENTRY_SPAN, readMeta, writeMeta } from "./db";
 import { perConnection } from "./per-connection";
+import { decodeBlock, encodeBlock } from "./text-codec";
 
 /**
  * The entries' text, which the FTS5 table does not keep: consecutive entries
  * of a chat are joined into blocks of about `BLOCK_CHARS` characters and
- * deflate-compressed (on the reader thread that read them), one
+ * deflate-compressed (on the reader thread that read them; small blocks with
+ * the index's dictionary, `text-codec.ts`), one
  * `texts` row per block keyed by its first entry's rowid. A search reads back
  * only the blocks of the hits it shows.
  */
@@ -17,21 +18,14 @@ import { perConnection } from "./per-connection";
  * to decode one hit's block at once.
  */
 const BLOCK_CHARS = 32_768;
-/**
- * Deflate rather than zstd: a search inflates the shown hits' blocks
- * synchronously, and Node's inflate is native where the only synchronous zstd
- * decoder at hand (fzstd) is JavaScript and many times slower per block.
- */
-const LEVEL = 5;
-
 /** A compressed block and the position of its first entry among the texts given. */
 export interface PackedBlock {
   offset: number;
   data: Buffer;
 }
 
-/** Splits `texts` into blocks and compresses them. */
-export function packTexts(texts: string[]): PackedBlock[] {
+/** Splits `texts` into blocks and compresses them (small ones with `dictionary`, when the index has one). */
+export function packTexts(texts: string[], dictionary: Buffer | null = null): PackedBlock[] {
   const bounds: [number, number][] = [];
   let start = 0;
   let size = 0;
@@ -45,7 +39,7 @@ export function packTexts(texts: string[]): PackedBlock[] {
   }
   return bounds.map(([from, to]) => ({
     offset: from,
-    data: deflateRawSync(JSON.stringify(texts.slice(from, to)), { level: LEVEL }),
+    data: encodeBlock(Buffer.from(JSON.stringify(texts.slice(from, to))), dictionary),
   }));
 }
 
@@ -54,13 +48,41 @@ interface TextStatements {
   block: Database.Statement;
   dropLines: Database.Statement;
   dropTexts: Database.Statement;
+  /** The index's dictionary, read once it is needed and exists. */
+  dictionary: Buffer | null;
 }
 const statementsOf = perConnection<TextStatements>((db) => ({
   insert: db.prepare("INSERT INTO texts (id, data) VALUES (?, ?)"),
   block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
-  dropLines: db.prepare("DELETE FROM lines WHERE id >= ? AND id < ?"),
+  dropLines: db.prepare("DELETE FROM entries WHERE id >= ? AND id < ?"),
   dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
+  dictionary: null,
 }));
+
+const DICTIONARY_KEY = "textDictionary";
+
+/** The index's text dictionary as stored, or null while it has none. */
+export function readDictionary(db: Db): Buffer | null {
+  const stored = readMeta(db, DICTIONARY_KEY);
+  return stored === null ? null : Buffer.from(stored, "base64");
+}
+
+/** The dictionary for reading blocks: kept once found, as an index's dictionary never changes once committed. */
+function dictionaryOf(db: Db): Buffer | null {
+  const s = statementsOf(db);
+  // Kept only outside a transaction: one rolled back may have written it.
+  if (!s.dictionary) {
+    const found = readDictionary(db);
+    if (db.inTransaction) return found;
+    s.dictionary = found;
+  }
+  return s.dictionary;
+}
+
+/** Stores the index's text dictionary (once, the first time a build makes it; read back once committed). */
+export function storeDictionary(db: Db, dictionary: Buffer): void {
+  writeMeta(db, DICTIONARY_KEY, dictionary.toString("base64"));
+}
 
 /** Stores packed blocks whose first entry (offset 0) has the rowid `first`; entries past `end` are not kept. */
 export function writeBlocks(db: Db, first: number, blocks: PackedBlock[], end: number): void {
@@ -83,7 +105,7 @@ export function readTexts(db: Db, rowids: number[]): Map<number, string> {
       // A block of another chat (this one's text was dropped) is not this entry's.
       if (!row || Math.floor(row.id / ENTRY_SPAN) !== Math.floor(rid / ENTRY_SPAN)) continue;
       first = row.id;
-      texts = JSON.parse(utf8.decode(inflateRawSync(row.data))) as string[];
+      texts = JSON.parse(utf8.decode(decodeBlock(row.data, () => dictionaryOf(db)))) as string[];
     }
     const text = texts[rid - first];
     if (text !== undefined) out.set(rid, text);

@@ -4,7 +4,7 @@ import { isOdaError } from "../errors";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { openRegularSync } from "../fs/open-regular";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
-import { asHeader, type ChatDetails, type ChatIdentity, rebuildDetails } from "./details";
+import { asHeader, type ChatDetails, type ChatIdentity, type RebuiltLog, rebuildDetails } from "./details";
 import type { ChatLocation } from "./folder";
 import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import { logLimits } from "./limits";
@@ -89,6 +89,13 @@ export interface SummarizeOptions {
   batchOutput?: number;
   /** Keep each log's decoded first line for the next listing in this process (a server lists again; the CLI does not). */
   memo?: boolean;
+  /**
+   * Reads the current log whole for its details instead of `rebuildDetails`:
+   * the index's reader, which extracts the log's text in the same pass.
+   */
+  rebuild?: (current: Generation) => Promise<RebuiltLog>;
+  /** The chat folder's entries as just read by the caller (the index's reader, for its fingerprint). */
+  files?: ChatFolderFiles;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -197,7 +204,7 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
 
 /** Reads one chat folder: its generations, lock, checkpoint and details. */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
-  const files = readChatFolder(loc);
+  const files = options.files ?? readChatFolder(loc);
   const { names } = files;
   const generations = nameGenerations(loc.dir, files, options.compress);
   // The current log is opened once for its size, first frame and (small logs) tail; the others are only sized.
@@ -324,7 +331,9 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
     }
   }
-  const rebuilt = await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
+  const rebuilt = options.rebuild
+    ? await options.rebuild(current)
+    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
   // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
   Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;

@@ -142,26 +142,50 @@ export interface RebuiltLog {
   error: string | null;
 }
 
+/**
+ * A log's details rebuilt line by line as a reader goes: `rebuildDetails`
+ * reads for it alone, and the index's reader feeds it the lines it parses
+ * anyway, so a log is decoded once for both.
+ */
+export class DetailsRebuild {
+  readonly builder = new DetailsBuilder();
+  private badLines: number[] = [];
+  private longLines: LongLine[] = [];
+
+  /** One line: `json` is the line parsed (null: not a JSON object); a line over the limit (`length` past its bytes) is not parsed. */
+  add(n: number, offset: number, bytes: Buffer, length: number, json: Record<string, unknown> | null): void {
+    if (length > bytes.length) {
+      if (this.longLines.length < 100) this.longLines.push({ n, offset, length });
+    } else if (json) this.builder.add(json);
+    else if (this.badLines.length < 100) this.badLines.push(n);
+  }
+
+  /** The result once the stream ended (`end`: its end, null when decoding stopped early with `error`). */
+  result(path: string, splitter: LineSplitter, end: LogEnd | null, error: string | null): RebuiltLog {
+    return {
+      builder: this.builder,
+      details: this.builder.result(),
+      lines: splitter.lines,
+      badLines: this.badLines,
+      longLines: this.longLines,
+      tail: end ? reportTail(path, splitter, end) : null,
+      error,
+    };
+  }
+}
+
 /** Reads a whole log as a stream (bounded memory) and rebuilds its details. */
 export async function rebuildDetails(
   path: string,
   compressed: boolean,
   options: { batchOutput?: number } = {},
 ): Promise<RebuiltLog> {
-  const builder = new DetailsBuilder();
+  const rebuild = new DetailsRebuild();
   const splitter = new LineSplitter();
-  const badLines: number[] = [];
-  const longLines: LongLine[] = [];
   let end: LogEnd | null = null;
   let error: string | null = null;
   const onLine = (n: number, offset: number, bytes: Buffer, length: number) => {
-    if (length > bytes.length) {
-      if (longLines.length < 100) longLines.push({ n, offset, length });
-      return true;
-    }
-    const json = parseObject(bytes.toString("utf8"));
-    if (json) builder.add(json);
-    else if (badLines.length < 100) badLines.push(n);
+    rebuild.add(n, offset, bytes, length, length > bytes.length ? null : parseObject(bytes.toString("utf8")));
     return true;
   };
   try {
@@ -173,15 +197,7 @@ export async function rebuildDetails(
     if (!(e instanceof OdaError)) throw e;
     error = e.message;
   }
-  return {
-    builder,
-    details: builder.result(),
-    lines: splitter.lines,
-    badLines,
-    longLines,
-    tail: end ? reportTail(path, splitter, end) : null,
-    error,
-  };
+  return rebuild.result(path, splitter, end, error);
 }
 
 /** The first complete line of a log as an object (`null`: none, or not an object). */
