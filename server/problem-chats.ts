@@ -2,7 +2,6 @@ import "server-only";
 import { countProblemChats as countFromIndex, startIndexRefresh } from "@/lib/index";
 import { logFolder, streamChatList } from "@/server/chat-list";
 import { refreshInWorker } from "@/server/index-worker";
-import { inWorker } from "@/server/log-worker";
 import { serverRoots } from "@/server/roots";
 
 /** Chats with at least one problem, from the whole chat list (no usable index: the folder is listed). */
@@ -31,14 +30,12 @@ export async function countProblemChats(): Promise<number> {
   const { logDir, compress } = folder;
   const state = serverRoots().state;
   if (!state) return countFromList();
-  // The folder check (a stat of every chat folder) runs on the decode worker, as the chat list's does.
-  const check = () => inWorker("indexFreshness", state, logDir);
   try {
-    let counted = await countFromIndex(state, logDir, { compress, check });
+    let counted = await countFromIndex(state, logDir, { compress });
     if (!counted.built) return countFromList();
     if (!counted.freshness.fresh) {
       await (await startIndexRefresh(state, logDir, { compress, runner: refreshInWorker })).wait;
-      counted = await countFromIndex(state, logDir, { compress, check });
+      counted = await countFromIndex(state, logDir, { compress });
     }
     // Still behind (the refresh joined was one under the other form, or a chat changed meanwhile):
     // the listing is slower but never gives an old number.
