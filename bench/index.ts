@@ -11,9 +11,10 @@
  *  - a phrase in most chats: the engine's `ms` vs the raw query (≤ 2×), and the plain first 50 hits for the record;
  *  - a 1% refresh vs the full build, for the record.
  * The raw query is the very FTS5 statements the engine ran for that first page (`onFtsQuery`: the
- * capped fetch of matching rowids, and for a query matching most chats the newest chats' probes and
- * counts), replayed with the same parameters on a plain connection; the engine's `ms` adds what
- * is around them (reading the query, grouping, the shown chats' rows, the snippets).
+ * fetch of the first matching rowids, past 5,000 of them the count of the rest up to the cap, and
+ * for a query matching most chats the newest chats' probes and counts), replayed with the same
+ * parameters on a plain connection, each statement on its own; the engine's `ms` adds what is
+ * around them (reading the query, its read transaction, grouping, the shown chats' rows, the snippets).
  * They run through better-sqlite3: Debian's sqlite3 (3.40) predates contentless-delete tables.
  */
 import { execFileSync, spawnSync } from "node:child_process";

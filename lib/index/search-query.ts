@@ -9,6 +9,8 @@ import { CLOSE, OPEN } from "./snippets";
  * cannot read word by word before refusing it with a sentence.
  */
 
+const MARKERS = new RegExp(`([${OPEN}${CLOSE}])`);
+
 /** The longest query searched, in characters. */
 export const MAX_QUERY_CHARS = 1000;
 
@@ -194,14 +196,10 @@ export class QueryRunner {
 export function parseSnippet(text: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
   let hit = false;
-  let buf = "";
-  for (const ch of text) {
-    if (ch === OPEN || ch === CLOSE) {
-      if (buf) parts.push({ text: buf, hit });
-      buf = "";
-      hit = ch === OPEN;
-    } else buf += ch;
+  // Split natively at the markers (kept as pieces): a search parses dozens of snippets, most before V8 compiles it.
+  for (const piece of text.split(MARKERS)) {
+    if (piece === OPEN || piece === CLOSE) hit = piece === OPEN;
+    else if (piece) parts.push({ text: piece, hit });
   }
-  if (buf) parts.push({ text: buf, hit });
   return parts;
 }
