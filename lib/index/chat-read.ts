@@ -81,8 +81,11 @@ export async function readChat(
   // for it is the one the summary uses (one directory read per new chat, not two).
   let files: ChatFolderFiles | undefined;
   const { loc } = given.seen;
-  const fingerprint =
-    given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, () => (files = readChatFolder(loc)).names);
+  const list = () => {
+    files = readChatFolder(loc);
+    return files.names;
+  };
+  const fingerprint = given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, list);
   const task = { ...given, seen: { ...given.seen, fingerprint } };
   let early: { reader: LogReader; st: Stats; path: string } | null = null;
   const rebuild = async (current: Generation) => {
