@@ -1,4 +1,3 @@
-import "server-only";
 import { join, relative } from "node:path";
 import { lockLeftoverProblems } from "./fs/lock-leftovers";
 import { listAllProblems } from "./memory/problems";
