@@ -1,5 +1,6 @@
 import type { Db } from "./db";
 import { readMeta } from "./db";
+import { NEWEST_FIRST } from "./search-cache";
 import { SUMMARY_COLUMNS, type SummaryColumns } from "./summary-codec";
 
 /** One chat's row as the chat list reads it from the index: what `decodeSummary` needs, and its source. */
@@ -11,9 +12,6 @@ export interface ListRow extends SummaryColumns {
 /** The list's order: newest activity first, chats without activity last, then by id. */
 const ORDER = "ORDER BY last_activity DESC, id";
 
-/** The index `chats_recent` orders chats as the list does, but for chats of the same moment (by `cid`). */
-const RECENT = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
-
 /**
  * The first `n` rows in the list's order without sorting every chat: the
  * first `n` by `chats_recent` (read from the index alone), and every chat of
@@ -22,7 +20,7 @@ const RECENT = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
  * among them, so the first `n` are those the whole sort would give.
  */
 function firstRows(db: Db, n: number): ListRow[] {
-  const top = db.prepare(`SELECT cid, last_activity FROM chats ${RECENT} LIMIT ?`).raw().all(n) as [
+  const top = db.prepare(`SELECT cid, last_activity FROM chats ${NEWEST_FIRST} LIMIT ?`).raw().all(n) as [
     number,
     string | null,
   ][];
