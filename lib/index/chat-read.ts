@@ -1,5 +1,5 @@
 import { type Stats, statSync } from "node:fs";
-import type { Generation } from "../sessions";
+import type { Generation, SeekPoint } from "../sessions";
 import { type ChatFolderFiles, readChatFolder } from "../sessions/chat";
 import { DetailsRebuild } from "../sessions/details";
 import { describeChat, isSameLog, resumePoint } from "./chat-describe";
@@ -50,7 +50,9 @@ export interface BatchMessage {
   roles: (number | string)[];
   ts: (number | string | null)[];
   texts: string[];
+  /** The stored texts' blocks; an entry in none is read back from the log (`log-texts.ts`) from `seeks`. */
   blocks: PackedBlock[];
+  seeks: SeekPoint[];
   usage: UsageRows;
   /** Log lines read since the previous batch. */
   linesRead: number;

@@ -3,7 +3,7 @@ import { problemCount } from "./chat-read";
 import { type Db, ENTRY_SPAN } from "./db";
 import type { IndexedChat } from "./scan";
 import { chatStatements } from "./statements";
-import { deleteEntries, writeBlocks } from "./texts";
+import { deleteEntries, writeBlocks, writeSeeks } from "./texts";
 import { deleteUsage, writeUsage } from "./usage";
 
 /**
@@ -85,6 +85,7 @@ export class ChatWrite {
     }
     this.done.entries += count;
     writeBlocks(this.db, start, m.blocks, end);
+    writeSeeks(this.db, cid, m.seeks);
     writeUsage(this.db, cid, m.usage, fresh);
   }
 }

@@ -20,9 +20,11 @@ import { SCHEMA } from "./schema";
  * `summary-codec.ts`, and 32 K text blocks; 7: the per-entry table in compact
  * form behind the `lines` view, `entry-codec.ts`, small text blocks compressed
  * with the index's dictionary and every block tagged, `text-codec.ts`, and
- * pages freed by a full build's merge given back, `auto_vacuum`).
+ * pages freed by a full build's merge given back, `auto_vacuum`; 8: the text of
+ * entries deep in a large log read back from the log through seek points,
+ * `log-texts.ts`).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries

@@ -1,13 +1,15 @@
 import { isOdaError } from "../errors";
 import { type Generation, hashLogTail, type SeekPoint, streamLog } from "../sessions";
+import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { DetailsRebuild, RebuiltLog } from "../sessions/details";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
-import { LineSplitter, parseObject } from "../sessions/lines";
+import { LineSplitter } from "../sessions/lines";
 import type { LogEnd } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
 import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./chat-read";
 import { roleCode, timeCode } from "./entry-codec";
 import { extractText } from "./extract";
+import { isLogBacked, keepsSeek, lineText } from "./log-texts";
 import type { TextCodec } from "./text-codec";
 import { packTexts } from "./texts";
 import { UsageBatch } from "./usage";
@@ -38,6 +40,11 @@ export class LogReader {
   private roles: (number | string)[] = [];
   private ts: (number | string | null)[] = [];
   private texts: string[] = [];
+  /** Per entry: true when its text is not stored but read back from the log (`log-texts.ts`). */
+  private backed: boolean[] = [];
+  /** Seek points kept for the log-backed entries, handed over with the batch they came in. */
+  private seeks: SeekPoint[] = [];
+  private lastSeek: SeekPoint | null = null;
   private chars = 0;
   private usage = new UsageBatch();
   /** Decompressed bytes of the log's complete lines (the storage report's decompressed size). */
@@ -81,37 +88,49 @@ export class LogReader {
     this.roles = [];
     this.ts = [];
     this.texts = [];
+    this.backed = [];
+    this.seeks = [];
     this.chars = 0;
+  }
+
+  /** Keeps `point` as a seek point when it is far enough into the log and from the last one kept. */
+  private seekAt(point: SeekPoint): void {
+    if (!this.collecting || !keepsSeek(point, this.lastSeek)) return;
+    this.seeks.push(point);
+    this.lastSeek = point;
   }
 
   async read(current: Generation): Promise<void> {
     this.readPath = current.path;
     const skipTo = this.indexedTo;
     const splitter = this.splitter;
+    if (this.from) this.seekAt(this.from);
     const onLine = (n: number, offset: number, bytes: Buffer, length: number) => {
       this.linesRead++;
       this.decEnd = splitter.lineStart;
       if (n <= skipTo) return true;
-      const raw = bytes.toString("utf8");
-      // A line over the line limit comes as its head: its text is searchable, it is not parsed.
-      const json = length > bytes.length ? null : parseObject(raw);
+      const { raw, json } = lineText(bytes, length);
       this.rebuild?.add(n, offset, bytes, length, json);
       if (!this.collecting) return true;
       if (!json && length === bytes.length) this.badLines++;
       this.usage.add(json, current.format);
+      const backed = isLogBacked(offset, length, this.lastSeek);
       for (const entry of extractText(json, raw)) {
         this.lines.push(n);
         // Coded here, off the writer's thread.
         this.roles.push(roleCode(entry.role));
         this.ts.push(timeCode(entry.ts));
         this.texts.push(entry.text);
+        this.backed.push(backed);
         this.chars += entry.text.length;
       }
       this.indexedTo = n;
       return true;
     };
     try {
-      for await (const item of streamLog(current.path, { compressed: current.compressed, from: this.from })) {
+      // Batches of about 1 MiB: each starts a seek point, so a log-backed entry is read back from near it.
+      const options = { compressed: current.compressed, from: this.from, batchOutput: BULK_BATCH_OUTPUT };
+      for await (const item of streamLog(current.path, options)) {
         if (item.type === "end") {
           this.end = item;
           if (!item.cut && splitter.atLineStart)
@@ -122,11 +141,15 @@ export class LogReader {
             };
           break;
         }
-        if (current.compressed && item.comp !== null && splitter.atLineStart)
+        if (current.compressed && item.comp !== null && splitter.atLineStart) {
           this.point = { line: splitter.lines, dec: item.dec, comp: item.comp };
+          this.seekAt(this.point);
+        }
         splitter.push(item.data, onLine);
-        if (!current.compressed && splitter.lines > 0)
+        if (!current.compressed && splitter.lines > 0) {
           this.point = { line: splitter.lines, dec: splitter.lineStart, comp: splitter.lineStart };
+          this.seekAt(this.point);
+        }
         const full = this.lines.length >= FLUSH_ROWS || this.chars >= FLUSH_CHARS;
         if (full && !this.d) this.dropText();
         else if (full && this.point && this.point.line <= this.indexedTo) await this.flush(false);
@@ -176,7 +199,11 @@ export class LogReader {
       roles: this.roles,
       ts: this.ts,
       texts: this.texts,
-      blocks: packTexts(this.texts, this.codec.dictionary),
+      blocks: packTexts(
+        this.texts.map((text, i) => (this.backed[i] ? null : text)),
+        this.codec.dictionary,
+      ),
+      seeks: this.seeks,
       usage: this.usage.take(),
       linesRead: this.linesRead,
     };
@@ -184,6 +211,8 @@ export class LogReader {
     this.roles = [];
     this.ts = [];
     this.texts = [];
+    this.backed = [];
+    this.seeks = [];
     this.chars = 0;
     this.linesRead = 0;
     await this.post(message);

@@ -4,8 +4,9 @@ import { USAGE_SCHEMA } from "./usage";
 /**
  * The index's tables. Searching needs only the FTS5 index (which chat and
  * entry a word is in) and, for the few hits shown, their text: the FTS table
- * is contentless and the text is kept compressed in blocks (`texts.ts`), so
- * the file is smaller than the text it indexes.
+ * is contentless and the text is kept compressed in blocks (`texts.ts`), or,
+ * past the first MiBs of a large log, not kept at all but read back from the
+ * log (`log-texts.ts`), so the file is smaller than the text it indexes.
  */
 
 /**
@@ -73,6 +74,10 @@ CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, ol
 ${ENTRIES_SCHEMA}
 -- The entries' text, compressed a block of consecutive entries at a time; id is the block's first entry.
 CREATE TABLE texts (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+-- Where the text of the entries in no block is read back from a chat's log (log-texts.ts): frame boundaries at
+-- line starts, each with the complete lines before it and its decoded and file offsets.
+CREATE TABLE seeks (cid INTEGER NOT NULL, line INTEGER NOT NULL, dec INTEGER NOT NULL, comp INTEGER NOT NULL,
+  PRIMARY KEY (cid, line)) WITHOUT ROWID;
 ${ftsTable("lines_fts", ", content='', contentless_delete=1")};
 CREATE TRIGGER lines_ad AFTER DELETE ON entries BEGIN
   DELETE FROM lines_fts WHERE rowid = old.id;

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import type { Db } from "./db";
 import { perConnection } from "./per-connection";
 import { ftsTable } from "./schema";
+import { readLogTexts } from "./log-texts";
 import { readTexts } from "./texts";
 
 /**
@@ -90,6 +91,8 @@ function cutterWith(db: Db, stamp: string, rowids: number[]): Cutter {
   }
   if (missing.length) {
     const texts = readTexts(db, missing);
+    const unstored = missing.filter((rid) => !texts.has(rid));
+    if (unstored.length) for (const [rid, text] of readLogTexts(db, unstored)) texts.set(rid, text);
     const rows = holder.lines.all(JSON.stringify(missing)) as EntryRow[];
     const cutter = c;
     cutter.mem.transaction(() => {

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { type Db, ENTRY_SPAN, readMeta, writeMeta } from "./db";
+import type { SeekPoint } from "../sessions";
 import { perConnection } from "./per-connection";
 import { decodeBlock, encodeBlock } from "./text-codec";
 
@@ -24,19 +25,31 @@ export interface PackedBlock {
   data: Buffer;
 }
 
-/** Splits `texts` into blocks and compresses them (small ones with `dictionary`, when the index has one). */
-export function packTexts(texts: string[], dictionary: Buffer | null = null): PackedBlock[] {
+/**
+ * Splits `texts` into blocks and compresses them (small ones with `dictionary`, when the index has one). A
+ * `null` is an entry whose text is read back from its log (`log-texts.ts`): it ends the block before it and
+ * none holds it.
+ */
+export function packTexts(texts: (string | null)[], dictionary: Buffer | null = null): PackedBlock[] {
   const bounds: [number, number][] = [];
-  let start = 0;
+  let start = -1;
   let size = 0;
+  const close = (end: number) => {
+    if (start >= 0) bounds.push([start, end]);
+    start = -1;
+    size = 0;
+  };
   for (let i = 0; i < texts.length; i++) {
-    size += (texts[i] as string).length;
-    if (size >= BLOCK_CHARS || i === texts.length - 1) {
-      bounds.push([start, i + 1]);
-      start = i + 1;
-      size = 0;
+    const text = texts[i];
+    if (text === null || text === undefined) {
+      close(i);
+      continue;
     }
+    if (start < 0) start = i;
+    size += text.length;
+    if (size >= BLOCK_CHARS) close(i + 1);
   }
+  close(texts.length);
   return bounds.map(([from, to]) => ({
     offset: from,
     data: encodeBlock(Buffer.from(JSON.stringify(texts.slice(from, to))), dictionary),
@@ -48,6 +61,8 @@ interface TextStatements {
   block: Database.Statement;
   dropLines: Database.Statement;
   dropTexts: Database.Statement;
+  insertSeek: Database.Statement;
+  dropSeeks: Database.Statement;
   /** The index's dictionary, read once it is needed and exists. */
   dictionary: Buffer | null;
 }
@@ -56,6 +71,8 @@ const statementsOf = perConnection<TextStatements>((db) => ({
   block: db.prepare("SELECT id, data FROM texts WHERE id <= CAST(? AS INTEGER) ORDER BY id DESC LIMIT 1"),
   dropLines: db.prepare("DELETE FROM entries WHERE id >= ? AND id < ?"),
   dropTexts: db.prepare("DELETE FROM texts WHERE id >= ? AND id < ?"),
+  insertSeek: db.prepare("INSERT OR REPLACE INTO seeks (cid, line, dec, comp) VALUES (?, ?, ?, ?)"),
+  dropSeeks: db.prepare("DELETE FROM seeks WHERE cid = ?"),
   dictionary: null,
 }));
 
@@ -90,6 +107,12 @@ export function writeBlocks(db: Db, first: number, blocks: PackedBlock[], end: n
   for (const b of blocks) if (first + b.offset < end) insert.run(first + b.offset, b.data);
 }
 
+/** Stores a chat's seek points for its log-backed entries (`log-texts.ts`). */
+export function writeSeeks(db: Db, cid: number, seeks: SeekPoint[]): void {
+  const { insertSeek } = statementsOf(db);
+  for (const p of seeks) insertSeek.run(cid, p.line, p.dec, p.comp);
+}
+
 const utf8 = new TextDecoder();
 
 /** The text of each entry asked for (rowids); a rowid with no stored text is left out. */
@@ -113,10 +136,11 @@ export function readTexts(db: Db, rowids: number[]): Map<number, string> {
   return out;
 }
 
-/** Drops every entry of a chat: its rows, their FTS postings (the `lines_ad` trigger) and its text blocks. */
+/** Drops every entry of a chat: its rows, their FTS postings (the `lines_ad` trigger), text blocks and seek points. */
 export function deleteEntries(db: Db, cid: number): void {
   const lo = cid * ENTRY_SPAN;
   const s = statementsOf(db);
   s.dropLines.run(lo, lo + ENTRY_SPAN);
   s.dropTexts.run(lo, lo + ENTRY_SPAN);
+  s.dropSeeks.run(cid);
 }
