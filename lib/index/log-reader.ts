@@ -1,10 +1,10 @@
 import { isOdaError } from "../errors";
 import { type Generation, hashLogTail, type SeekPoint, streamLog } from "../sessions";
-import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { DetailsRebuild, RebuiltLog } from "../sessions/details";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter } from "../sessions/lines";
 import type { LogEnd } from "../sessions/log-stream";
+import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
 import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./chat-read";
 import { roleCode, timeCode } from "./entry-codec";

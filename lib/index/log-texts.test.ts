@@ -3,8 +3,8 @@ import { copyFileSync, renameSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createChat, openChat } from "../sessions/testing";
 import { handleOf, refreshIndex, searchChats } from ".";
-import { readTexts } from "./texts";
 import { tempIndexRoots } from "./test-roots";
+import { readTexts } from "./texts";
 
 const roots = tempIndexRoots("oda-index-log-texts-");
 
@@ -14,7 +14,12 @@ const TS = "2026-11-20T09:01:00.000Z";
 function needles(tag: string): string[] {
   const filler = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
   return [
-    { type: "message", ts: TS, role: "user", content: [{ type: "text", text: `${filler} ${tag} in the middle ${filler}` }] },
+    {
+      type: "message",
+      ts: TS,
+      role: "user",
+      content: [{ type: "text", text: `${filler} ${tag} in the middle ${filler}` }],
+    },
     {
       type: "message",
       ts: TS,
@@ -115,7 +120,8 @@ describe("entries deep in a large log", () => {
     await w.close();
     await refreshIndex(state, logs, { threads: 0 });
     const again = await openChat(logs, "grows");
-    for (const save of [...fillerSaves(1, 50_000), needles("zebracorn")]) await again.writeSave(await again.encodeSave(save), null);
+    for (const save of [...fillerSaves(1, 50_000), needles("zebracorn")])
+      await again.writeSave(await again.encodeSave(save), null);
     await again.close();
     expect(await refreshIndex(state, logs, { threads: 0 })).toMatchObject({ appended: 1 });
     const small = roots();

@@ -57,11 +57,7 @@ export function keepsSeek(point: SeekPoint, last: SeekPoint | null): boolean {
 /** True when the entries of the line at `offset` (`length` bytes) are read back from the log, from `seek`. */
 export function isLogBacked(offset: number, length: number, seek: SeekPoint | null): boolean {
   return (
-    !!seek &&
-    offset >= LOG_TEXT_FROM &&
-    length <= MAX_BACKED_LINE &&
-    offset >= seek.dec &&
-    offset - seek.dec <= REACH
+    !!seek && offset >= LOG_TEXT_FROM && length <= MAX_BACKED_LINE && offset >= seek.dec && offset - seek.dec <= REACH
   );
 }
 
@@ -121,7 +117,10 @@ function readChat(s: LogTextStatements, cid: number, rids: number[], out: Map<nu
     const seek = s.seek.get(cid, line) as SeekPoint | undefined;
     if (!seek) continue;
     let group = groups.get(seek.line);
-    if (!group) groups.set(seek.line, (group = { seek, lines: new Map() }));
+    if (!group) {
+      group = { seek, lines: new Map() };
+      groups.set(seek.line, group);
+    }
     const wanted = group.lines.get(line);
     if (wanted) wanted.push({ rid, nth });
     else group.lines.set(line, [{ rid, nth }]);

@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import type { Db } from "./db";
+import { readLogTexts } from "./log-texts";
 import { perConnection } from "./per-connection";
 import { ftsTable } from "./schema";
-import { readLogTexts } from "./log-texts";
 import { readTexts } from "./texts";
 
 /**

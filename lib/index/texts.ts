@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { type Db, ENTRY_SPAN, readMeta, writeMeta } from "./db";
 import type { SeekPoint } from "../sessions";
+import { type Db, ENTRY_SPAN, readMeta, writeMeta } from "./db";
 import { perConnection } from "./per-connection";
 import { decodeBlock, encodeBlock } from "./text-codec";
 
