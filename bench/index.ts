@@ -158,8 +158,8 @@ async function ftsFloor(logs: string): Promise<number> {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.exec(ftsTable("f", ", content='', contentless_delete=1"));
-    db.prepare("INSERT INTO f (f, rank) VALUES ('automerge', 0)").run();
-    db.prepare("INSERT INTO f (f, rank) VALUES ('hashsize', ?)").run(32 * 1024 * 1024);
+    db.prepare("INSERT INTO f (f, rank) VALUES ('automerge', CAST(0 AS INTEGER))").run();
+    db.prepare("INSERT INTO f (f, rank) VALUES ('hashsize', CAST(? AS INTEGER))").run(32 * 1024 * 1024);
     const insert = db.prepare("INSERT INTO f (rowid, text) VALUES (?, ?)");
     const paths = execFileSync("find", [logs, "-name", "*.zstd"], { encoding: "utf8", maxBuffer: 1 << 28 })
       .split("\n")
