@@ -44,7 +44,7 @@ export async function describeChat(
     source: summary.cached ? "checkpoint" : "log",
     summary: encodeSummary(summary, seen.loc.dir, logDir),
     indexed_at: new Date().toISOString(),
-    ...chatFacts(summary, seen.loc.dir),
+    ...chatFacts(summary, seen.loc.dir, options.files?.names),
   };
   return { summary, current, st, base };
 }

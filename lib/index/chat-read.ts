@@ -1,4 +1,5 @@
 import { type Stats, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { Generation, SeekPoint } from "../sessions";
 import { type ChatFolderFiles, readChatFolder } from "../sessions/chat";
 import { DetailsRebuild } from "../sessions/details";
@@ -87,12 +88,14 @@ export async function readChat(
     files = readChatFolder(loc);
     return files.names;
   };
-  const fingerprint = given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, list);
+  // The fingerprint's stats, taken before anything is read: the log's is the one its reading starts from.
+  const stats = new Map<string, Stats>();
+  const fingerprint = given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, list, stats);
   const task = { ...given, seen: { ...given.seen, fingerprint } };
   let early: { reader: LogReader; st: Stats; path: string } | null = null;
   const rebuild = async (current: Generation) => {
     // Stat before reading, as a fingerprint: a log growing meanwhile is read again by the next refresh.
-    const st = statSync(current.path);
+    const st = stats.get(current.name) ?? statSync(current.path);
     const reader = new LogReader(task, undefined, post, codec, new DetailsRebuild(), !sameFile(task.row, current, st));
     await reader.read(current);
     early = { reader, st, path: current.path };
@@ -100,7 +103,7 @@ export async function readChat(
   };
   const stat = (path: string) => {
     const known = early as { st: Stats; path: string } | null;
-    return known?.path === path ? known.st : statSync(path);
+    return known?.path === path ? known.st : (stats.get(basename(path)) ?? statSync(path));
   };
   const d = await describeChat(task, { rebuild, files, stat });
   if (isSameLog(task.row, d)) {

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, type Stats, statSync } from "node:fs";
 import { sep } from "node:path";
 import { type ChatLocation, type Problem, walkLogFolder } from "../sessions";
 import type { Db } from "./db";
@@ -58,9 +58,15 @@ export interface FolderChanges {
  * directory read): the refresh of an unchanged folder costs a few stats per chat.
  * `list` reads the folder instead of `readdirSync` (the reader keeps what it
  * read for the chat's summary); it is called after the folder's stat, so a
- * file added meanwhile changes the folder's mtime too.
+ * file added meanwhile changes the folder's mtime too. `stats`, when given,
+ * receives each file's stat by name (the reader's stat of the log before reading it).
  */
-export function fingerprintChat(dir: string, known?: string, list?: () => string[]): string {
+export function fingerprintChat(
+  dir: string,
+  known?: string,
+  list?: () => string[],
+  stats?: Map<string, Stats>,
+): string {
   let dirMtime: number;
   try {
     dirMtime = statSync(dir).mtimeMs;
@@ -92,7 +98,9 @@ export function fingerprintChat(dir: string, known?: string, list?: () => string
       continue;
     }
     // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
-    if (st) parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+    if (!st) continue;
+    parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+    stats?.set(name, st);
   }
   return head + parts.join("|");
 }

@@ -153,8 +153,12 @@ function sizeOf(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
-/** A chat's facts from its summary (first activity, generation sizes) and two stats. */
-export function chatFacts(summary: ChatSummary, dir: string): ChatFacts {
+/**
+ * A chat's facts from its summary (first activity, generation sizes) and two stats, left out for a file the
+ * folder's listing (`names`, when given) did not show.
+ */
+export function chatFacts(summary: ChatSummary, dir: string, names?: readonly string[]): ChatFacts {
+  const size = (name: string) => (names && !names.includes(name) ? 0 : sizeOf(`${dir}${sep}${name}`));
   const older = summary.generations.filter((g) => !g.current);
   const started = summary.firstActivity === null ? Number.NaN : Date.parse(summary.firstActivity);
   return {
@@ -162,7 +166,7 @@ export function chatFacts(summary: ChatSummary, dir: string): ChatFacts {
     format: summary.format,
     old_bytes: older.reduce((n, g) => n + g.bytes, 0),
     old_logs: older.length,
-    cache_bytes: sizeOf(`${dir}${sep}${CACHE_FILE}`),
-    lock_bytes: sizeOf(`${dir}${sep}${LOCK_FILE}`),
+    cache_bytes: size(CACHE_FILE),
+    lock_bytes: size(LOCK_FILE),
   };
 }
