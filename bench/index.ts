@@ -25,9 +25,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { closeAllIndexes, type RefreshResult, refreshIndex, searchChats } from "../lib/index";
+import { closeAllIndexes, type RefreshResult, refreshIndex, type SearchResult, searchChats } from "../lib/index";
 import { extractText } from "../lib/index/extract";
-import { lineText, readLogTexts } from "../lib/index/log-texts";
+import { lineText, planLogReads, readLogTexts } from "../lib/index/log-texts";
 import { ftsTable } from "../lib/index/schema";
 import { readTexts } from "../lib/index/texts";
 import { streamLog } from "../lib/sessions";
@@ -108,10 +108,11 @@ interface Traced {
 }
 
 /** The engine's median `ms` over 5 runs, the last result, and the FTS statements it ran. */
-function engine(state: string, logs: string, query: string) {
+async function engine(state: string, logs: string, query: string) {
   const trace: Traced[] = [];
-  searchChats(state, logs, { query, onFtsQuery: (sql, params, rows) => trace.push({ sql, params, rows }) });
-  const runs = Array.from({ length: 5 }, () => searchChats(state, logs, { query }));
+  await searchChats(state, logs, { query, onFtsQuery: (sql, params, rows) => trace.push({ sql, params, rows }) });
+  const runs: SearchResult[] = [];
+  for (let i = 0; i < 5; i++) runs.push(await searchChats(state, logs, { query }));
   return { ms: median(runs.map((r) => r.ms)), result: runs[4], trace };
 }
 
@@ -145,7 +146,7 @@ function replay(state: string, trace: Traced[]): number {
  * in-memory FTS5 table as the engine keeps it; median of 5 after one to warm it. Snippets must stay what
  * FTS5 cuts, so no search can cost less than the raw statements plus this.
  */
-function snippetFloor(state: string, trace: Traced[], query: string): { ms: number; hits: number } {
+async function snippetFloor(state: string, trace: Traced[], query: string): Promise<{ ms: number; hits: number }> {
   const db = new Database(join(state, "index.sqlite"), { readonly: true });
   const fetch = trace[0] as Traced;
   const rowids = db.prepare(fetch.sql).pluck().all(fetch.params) as number[];
@@ -158,11 +159,11 @@ function snippetFloor(state: string, trace: Traced[], query: string): { ms: numb
   }
   const shown = [...byChat.values()].slice(0, 20).flat();
   const texts = readTexts(db, shown);
-  for (const [rid, text] of readLogTexts(
+  const reads = planLogReads(
     db,
     shown.filter((rid) => !texts.has(rid)),
-  ))
-    texts.set(rid, text);
+  );
+  for (const [rid, text] of await readLogTexts(reads)) texts.set(rid, text);
   db.close();
   const mem = new Database(":memory:");
   mem.exec(ftsTable("lines_fts"));
@@ -298,14 +299,14 @@ async function main(): Promise<void> {
     size <= 0.6,
   );
 
-  const rare = engine(state, logs, RARE);
+  const rare = await engine(state, logs, RARE);
   const rareRaw = replay(state, rare.trace);
   const grep = median([grepAll(logs, RARE).ms, grepAll(logs, RARE).ms, grepAll(logs, RARE).ms]);
   row(
     `rare word "${RARE}"    engine ${rare.ms.toFixed(2)} ms (${rare.result?.totalHits} matches)   raw FTS5 (${rare.trace.length} statement${rare.trace.length === 1 ? "" : "s"}) ${rareRaw.toFixed(2)} ms   ${(rare.ms / rareRaw).toFixed(2)}× (target ≤ 2×)`,
     rare.ms <= 2 * rareRaw,
   );
-  const rareFloor = snippetFloor(state, rare.trace, RARE);
+  const rareFloor = await snippetFloor(state, rare.trace, RARE);
   row(
     `                      for the record, FTS5's snippet() alone for the ${rareFloor.hits} shown hits ${rareFloor.ms.toFixed(2)} ms: raw + snippets = ${((rareRaw + rareFloor.ms) / rareRaw).toFixed(2)}× raw (the floor)`,
     true,
@@ -315,7 +316,7 @@ async function main(): Promise<void> {
     grep / rare.ms >= 300,
   );
   const phraseQuery = `"${PHRASE}"`;
-  const phrase = engine(state, logs, phraseQuery);
+  const phrase = await engine(state, logs, phraseQuery);
   const phraseRaw = replay(state, phrase.trace);
   row(
     `phrase in most chats  engine ${phrase.ms.toFixed(2)} ms (${phrase.result?.totalHits}${phrase.result?.moreHits ? "+" : ""} matches)   raw FTS5 (${phrase.trace.length} statements) ${phraseRaw.toFixed(2)} ms   ${(phrase.ms / phraseRaw).toFixed(2)}× (target ≤ 2×)`,
@@ -326,7 +327,7 @@ async function main(): Promise<void> {
     `                      for the record: the plain query's first 50 hits ${first50.toFixed(2)} ms   engine ${(phrase.ms / first50).toFixed(1)}× that`,
     true,
   );
-  const medium = engine(state, logs, MEDIUM);
+  const medium = await engine(state, logs, MEDIUM);
   const mediumRaw = replay(state, medium.trace);
   log(`(10% word "${MEDIUM}": engine ${medium.ms.toFixed(2)} ms, raw ${mediumRaw.toFixed(2)} ms)`);
   closeAllIndexes();

@@ -51,11 +51,11 @@ describe("the server's index refresh on a worker thread", () => {
     const after = await indexStatus(state, logs);
     expect(after.job).toMatchObject({ running: false, done: 7, total: 7, error: null });
     expect(after.freshness.fresh).toBe(true);
-    expect(
-      searchChats(state, logs, { query: "walrus" })
-        .groups.map((g) => g.id)
-        .sort(),
-    ).toEqual(["c-0", "c-1", "c-2"]);
+    expect((await searchChats(state, logs, { query: "walrus" })).groups.map((g) => g.id).sort()).toEqual([
+      "c-0",
+      "c-1",
+      "c-2",
+    ]);
   }, 240_000);
 
   it("reports progress through the job as the worker does chats", async () => {

@@ -114,7 +114,7 @@ const search: Command = async (ctx) => {
   const chats = flagString(ctx, "chats");
   if (chats !== undefined && !/^\d+$/.test(chats)) throw new OdaError("bad_input", "--chats takes a whole number.");
   const refreshed = ctx.flags["no-refresh"] === true ? null : await refreshWithProgress(ctx, logs);
-  const result = searchChats(ctx.roots.state, logs, {
+  const result = await searchChats(ctx.roots.state, logs, {
     query,
     cwd: flagString(ctx, "cwd") ?? null,
     role: role ?? null,

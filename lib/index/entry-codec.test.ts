@@ -56,12 +56,12 @@ describe("the per-entry table", () => {
     // The filters compare the times as written, as before; the role filter reads the role back too.
     for (const since of ["2026-11-20T09:01:00.100Z", "2026", "1970-01-01T00:00:00.000Z"]) {
       const matching = TIMES.filter((ts) => ts >= since).length * 2;
-      expect(searchChats(state, logs, { query: "needle", since }).totalHits).toBe(matching);
+      expect((await searchChats(state, logs, { query: "needle", since })).totalHits).toBe(matching);
     }
-    expect(searchChats(state, logs, { query: "needle", until: "2026-11-20T09:01:00.000Z" }).totalHits).toBe(
+    expect((await searchChats(state, logs, { query: "needle", until: "2026-11-20T09:01:00.000Z" })).totalHits).toBe(
       TIMES.filter((ts) => ts <= "2026-11-20T09:01:00.000Z").length * 2,
     );
-    expect(searchChats(state, logs, { query: "needle", role: "assistant" }).totalHits).toBe(2);
-    expect(searchChats(state, logs, { query: "needle", role: "event" }).totalHits).toBe(TIMES.length);
+    expect((await searchChats(state, logs, { query: "needle", role: "assistant" })).totalHits).toBe(2);
+    expect((await searchChats(state, logs, { query: "needle", role: "event" })).totalHits).toBe(TIMES.length);
   });
 });

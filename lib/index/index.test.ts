@@ -40,7 +40,7 @@ async function writeChat(
   return writer;
 }
 
-const hitLines = (r: ReturnType<typeof searchChats>, id: string) =>
+const hitLines = (r: Awaited<ReturnType<typeof searchChats>>, id: string) =>
   r.groups.find((g) => g.id === id)?.hits.map((h) => h.line) ?? [];
 
 describe.each([true, false])("search (compressed: %s)", (compress) => {
@@ -55,7 +55,7 @@ describe.each([true, false])("search (compressed: %s)", (compress) => {
     });
     const result = await refreshIndex(state, logs, { compress });
     expect(result).toMatchObject({ chats: 2, added: 2, reindexed: 2, removed: 0 });
-    const found = searchChats(state, logs, { query: "budget" });
+    const found = await searchChats(state, logs, { query: "budget" });
     expect(found.groups.map((g) => g.id).sort()).toEqual(["c-four", "c-one"]);
     // Format 4: line 1 is the header, line 2 the user message; format 1: line 1.
     expect(hitLines(found, "c-four")).toEqual([2]);
@@ -65,10 +65,14 @@ describe.each([true, false])("search (compressed: %s)", (compress) => {
     expect(four?.hits[0]?.snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(["budget"]);
     expect(four).toMatchObject({ cwd: "/home/ana/reports", title: "Where is the quarterly budget?" });
     // Diacritics are folded; phrases and prefixes work.
-    expect(hitLines(searchChats(state, logs, { query: "cafe" }), "c-one")).toEqual([2]);
-    expect(searchChats(state, logs, { query: '"quarterly budget"' }).groups.map((g) => g.id)).toEqual(["c-four"]);
-    expect(searchChats(state, logs, { query: "quarter*" }).groups.map((g) => g.id)).toEqual(["c-four"]);
-    expect(searchChats(state, logs, { query: "budget NOT quarterly" }).groups.map((g) => g.id)).toEqual(["c-one"]);
+    expect(hitLines(await searchChats(state, logs, { query: "cafe" }), "c-one")).toEqual([2]);
+    expect((await searchChats(state, logs, { query: '"quarterly budget"' })).groups.map((g) => g.id)).toEqual([
+      "c-four",
+    ]);
+    expect((await searchChats(state, logs, { query: "quarter*" })).groups.map((g) => g.id)).toEqual(["c-four"]);
+    expect((await searchChats(state, logs, { query: "budget NOT quarterly" })).groups.map((g) => g.id)).toEqual([
+      "c-one",
+    ]);
   });
 });
 
@@ -89,10 +93,10 @@ describe("incremental refresh", () => {
     expect(result).toMatchObject({ chats: 2, changed: 1, appended: 1, reindexed: 0, added: 0 });
     // Header + 3 lines of the first turn were not read again: only the new turn's 3 lines.
     expect(result.linesRead).toBe(3);
-    const found = searchChats(state, logs, { query: "zebras" });
+    const found = await searchChats(state, logs, { query: "zebras" });
     expect(hitLines(found, "grow")).toEqual([5, 6]);
     // The old lines are still there exactly once.
-    expect(searchChats(state, logs, { query: "first" }).groups[0]?.count).toBe(2);
+    expect((await searchChats(state, logs, { query: "first" })).groups[0]?.count).toBe(2);
     expect((await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "grow")?.messages).toBe(4);
   });
 
@@ -106,8 +110,8 @@ describe("incremental refresh", () => {
     );
     const result = await refreshIndex(state, logs, { compress: false });
     expect(result).toMatchObject({ changed: 1, reindexed: 1, appended: 0 });
-    expect(searchChats(state, logs, { query: "apples" }).groups).toEqual([]);
-    expect(hitLines(searchChats(state, logs, { query: "bananas" }), "swap")).toEqual([2]);
+    expect((await searchChats(state, logs, { query: "apples" })).groups).toEqual([]);
+    expect(hitLines(await searchChats(state, logs, { query: "bananas" }), "swap")).toEqual([2]);
   });
 
   it("adds new chats, drops removed ones and leaves unchanged ones alone", async () => {
@@ -125,8 +129,8 @@ describe("incremental refresh", () => {
     });
     const result = await refreshIndex(state, logs);
     expect(result).toMatchObject({ chats: 2, added: 1, removed: 1, changed: 0, reindexed: 1 });
-    expect(searchChats(state, logs, { query: "vanishing" }).groups).toEqual([]);
-    expect(searchChats(state, logs, { query: "fresh" }).groups.map((g) => g.id)).toEqual(["new"]);
+    expect((await searchChats(state, logs, { query: "vanishing" })).groups).toEqual([]);
+    expect((await searchChats(state, logs, { query: "fresh" })).groups.map((g) => g.id)).toEqual(["new"]);
     const again = await refreshIndex(state, logs);
     expect(again).toMatchObject({ added: 0, changed: 0, removed: 0, linesRead: 0 });
     const listed = await listChatsFromIndex(state, logs);
@@ -170,7 +174,7 @@ describe("a damaged or foreign index", () => {
     expect(result.setAside?.reason).toMatch(/not a database/);
     // Rebuilt into a new file, and the bad one removed: nothing piles up in the state folder.
     expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toEqual([]);
-    expect(searchChats(state, logs, { query: "rebuilt" }).groups.map((g) => g.id)).toEqual(["c"]);
+    expect((await searchChats(state, logs, { query: "rebuilt" })).groups.map((g) => g.id)).toEqual(["c"]);
   });
 
   it("removes bad index files an earlier version set aside and kept", async () => {
@@ -183,7 +187,7 @@ describe("a damaged or foreign index", () => {
     await refreshIndex(state, logs);
     expect(readdirSync(state).filter((n) => n.includes(".corrupt-"))).toEqual([]);
     expect(readdirSync(state)).toContain("notes.txt");
-    expect(searchChats(state, logs, { query: "kept" }).groups.map((g) => g.id)).toEqual(["c"]);
+    expect((await searchChats(state, logs, { query: "kept" })).groups.map((g) => g.id)).toEqual(["c"]);
   });
 
   it("sets aside a database file cut short (a damaged disk image) and rebuilds", async () => {
@@ -197,7 +201,7 @@ describe("a damaged or foreign index", () => {
     const result = await refreshIndex(state, logs);
     expect(result.setAside?.path).toMatch(/index\.sqlite\.corrupt-/);
     expect(result.added).toBe(40);
-    expect(searchChats(state, logs, { query: "damaged" }).totalChats).toBe(40);
+    expect((await searchChats(state, logs, { query: "damaged" })).totalChats).toBe(40);
   });
 
   it("sets aside an index built for another log folder", async () => {
@@ -211,7 +215,7 @@ describe("a damaged or foreign index", () => {
     const handle = openIndex(state, logs);
     expect(handle.setAside?.reason).toMatch(/built for the log folder/);
     await refreshIndex(state, logs);
-    expect(searchChats(state, logs, { query: "folder" }).groups.map((g) => g.id)).toEqual(["here"]);
+    expect((await searchChats(state, logs, { query: "folder" })).groups.map((g) => g.id)).toEqual(["here"]);
   });
 });
 
@@ -220,11 +224,11 @@ describe("queries and filters", () => {
     const { logs, state } = roots();
     await writeChat(logs, "q", "/a", [["deploy to staging-server now", "done"]]);
     await refreshIndex(state, logs);
-    expect(() => searchChats(state, logs, { query: '"unclosed' })).toThrow(
+    await expect(searchChats(state, logs, { query: '"unclosed' })).rejects.toThrow(
       /cannot be read.*Use words, "exact phrases"/,
     );
-    expect(() => searchChats(state, logs, { query: "   " })).toThrow("Type something to search for.");
-    expect(searchChats(state, logs, { query: "staging-server" }).groups.map((g) => g.id)).toEqual(["q"]);
+    await expect(searchChats(state, logs, { query: "   " })).rejects.toThrow("Type something to search for.");
+    expect((await searchChats(state, logs, { query: "staging-server" })).groups.map((g) => g.id)).toEqual(["q"]);
   });
 
   it("indexes tool calls and memory lines, and filters by role, folder, dates and problems", async () => {
@@ -249,7 +253,7 @@ describe("queries and filters", () => {
     (await import("node:fs")).appendFileSync(broken.logPath, "not json norwegian\n");
     await refreshIndex(state, logs, { compress: true });
     await refreshIndex(state, logs, { compress: true });
-    const all = searchChats(state, logs, { query: "norwegian" });
+    const all = await searchChats(state, logs, { query: "norwegian" });
     expect(all.groups.map((g) => g.id).sort()).toEqual(["late", "tools"]);
     const tools = all.groups.find((g) => g.id === "tools");
     expect(tools?.hits.map((h) => [h.line, h.role])).toEqual([
@@ -257,16 +261,20 @@ describe("queries and filters", () => {
       [3, "assistant"],
       [3, "tool"],
     ]);
-    expect(searchChats(state, logs, { query: "read_file", role: "tool" }).groups.map((g) => g.id)).toEqual(["tools"]);
-    expect(searchChats(state, logs, { query: "norwegian", role: "memory" }).totalHits).toBe(1);
-    expect(searchChats(state, logs, { query: "norwegian", cwd: "/other" }).groups.map((g) => g.id)).toEqual(["late"]);
-    expect(searchChats(state, logs, { query: "norwegian", since: "2026-11-20" }).groups.map((g) => g.id)).toEqual([
-      "late",
-    ]);
-    expect(searchChats(state, logs, { query: "norwegian", until: "2026-11-10" }).groups.map((g) => g.id)).toEqual([
+    expect((await searchChats(state, logs, { query: "read_file", role: "tool" })).groups.map((g) => g.id)).toEqual([
       "tools",
     ]);
-    expect(() => searchChats(state, logs, { query: "x", since: "last week" })).toThrow(/is not a date/);
+    expect((await searchChats(state, logs, { query: "norwegian", role: "memory" })).totalHits).toBe(1);
+    expect((await searchChats(state, logs, { query: "norwegian", cwd: "/other" })).groups.map((g) => g.id)).toEqual([
+      "late",
+    ]);
+    expect(
+      (await searchChats(state, logs, { query: "norwegian", since: "2026-11-20" })).groups.map((g) => g.id),
+    ).toEqual(["late"]);
+    expect(
+      (await searchChats(state, logs, { query: "norwegian", until: "2026-11-10" })).groups.map((g) => g.id),
+    ).toEqual(["tools"]);
+    await expect(searchChats(state, logs, { query: "x", since: "last week" })).rejects.toThrow(/is not a date/);
   });
 
   it("marks chats with problems and narrows to them", async () => {
@@ -275,7 +283,7 @@ describe("queries and filters", () => {
     const bad = await writeChat(logs, "bad", "/a", [["shared word", "fine"]], { compress: false });
     (await import("node:fs")).appendFileSync(bad.logPath, "shared but not json\n");
     await refreshIndex(state, logs, { compress: false });
-    const found = searchChats(state, logs, { query: "shared", problems: true });
+    const found = await searchChats(state, logs, { query: "shared", problems: true });
     expect(found.groups.map((g) => g.id)).toEqual(["bad"]);
     expect(found.groups[0]?.hits.map((h) => [h.line, h.role])).toEqual([
       [2, "user"],
@@ -286,7 +294,7 @@ describe("queries and filters", () => {
     await more.appendTurn({ user: "shared later", assistant: "fine", ts: "2026-11-22T09:00:00.000Z" });
     await more.close();
     expect(await refreshIndex(state, logs, { compress: false })).toMatchObject({ appended: 1, linesRead: 3 });
-    const after = searchChats(state, logs, { query: "shared", problems: true });
+    const after = await searchChats(state, logs, { query: "shared", problems: true });
     expect(after.groups.map((g) => [g.id, g.count])).toEqual([["bad", 3]]);
   });
 });
@@ -300,15 +308,19 @@ describe("a word in most chats", () => {
       await writeChat(logs, `m-${String(i).padStart(2, "0")}`, "/a", turns, { day, compress: false });
     }
     await refreshIndex(state, logs, { compress: false });
-    const walked = searchChats(state, logs, { query: "common", chats: 10, walkFrom: 5 });
-    const collected = searchChats(state, logs, { query: "common", chats: 10, walkFrom: Number.POSITIVE_INFINITY });
+    const walked = await searchChats(state, logs, { query: "common", chats: 10, walkFrom: 5 });
+    const collected = await searchChats(state, logs, {
+      query: "common",
+      chats: 10,
+      walkFrom: Number.POSITIVE_INFINITY,
+    });
     expect(walked.groups.map((g) => g.id)).toEqual(Array.from({ length: 10 }, (_, k) => `m-${29 - k}`));
     expect(walked.groups).toEqual(collected.groups);
     expect(walked).toMatchObject({ totalHits: 50, totalChats: null, moreChats: true });
     expect(collected).toMatchObject({ totalHits: 50, totalChats: 30, moreChats: true });
     expect(walked.groups[0]).toMatchObject({ id: "m-29", count: 2 });
     expect(walked.groups[0]?.hits.map((h) => h.line)).toEqual([2, 3]);
-    const all = searchChats(state, logs, { query: "common", chats: 100, walkFrom: 5 });
+    const all = await searchChats(state, logs, { query: "common", chats: 100, walkFrom: 5 });
     expect(all).toMatchObject({ totalChats: 30, moreChats: false });
     expect(all.groups).toHaveLength(30);
   });

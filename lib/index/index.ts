@@ -71,7 +71,7 @@ export function indexStatus(state: string | null, logDir: string): Promise<Index
 }
 
 /** Searches the index as it is (refresh first for the newest lines). */
-export function searchChats(state: string | null, logDir: string, options: SearchOptions): SearchResult {
+export function searchChats(state: string | null, logDir: string, options: SearchOptions): Promise<SearchResult> {
   return searchIndex(openIndex(state, logDir).db, options);
 }
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createChat, openChat } from "../sessions/testing";
-import { handleOf, refreshIndex, searchChats } from ".";
+import { closeAllIndexes, handleOf, refreshIndex, searchChats } from ".";
 import { tempIndexRoots } from "./test-roots";
 import { readTexts } from "./texts";
 
@@ -80,8 +80,8 @@ async function writeChat(logs: string, id: string, deep: boolean, compress = tru
 }
 
 /** What a search shows, without where each hit is (its line differs between a deep and a small chat). */
-function shown(state: string, logs: string, query: string) {
-  const r = searchChats(state, logs, { query, perChat: 10 });
+async function shown(state: string, logs: string, query: string) {
+  const r = await searchChats(state, logs, { query, perChat: 10 });
   return r.groups.flatMap((c) => c.hits.map((h) => ({ role: h.role, ts: h.ts, snippet: h.snippet })));
 }
 
@@ -104,12 +104,12 @@ describe("entries deep in a large log", () => {
       expect(inBlocks).toBeLessThan(ids.length * 0.7);
 
       for (const query of ["zebracorn", '"the zebracorn"', "zebracorn AND tool", "middle"]) {
-        const want = shown(small.state, small.logs, query);
+        const want = await shown(small.state, small.logs, query);
         expect(want.length).toBeGreaterThan(0);
-        expect(shown(big.state, big.logs, query)).toEqual(want);
+        expect(await shown(big.state, big.logs, query)).toEqual(want);
       }
       // Over the same connection again (the snippet table kept): the same.
-      expect(shown(big.state, big.logs, "zebracorn")).toEqual(shown(small.state, small.logs, "zebracorn"));
+      expect(await shown(big.state, big.logs, "zebracorn")).toEqual(await shown(small.state, small.logs, "zebracorn"));
     });
   }
 
@@ -127,31 +127,58 @@ describe("entries deep in a large log", () => {
     const small = roots();
     await writeChat(small.logs, "small", false);
     await refreshIndex(small.state, small.logs, { threads: 0 });
-    const want = shown(small.state, small.logs, "zebracorn");
+    const want = await shown(small.state, small.logs, "zebracorn");
     expect(want.length).toBe(5);
-    expect(shown(state, logs, "zebracorn")).toEqual(want);
+    expect(await shown(state, logs, "zebracorn")).toEqual(want);
+  });
+
+  it("are read back right when another search replaces the snippet table meanwhile", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "deep", true);
+    await refreshIndex(state, logs, { threads: 0 });
+    const alone = await shown(state, logs, "zebracorn");
+    expect(alone.length).toBe(5);
+    // A fresh connection's table, holding a first page of another search.
+    closeAllIndexes();
+    await searchChats(state, logs, { query: "lorem OR turn" });
+    // The first reads the log; the second, run meanwhile, shows more entries than the table keeps and makes a new one.
+    const [deep, many] = await Promise.all([
+      shown(state, logs, "zebracorn"),
+      searchChats(state, logs, { query: "turn", perChat: 600 }),
+    ]);
+    expect(many.groups[0]?.hits.length).toBe(600);
+    expect(deep).toEqual(alone);
+  });
+
+  it("are not read through a link put in the log's place", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "deep", true);
+    await refreshIndex(state, logs, { threads: 0 });
+    renameSync(w.logPath, `${w.logPath}.moved`);
+    symlinkSync(`${w.logPath}.moved`, w.logPath);
+    expect(await shown(state, logs, "zebracorn")).toEqual([]);
   });
 
   it("show no text once the log is not the indexed file, and nothing blocks on a FIFO in its place", async () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "deep", true);
     await refreshIndex(state, logs, { threads: 0 });
-    expect(shown(state, logs, "zebracorn").length).toBe(5);
+    expect((await shown(state, logs, "zebracorn")).length).toBe(5);
 
     // The same bytes under another inode (a repair's replacement, say): not read until the index is refreshed.
     copyFileSync(w.logPath, `${w.logPath}.copy`);
     renameSync(`${w.logPath}.copy`, w.logPath);
     handleOf(state, logs).db.prepare("INSERT INTO meta (key, value) VALUES ('touch', '1')").run();
-    expect(shown(state, logs, "zebracorn")).toEqual([]);
+    expect(await shown(state, logs, "zebracorn")).toEqual([]);
     await refreshIndex(state, logs, { threads: 0 });
-    expect(shown(state, logs, "zebracorn").length).toBe(5);
+    expect((await shown(state, logs, "zebracorn")).length).toBe(5);
 
     rmSync(w.logPath);
     execFileSync("mkfifo", [w.logPath]);
     handleOf(state, logs).db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touch', '2')").run();
-    expect(shown(state, logs, "zebracorn")).toEqual([]);
+    expect(await shown(state, logs, "zebracorn")).toEqual([]);
     rmSync(w.logPath);
     handleOf(state, logs).db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touch', '3')").run();
-    expect(shown(state, logs, "zebracorn")).toEqual([]);
+    expect(await shown(state, logs, "zebracorn")).toEqual([]);
   });
 });

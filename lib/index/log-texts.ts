@@ -1,11 +1,9 @@
-import { closeSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { Decompress } from "fzstd";
-import { openRegularSync } from "../fs/open-regular";
+import { isOdaError } from "../errors";
 import type { SeekPoint } from "../sessions";
 import { LineSplitter, parseObject } from "../sessions/lines";
-import { readRange } from "../sessions/zstd/file-window";
+import { streamLog } from "../sessions/log-stream";
 import { type Db, ENTRY_SPAN, readMeta } from "./db";
 import { extractText } from "./extract";
 import { perConnection } from "./per-connection";
@@ -14,7 +12,8 @@ import { perConnection } from "./per-connection";
  * Entries whose text the index does not keep: past the first few MiB of a
  * log, an entry's text is read back from the log itself when a search shows
  * it, from a seek point the index kept (`seeks`: a frame boundary at a line
- * start, at most `REACH` before the entry's line). The bulk of a huge log's
+ * start, at most `REACH` before the entry's line), decoded asynchronously
+ * like any log the dashboard reads (no event loop is held). The bulk of a huge log's
  * text is then stored once, in the log, instead of a second time,
  * compressed, in the index; the FTS table still has every word. Small chats
  * and the start of every log keep their text in blocks (`texts.ts`): reading
@@ -39,8 +38,8 @@ const MAX_BACKED_LINE = 256 * 1024;
 const SEEK_SPACING = 512 * 1024;
 /** Reading back stops after this many decoded bytes past the seek point, found or not. */
 const READ_CAP = REACH + MAX_BACKED_LINE + MiB;
-/** Compressed (or plain) bytes read at a time. */
-const PIECE = 64 * 1024;
+/** Decoded bytes each zstd batch aims at while reading back (small: only the lines near the seek point are wanted). */
+const PIECE_OUTPUT = 256 * 1024;
 
 /** A line's text and, unless it is over the line limit (its head only) or not an object, its JSON. */
 export function lineText(bytes: Buffer, length: number): { raw: string; json: Record<string, unknown> | null } {
@@ -88,9 +87,23 @@ interface Wanted {
   nth: number;
 }
 
-/** The text of each log-backed entry asked for (rowids) that can be read back; the others are left out. */
-export function readLogTexts(db: Db, rowids: number[]): Map<number, string> {
-  const out = new Map<number, string>();
+/** Lines to read back from one log, from one seek point: everything needed, read from the index beforehand. */
+export interface LogRead {
+  path: string;
+  compressed: boolean;
+  /** The indexed file's inode and size: another file in its place is not read. */
+  ino: number;
+  size: number;
+  seek: SeekPoint;
+  lines: Map<number, Wanted[]>;
+}
+
+/**
+ * What reading back the given entries (rowids with no stored text) takes: for each chat, its log as indexed
+ * and, for each seek point, the lines wanted from it. Only the index is read (within the caller's snapshot);
+ * an entry with no seek point before its line is not log-backed and left out.
+ */
+export function planLogReads(db: Db, rowids: number[]): LogRead[] {
   const byChat = new Map<number, number[]>();
   for (const rid of rowids) {
     const cid = Math.floor(rid / ENTRY_SPAN);
@@ -99,66 +112,58 @@ export function readLogTexts(db: Db, rowids: number[]): Map<number, string> {
     else byChat.set(cid, [rid]);
   }
   const s = statementsOf(db);
-  for (const [cid, rids] of byChat) readChat(s, cid, rids, out);
+  const reads: LogRead[] = [];
+  for (const [cid, rids] of byChat) {
+    const chat = s.chat.get(cid) as ChatLog | undefined;
+    if (!chat?.log_name || chat.log_ino === null || chat.log_size === null) continue;
+    const path = join(s.logDir, chat.folder, chat.log_name);
+    const compressed = chat.log_name.endsWith(".zstd");
+    const bySeek = new Map<number, LogRead>();
+    for (const rid of rids) {
+      const line = s.line.get(rid) as number | undefined;
+      if (line === undefined) continue;
+      // A line's entries are consecutive: its message text, then its tool text.
+      let nth = 0;
+      while ((rid - nth) % ENTRY_SPAN > 0 && s.line.get(rid - nth - 1) === line) nth++;
+      const seek = s.seek.get(cid, line) as SeekPoint | undefined;
+      if (!seek) continue;
+      let read = bySeek.get(seek.line);
+      if (!read) {
+        read = { path, compressed, ino: chat.log_ino, size: chat.log_size, seek, lines: new Map() };
+        bySeek.set(seek.line, read);
+        reads.push(read);
+      }
+      const wanted = read.lines.get(line);
+      if (wanted) wanted.push({ rid, nth });
+      else read.lines.set(line, [{ rid, nth }]);
+    }
+  }
+  return reads;
+}
+
+/** The text of each planned entry that can be read back; the others are left out. */
+export async function readLogTexts(reads: LogRead[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const read of reads) {
+    try {
+      await readLines(read, out);
+    } catch (error) {
+      // Gone, not the indexed file any more (a link in its place is not followed), not a regular file, or
+      // damaged where it was whole when indexed: the entries not read are left out until the next refresh
+      // reads the log again.
+      const systemError = typeof (error as NodeJS.ErrnoException).code === "string" && "syscall" in (error as object);
+      if (!isOdaError(error) && !systemError) throw error;
+    }
+  }
   return out;
 }
 
-function readChat(s: LogTextStatements, cid: number, rids: number[], out: Map<number, string>): void {
-  const chat = s.chat.get(cid) as ChatLog | undefined;
-  if (!chat?.log_name || chat.log_ino === null || chat.log_size === null) return;
-  // Each group: the lines read back from one seek point.
-  const groups = new Map<number, { seek: SeekPoint; lines: Map<number, Wanted[]> }>();
-  for (const rid of rids) {
-    const line = s.line.get(rid) as number | undefined;
-    if (line === undefined) continue;
-    // A line's entries are consecutive: its message text, then its tool text.
-    let nth = 0;
-    while ((rid - nth) % ENTRY_SPAN > 0 && s.line.get(rid - nth - 1) === line) nth++;
-    const seek = s.seek.get(cid, line) as SeekPoint | undefined;
-    if (!seek) continue;
-    let group = groups.get(seek.line);
-    if (!group) {
-      group = { seek, lines: new Map() };
-      groups.set(seek.line, group);
-    }
-    const wanted = group.lines.get(line);
-    if (wanted) wanted.push({ rid, nth });
-    else group.lines.set(line, [{ rid, nth }]);
-  }
-  if (!groups.size) return;
-  const path = join(s.logDir, chat.folder, chat.log_name);
-  let opened: ReturnType<typeof openRegularSync>;
-  try {
-    opened = openRegularSync(path, { noFollow: true });
-  } catch {
-    return;
-  }
-  const { fd, stat } = opened;
-  try {
-    if (stat.ino !== chat.log_ino || stat.size < chat.log_size) return;
-    const compressed = chat.log_name.endsWith(".zstd");
-    for (const { seek, lines } of groups.values()) readLines(fd, stat.size, compressed, seek, lines, out);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Thrown to stop decoding once the lines are read or the cap is met. */
-const STOP = Symbol("stop");
-
-/** Reads the wanted lines' entries from `seek` on, decoding no more than `READ_CAP` bytes. */
-function readLines(
-  fd: number,
-  size: number,
-  compressed: boolean,
-  seek: SeekPoint,
-  lines: Map<number, Wanted[]>,
-  out: Map<number, string>,
-): void {
-  const last = Math.max(...lines.keys());
-  const splitter = new LineSplitter(seek.line, seek.dec);
+/** Reads one plan's lines, decoding from its seek point no more than `READ_CAP` bytes. */
+async function readLines(read: LogRead, out: Map<number, string>): Promise<void> {
+  const last = Math.max(...read.lines.keys());
+  const splitter = new LineSplitter(read.seek.line, read.seek.dec);
   const onLine = (n: number, _offset: number, bytes: Buffer, length: number) => {
-    const wanted = lines.get(n);
+    const wanted = read.lines.get(n);
     if (wanted) {
       const { raw, json } = lineText(bytes, length);
       const entries = extractText(json, raw);
@@ -170,19 +175,15 @@ function readLines(
     return n < last;
   };
   let decoded = 0;
-  const feed = (data: Buffer) => {
-    decoded += data.length;
-    if (!splitter.push(data, onLine) || decoded > READ_CAP) throw STOP;
+  const options = {
+    compressed: read.compressed,
+    from: read.seek,
+    expect: { ino: read.ino, size: read.size },
+    batchOutput: PIECE_OUTPUT,
   };
-  try {
-    if (compressed) {
-      const decoder = new Decompress((chunk) => feed(Buffer.from(chunk)));
-      for (let at = seek.comp; at < size; at += PIECE) decoder.push(readRange(fd, at, Math.min(size, at + PIECE)));
-    } else {
-      for (let at = seek.dec; at < size; at += PIECE) feed(readRange(fd, at, Math.min(size, at + PIECE)));
-    }
-  } catch (error) {
-    // Damaged where it was whole when indexed: the entries not read are left out until the next refresh.
-    if (error !== STOP && !(error instanceof Error && "code" in error && typeof error.code === "number")) throw error;
+  for await (const item of streamLog(read.path, options)) {
+    if (item.type === "end") return;
+    decoded += item.data.length;
+    if (!splitter.push(item.data, onLine) || decoded > READ_CAP) return;
   }
 }

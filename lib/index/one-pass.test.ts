@@ -63,7 +63,7 @@ function entries(state: string, logs: string) {
     .all();
 }
 
-const strip = (r: ReturnType<typeof searchChats>) => ({ ...r, ms: 0 });
+const strip = (r: Awaited<ReturnType<typeof searchChats>>) => ({ ...r, ms: 0 });
 
 describe("a log without a checkpoint", () => {
   it("is decoded once to describe the chat and index its text, with the index a checkpoint gives", async () => {
@@ -87,8 +87,8 @@ describe("a log without a checkpoint", () => {
     expect(decodes.get(kept)).toBe(1);
     expect(entries(state, logs)).toEqual(entries(withCheckpoint.state, withCheckpoint.logs));
     for (const query of ["zebra", "🎉", '"answer 2"'])
-      expect(strip(searchChats(state, logs, { query }))).toEqual(
-        strip(searchChats(withCheckpoint.state, withCheckpoint.logs, { query })),
+      expect(strip(await searchChats(state, logs, { query }))).toEqual(
+        strip(await searchChats(withCheckpoint.state, withCheckpoint.logs, { query })),
       );
     const row = (await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "bare");
     expect(row).toMatchObject({ id: "bare", messages: 6, cached: false });

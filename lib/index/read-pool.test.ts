@@ -40,7 +40,7 @@ async function variedFolder(logs: string): Promise<void> {
   await old.close();
 }
 
-const strip = (r: ReturnType<typeof searchChats>) => ({ ...r, ms: 0 });
+const strip = (r: Awaited<ReturnType<typeof searchChats>>) => ({ ...r, ms: 0 });
 
 describe("reading chats on reader threads", () => {
   it("builds the very index the refresh's own thread builds, and grows it the same way", async () => {
@@ -54,7 +54,9 @@ describe("reading chats on reader threads", () => {
     expect(here.threads).toBe(0);
     expect({ ...onThreads, ms: 0, threads: 0 }).toEqual({ ...here, ms: 0, threads: 0, setAside: null });
     for (const query of ["budget", "needle3", '"not json"', "🎉"]) {
-      expect(strip(searchChats(state, logs, { query }))).toEqual(strip(searchChats(other.state, logs, { query })));
+      expect(strip(await searchChats(state, logs, { query }))).toEqual(
+        strip(await searchChats(other.state, logs, { query })),
+      );
     }
     // By chat id: the chats' numbers (and so the entries' rowids) follow the order their reads ended in.
     const dump = (s: string) =>
@@ -71,7 +73,7 @@ describe("reading chats on reader threads", () => {
     w.releaseLock();
     const grown = await refreshIndex(state, logs, { threads: 2 });
     expect(grown).toMatchObject({ changed: 1, appended: 1, threads: 1 });
-    expect(searchChats(state, logs, { query: "zanzibar" }).groups.map((g) => g.id)).toEqual(["c-2"]);
+    expect((await searchChats(state, logs, { query: "zanzibar" })).groups.map((g) => g.id)).toEqual(["c-2"]);
   });
 
   it("lists every summary as the folder listing gives it, each kept in a fraction of its JSON", async () => {
@@ -103,7 +105,7 @@ describe("reading chats on reader threads", () => {
     }
     const result = await refreshIndex(state, logs);
     expect(result).toMatchObject({ added: 200, threads: Math.min(3, availableParallelism()) });
-    expect(searchChats(state, logs, { query: "budget" }).totalHits).toBe(200);
+    expect((await searchChats(state, logs, { query: "budget" })).totalHits).toBe(200);
   });
 
   it("hands over at most four batches the writer has not applied", async () => {

@@ -35,18 +35,20 @@ const shown = (r: SearchResult) =>
  * The budget searched twice: the first search under an unchanged index sorts its few chats in SQLite, the
  * second reads the chats' order and keeps it.
  */
-const searchedTwice = (state: string, logs: string) =>
-  [0, 1].map(() => shown(searchChats(state, logs, { query: "budget" })));
+const searchedTwice = async (state: string, logs: string) => [
+  shown(await searchChats(state, logs, { query: "budget" })),
+  shown(await searchChats(state, logs, { query: "budget" })),
+];
 
 /**
  * What the searches show after `c-old` was rewritten: the first search after the change (sorted in SQLite) shows
  * only `c-new`, the next ones read the order and `c-old`'s row anew.
  */
-function expectAfter(state: string, logs: string): void {
-  expect(shown(searchChats(state, logs, { query: "May" }))).toEqual([
+async function expectAfter(state: string, logs: string): Promise<void> {
+  expect(shown(await searchChats(state, logs, { query: "May" }))).toEqual([
     "c-new: the budget for May | 2 the budget for [May]",
   ]);
-  expect(searchedTwice(state, logs)).toEqual([AFTER, AFTER]);
+  expect(await searchedTwice(state, logs)).toEqual([AFTER, AFTER]);
 }
 
 /** Two chats with the budget in them; `c-old` is the older. */
@@ -57,7 +59,7 @@ async function twoChats() {
   await w.close();
   await writeChat(logs, "c-old", "2026-11-01", ["where is the budget file", "and the budget notes"]);
   await refreshIndex(state, logs);
-  const [first, before] = searchedTwice(state, logs);
+  const [first, before] = await searchedTwice(state, logs);
   expect(first).toEqual(before);
   expect(before).toEqual([
     "c-new: the budget for May | 2 the [budget] for May",
@@ -79,8 +81,8 @@ describe("what searches keep between them", () => {
     const { logs, state } = await twoChats();
     await rewrite(logs);
     await refreshIndex(state, logs);
-    expectAfter(state, logs);
-    expect(searchChats(state, logs, { query: "where" }).totalHits).toBe(0);
+    await expectAfter(state, logs);
+    expect((await searchChats(state, logs, { query: "where" })).totalHits).toBe(0);
   });
 
   it("is dropped when another process re-reads a chat (its refresh commits on its own connection)", async () => {
@@ -90,7 +92,7 @@ describe("what searches keep between them", () => {
       timeout: 120_000,
     });
     expect(refreshed.stdout).toMatch(/2 chats, 0 added, 1 changed/);
-    expectAfter(state, logs);
+    await expectAfter(state, logs);
   });
 
   it("is not kept from inside a transaction left open on the connection, which may still be rolled back", async () => {
@@ -98,8 +100,8 @@ describe("what searches keep between them", () => {
     const { db } = handleOf(state, logs);
     db.exec("BEGIN IMMEDIATE");
     db.prepare("UPDATE chats SET title = 'a draft title' WHERE id = 'c-new'").run();
-    expect(searchChats(state, logs, { query: "May" }).groups[0]?.title).toBe("a draft title");
+    expect((await searchChats(state, logs, { query: "May" })).groups[0]?.title).toBe("a draft title");
     db.exec("ROLLBACK");
-    expect(searchChats(state, logs, { query: "May" }).groups[0]?.title).toBe("the budget for May");
+    expect((await searchChats(state, logs, { query: "May" })).groups[0]?.title).toBe("the budget for May");
   });
 });

@@ -76,7 +76,7 @@ describe("snippets", () => {
       "ελληνικά",
     ];
     for (const query of queries) {
-      const found = searchChats(state, logs, { query, perChat: 100 });
+      const found = await searchChats(state, logs, { query, perChat: 100 });
       const expected = storedSnippets(query);
       expect(expected.length, query).toBeGreaterThan(0);
       expect(marked(found), query).toEqual(expected);
@@ -87,20 +87,20 @@ describe("snippets", () => {
 describe("words", () => {
   it("finds an emoji and other symbols as words, with the symbol marked", async () => {
     const { logs, state } = await indexed(["Deploy done 🎉 at last", "Checked ✓ and signed ©", "nothing here"]);
-    const party = searchChats(state, logs, { query: "🎉" });
+    const party = await searchChats(state, logs, { query: "🎉" });
     expect(party.totalHits).toBe(1);
     expect(party.groups[0]?.hits[0]?.snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(["🎉"]);
-    expect(searchChats(state, logs, { query: "✓" }).totalHits).toBe(1);
-    expect(searchChats(state, logs, { query: "©" }).totalHits).toBe(1);
+    expect((await searchChats(state, logs, { query: "✓" })).totalHits).toBe(1);
+    expect((await searchChats(state, logs, { query: "©" })).totalHits).toBe(1);
     // Punctuation still separates words.
-    expect(searchChats(state, logs, { query: "done" }).totalHits).toBe(1);
+    expect((await searchChats(state, logs, { query: "done" })).totalHits).toBe(1);
   });
 
   it("refuses a query over 1,000 characters in the app's words, and searches one of 1,000", async () => {
     const { logs, state } = await indexed(["short text"]);
     let refusal: unknown = null;
     try {
-      searchChats(state, logs, { query: "a".repeat(1001) });
+      await searchChats(state, logs, { query: "a".repeat(1001) });
     } catch (error) {
       refusal = error;
     }
@@ -109,7 +109,7 @@ describe("words", () => {
       "A search can be at most 1,000 characters long; this one has 1,001. Search for a shorter part of the text.",
     );
     // Characters, not UTF-16 units: 1,000 emoji are 1,000 characters.
-    expect(searchChats(state, logs, { query: "🎉".repeat(1000) }).totalHits).toBe(0);
+    expect((await searchChats(state, logs, { query: "🎉".repeat(1000) })).totalHits).toBe(0);
   });
 });
 
@@ -123,8 +123,8 @@ describe("a word in most chats, narrowed to a working folder", () => {
       await w.close();
     }
     await refreshIndex(state, logs);
-    const walked = searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: 2 });
-    const collected = searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: Infinity });
+    const walked = await searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: 2 });
+    const collected = await searchChats(state, logs, { query: "common", cwd: "/odd", chats: 3, walkFrom: Infinity });
     expect(walked.groups.map((g) => g.id)).toEqual(["w-11", "w-9", "w-7"]);
     expect(walked.groups).toEqual(collected.groups);
     expect(walked).toMatchObject({ totalHits: 12, moreHits: false, totalChats: null, moreChats: true });
@@ -143,7 +143,7 @@ describe("the statements a search runs on the FTS index", () => {
     await refreshIndex(state, logs);
     for (const walkFrom of [Infinity, 2]) {
       const traced: { sql: string; params: Record<string, unknown>; rows: "all" | "get" }[] = [];
-      const result = searchChats(state, logs, {
+      const result = await searchChats(state, logs, {
         query: "common",
         walkFrom,
         chats: 2,

@@ -1,4 +1,5 @@
 import { type Db, ENTRY_SPAN } from "./db";
+import { readLogTexts } from "./log-texts";
 import { NEWEST_FIRST, newestChats, withSnapshot } from "./search-cache";
 import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
@@ -12,7 +13,7 @@ import {
   type SnippetPart,
   statement,
 } from "./search-query";
-import { shownEntries } from "./snippets";
+import { cutShown, planShown, type ShownEntry, type ShownPlan } from "./snippets";
 
 /**
  * Full-text search over the index with FTS5 syntax: words (all must appear),
@@ -133,23 +134,49 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
 }
 
 /** The shown hits: each entry's line, role and time, and its snippet. */
-function shownHits(runner: QueryRunner, stamp: string, rowids: number[]): Map<number, SearchHit> {
+function toHits(entries: Map<number, ShownEntry>): Map<number, SearchHit> {
   const out = new Map<number, SearchHit>();
-  for (const [rid, e] of shownEntries(runner.db, stamp, runner.used, rowids))
-    out.set(rid, { line: e.line, role: e.role, ts: e.ts, snippet: parseSnippet(e.text) });
+  for (const [rid, e] of entries) out.set(rid, { line: e.line, role: e.role, ts: e.ts, snippet: parseSnippet(e.text) });
   return out;
 }
 
-/**
- * Searches the index; a query FTS5 cannot read is refused with a sentence
- * saying how to write one.
- */
-export function searchIndex(db: Db, options: SearchOptions): SearchResult {
-  const started = performance.now();
-  return withSnapshot(db, (stamp) => search(db, stamp, options, started));
+/** A search read from one snapshot of the index, but for its snippets: their plan, and how to finish it. */
+interface Pending {
+  result: SearchResult;
+  /** The FTS query as run (the snippets are cut with it). */
+  used: string;
+  plan: ShownPlan;
+  /** Each shown chat's hits' rowids, in `result.groups`' order. */
+  shownRowids: number[][];
 }
 
-function search(db: Db, stamp: string, options: SearchOptions, started: number): SearchResult {
+/** Tries to plan and cut again when another search replaced the snippet table while this one read logs. */
+const REPLANS = 3;
+
+/**
+ * Searches the index; a query FTS5 cannot read is refused with a sentence
+ * saying how to write one. Everything is read from one snapshot of the index
+ * (one read transaction); the text of hits deep in a large log is then read
+ * back from the log (`log-texts.ts`), asynchronously, before the snippets are cut.
+ */
+export async function searchIndex(db: Db, options: SearchOptions): Promise<SearchResult> {
+  const started = performance.now();
+  for (let attempt = 0; ; attempt++) {
+    const pending = withSnapshot(db, (stamp) => search(db, stamp, options));
+    const more = pending.plan.reads.length ? await readLogTexts(pending.plan.reads) : null;
+    const entries = cutShown(db, pending.used, pending.plan, more);
+    if (!entries && attempt < REPLANS) continue;
+    const hits = toHits(entries ?? new Map());
+    const { result } = pending;
+    result.groups.forEach((g, i) => {
+      g.hits = (pending.shownRowids[i] ?? []).flatMap((rid) => hits.get(rid) ?? []);
+    });
+    result.ms = Math.round((performance.now() - started) * 100) / 100;
+    return result;
+  }
+}
+
+function search(db: Db, stamp: string, options: SearchOptions): Pending {
   const query = checkQuery(options.query);
   const f = compileFilters(options);
   const runner = new QueryRunner(db, query, options.onFtsQuery);
@@ -195,11 +222,8 @@ function search(db: Db, stamp: string, options: SearchOptions, started: number):
   const { byChat, totalChats } = grouped;
   candidates = grouped.matched ?? candidates;
   const shown = newestChats(db, stamp, grouped.matched ? candidates.slice(0, want) : candidates, want);
-  const hits = shownHits(
-    runner,
-    stamp,
-    shown.flatMap((c) => byChat.get(c.cid)?.first ?? []),
-  );
+  const shownRowids = shown.map((c) => byChat.get(c.cid)?.first ?? []);
+  const plan = planShown(db, stamp, shownRowids.flat());
   const groups: SearchGroup[] = shown.map((chat) => {
     const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
     return {
@@ -210,10 +234,10 @@ function search(db: Db, stamp: string, options: SearchOptions, started: number):
       lastActivity: chat.last_activity,
       problems: chat.problems,
       count: g.count,
-      hits: g.first.flatMap((rid) => hits.get(rid) ?? []),
+      hits: [],
     };
   });
-  return {
+  const result: SearchResult = {
     query,
     groups,
     totalHits: counted,
@@ -221,8 +245,9 @@ function search(db: Db, stamp: string, options: SearchOptions, started: number):
     totalChats,
     moreChats: candidates.length > want,
     truncated,
-    ms: Math.round((performance.now() - started) * 100) / 100,
+    ms: 0,
   };
+  return { result, used: runner.used, plan, shownRowids };
 }
 
 /** The working folders the index knows, for the filter's choices. */

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { Db } from "./db";
-import { readLogTexts } from "./log-texts";
+import { type LogRead, planLogReads } from "./log-texts";
 import { perConnection } from "./per-connection";
 import { ftsTable } from "./schema";
 import { readTexts } from "./texts";
@@ -36,7 +36,8 @@ export interface ShownEntry {
   text: string;
 }
 
-interface Cutter {
+/** The kept in-memory FTS5 table. */
+export interface Cutter {
   mem: Database.Database;
   insert: Database.Statement;
   cut: Database.Statement;
@@ -78,44 +79,73 @@ const holderOf = perConnection<Holder>((db) => ({
   lines: db.prepare("SELECT id, line, role, ts FROM lines WHERE id IN (SELECT value FROM json_each(?))"),
 }));
 
-/** The cutter holding the given entries, filled from the index with those it lacked. */
-function cutterWith(db: Db, stamp: string, rowids: number[]): Cutter {
+/**
+ * What cutting the snippets of `rowids` takes beyond what the kept table holds: the missing entries' rows
+ * and stored text, read within the search's snapshot, and the log reads for those whose text is not
+ * stored (`log-texts.ts`), done after it.
+ */
+export interface ShownPlan {
+  stamp: string;
+  rowids: number[];
+  /** The kept table the plan counts on (null: a new one is made). */
+  cutter: Cutter | null;
+  rows: EntryRow[];
+  texts: Map<number, string>;
+  reads: LogRead[];
+}
+
+/** Plans the shown entries' snippets: reads the index only, within the search's snapshot (`stamp`). */
+export function planShown(db: Db, stamp: string, rowids: number[]): ShownPlan {
   const holder = holderOf(db);
-  let c = holder.cutter;
-  let missing = c && c.stamp === stamp ? rowids.filter((rid) => !c?.kept.has(rid)) : rowids;
-  if (!c || c.stamp !== stamp || c.kept.size + missing.length > MAX_KEPT) {
-    c?.mem.close();
-    c = newCutter(stamp);
-    holder.cutter = c;
+  const c = holder.cutter;
+  let cutter: Cutter | null = c && c.stamp === stamp ? c : null;
+  let missing = cutter ? rowids.filter((rid) => !cutter?.kept.has(rid)) : rowids;
+  if (cutter && cutter.kept.size + missing.length > MAX_KEPT) {
+    cutter = null;
     missing = rowids;
   }
-  if (missing.length) {
-    const texts = readTexts(db, missing);
-    const unstored = missing.filter((rid) => !texts.has(rid));
-    if (unstored.length) for (const [rid, text] of readLogTexts(db, unstored)) texts.set(rid, text);
-    const rows = holder.lines.all(JSON.stringify(missing)) as EntryRow[];
-    const cutter = c;
+  const plan: ShownPlan = { stamp, rowids, cutter, rows: [], texts: new Map(), reads: [] };
+  if (!missing.length) return plan;
+  plan.texts = readTexts(db, missing);
+  const unstored = missing.filter((rid) => !plan.texts.has(rid));
+  if (unstored.length) plan.reads = planLogReads(db, unstored);
+  plan.rows = holder.lines.all(JSON.stringify(missing)) as EntryRow[];
+  return plan;
+}
+
+/**
+ * The shown entries, keyed by rowid, their snippets cut by FTS5 from the kept table filled with what the
+ * plan read (`more`: the texts read back from logs); an entry whose text or row is missing is left out.
+ * Null when the kept table the plan counted on was replaced meanwhile (another search on this connection
+ * while this one read logs): the caller plans again.
+ */
+export function cutShown(
+  db: Db,
+  query: string,
+  plan: ShownPlan,
+  more: Map<number, string> | null,
+): Map<number, ShownEntry> | null {
+  const out = new Map<number, ShownEntry>();
+  if (!plan.rowids.length) return out;
+  const holder = holderOf(db);
+  let c = plan.cutter;
+  if (c && holder.cutter !== c) return null;
+  if (!c) {
+    holder.cutter?.mem.close();
+    c = newCutter(plan.stamp);
+    holder.cutter = c;
+  }
+  const cutter = c;
+  if (plan.rows.length)
     cutter.mem.transaction(() => {
-      for (const row of rows) {
-        const text = texts.get(row.id);
-        if (text === undefined) continue;
+      for (const row of plan.rows) {
+        const text = plan.texts.get(row.id) ?? more?.get(row.id);
+        if (text === undefined || cutter.kept.has(row.id)) continue;
         cutter.insert.run({ ...row, text });
         cutter.kept.add(row.id);
       }
     })();
-  }
-  return c;
-}
-
-/**
- * The shown entries, keyed by rowid; an entry whose text or row is missing is
- * left out. `stamp` is the search's (`withSnapshot`): a change of the index empties the table.
- */
-export function shownEntries(db: Db, stamp: string, query: string, rowids: number[]): Map<number, ShownEntry> {
-  const out = new Map<number, ShownEntry>();
-  if (!rowids.length) return out;
-  const c = cutterWith(db, stamp, rowids);
-  for (const row of c.cut.iterate(query, JSON.stringify(rowids)) as Iterable<EntryRow & { text: string }>)
+  for (const row of cutter.cut.iterate(query, JSON.stringify(plan.rowids)) as Iterable<EntryRow & { text: string }>)
     out.set(row.id, row);
   return out;
 }

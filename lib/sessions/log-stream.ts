@@ -51,6 +51,11 @@ export interface StreamLogOptions {
   limits?: LogLimits;
   /** Decoded bytes a zstd batch aims at (`DecodeZstdOptions.batchOutput`). */
   batchOutput?: number;
+  /**
+   * Read only the file the caller read before: opened without following a link, it must have this inode
+   * and at least this size, or the stream is refused (`conflict`) before a byte is read.
+   */
+  expect?: { ino: number; size: number };
 }
 
 /**
@@ -76,10 +81,13 @@ const PLAIN_CHUNK = 4 * 1024 * 1024;
  * Opens a log read-only, without blocking on a FIFO or the like (refused, like
  * every log problem, with the raw log note); the caller closes the descriptor.
  */
-export function openLogFile(path: string): { fd: number; size: number; ino: number; mtimeMs: number } {
+export function openLogFile(
+  path: string,
+  options?: { noFollow?: boolean },
+): { fd: number; size: number; ino: number; mtimeMs: number } {
   let opened: ReturnType<typeof openRegularSync>;
   try {
-    opened = openRegularSync(path);
+    opened = openRegularSync(path, options);
   } catch (error) {
     if (isOdaError(error))
       throw new OdaError(error.code, withRawLog(error.message, path), {
@@ -98,7 +106,11 @@ export function openLogFile(path: string): { fd: number; size: number; ino: numb
  * chunk before the problem was yielded.
  */
 export async function* streamLog(path: string, options: StreamLogOptions): AsyncGenerator<LogChunk | LogEnd> {
-  const { fd, size } = openLogFile(path);
+  const { fd, size, ino } = openLogFile(path, { noFollow: !!options.expect });
+  if (options.expect && (ino !== options.expect.ino || size < options.expect.size)) {
+    closeSync(fd);
+    throw new OdaError("conflict", withRawLog(`${path} is not the file that was read before.`, path));
+  }
   let sliceStart = performance.now();
   const turn = async () => {
     if (performance.now() - sliceStart < SLICE_MS) return;
