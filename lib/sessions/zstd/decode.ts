@@ -2,6 +2,7 @@ import { decompress as decompressNative } from "@mongodb-js/zstd";
 import { Decompress as StreamDecompress } from "fzstd";
 import { type LogLimits, logLimits } from "../limits";
 import { FileWindow } from "./file-window";
+import { decodeFrameBatched } from "./frame-batch";
 import { FrameError, type FrameInfo, walkFrame } from "./frames";
 
 /**
@@ -26,6 +27,8 @@ import { FrameError, type FrameInfo, walkFrame } from "./frames";
  * sharing a thread (the server's decode worker) take turns.
  */
 
+/** Batches up to this output bound are decoded together with others (`frame-batch.ts`). */
+const SHARED_BOUND = 256 * 1024;
 /** The output bound of one native batch. */
 const BATCH_BOUND = 64 * 1024 * 1024;
 /** Compressed bytes of the first batch: small, so the first lines of a huge log come back fast. */
@@ -146,7 +149,7 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
       bound += frame.bound;
       pos += frame.length;
     }
-    return { batchStart, end: pos, frames, stop, job: frames.length ? decodeBatch(win, frames) : null };
+    return { batchStart, end: pos, frames, stop, job: frames.length ? decodeBatch(win, frames, bound) : null };
   };
   // One batch is decoded ahead on the thread pool while the caller works on the previous one.
   let next: Batch | null = pos < size ? plan() : null;
@@ -207,11 +210,13 @@ interface DecodedBatch {
 }
 
 /** Decodes complete frames in one native call; on failure, frame by frame to name the damaged one. */
-async function decodeBatch(win: FileWindow, frames: FrameInfo[]): Promise<DecodedBatch> {
+async function decodeBatch(win: FileWindow, frames: FrameInfo[], bound: number): Promise<DecodedBatch> {
   const first = frames[0] as FrameInfo;
   const last = frames[frames.length - 1] as FrameInfo;
   try {
-    const chunk = await decompressNative(win.range(first.offset, last.offset + last.length));
+    const range = win.range(first.offset, last.offset + last.length);
+    // A small batch (a short chat's whole log) shares one native call with the others asked for meanwhile.
+    const chunk = await (bound <= SHARED_BOUND ? decodeFrameBatched(range, bound) : decompressNative(range));
     return { chunks: [{ chunk, frameOffset: first.offset }], error: null };
   } catch {
     // Find the damaged frame and keep everything before it.
