@@ -11,6 +11,9 @@ import { readTexts } from "./texts";
  * is put in a small in-memory FTS5 table with the same tokenizer and the same
  * query is run there. `snippet()` looks only at the row's own text and the
  * query's matches in it, so the snippets are the ones the stored text gave.
+ * The text comes from the index's blocks or, for entries deep in a large log,
+ * from the log itself (`log-texts.ts`): a search plans what it needs within
+ * its snapshot (`planShown`), reads those logs after it, then cuts (`cutShown`).
  *
  * The in-memory table is kept between searches, with each entry's line, role
  * and time beside its text: the next page, or the same search again, reads,
