@@ -160,7 +160,9 @@ export async function removeLeftoverTemps(
     const path = join(folder, name);
     try {
       const stat = await fsp.lstat(path);
-      if (!stat.isFile() || now - stat.mtimeMs < minAge) continue;
+      // With no minimum age every temporary file goes: `Date.now()` is whole milliseconds, so a file written
+      // in the current one has an mtime up to a millisecond "ahead" of it, which a `< 0` test would keep.
+      if (!stat.isFile() || (minAge > 0 && now - stat.mtimeMs < minAge)) continue;
       await fsp.unlink(path);
       removed.push(name);
     } catch {
