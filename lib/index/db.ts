@@ -22,9 +22,9 @@ import { SCHEMA } from "./schema";
  * with the index's dictionary and every block tagged, `text-codec.ts`, and
  * pages freed by a full build's merge given back, `auto_vacuum`; 8: the text of
  * entries deep in a large log read back from the log through seek points,
- * `log-texts.ts`).
+ * `log-texts.ts`; 9: the chat list's order as an index, `chats_list`).
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * A text entry's rowid is `cid * ENTRY_SPAN + n` (n counts the chat's entries

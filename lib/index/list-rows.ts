@@ -45,16 +45,15 @@ function firstRows(db: Db, n: number): ListRow[] {
  * summaries of 100,000 chats are about 90 MB of JSON: sorting them all and
  * reading them at once would hold the event loop for seconds before the first
  * rows go out. So the first page is read on its own (a sort of the small
- * columns, then its summaries); the order of every chat (ids only) is read
- * when a row past it is first asked for, and each later page's summaries when
- * it is asked for. A refresh of the index that ends meanwhile is seen
- * (`refreshedSince`): the caller then takes the rows as not current.
+ * columns, then its summaries), and each later page when it is asked for: its
+ * chats from the `chats_list` index, which holds the list's order (no sort of
+ * every chat), then their summaries. A refresh of the index that ends
+ * meanwhile is seen (`refreshedSince`): the caller then takes the rows as not current.
  */
 export class IndexRows {
   readonly count: number;
   private readonly refreshedAt: string | null;
   private readonly first: ListRow[];
-  private order: { cid: number; id: string; source: ListRow["source"] }[] | null = null;
   private changed = false;
 
   constructor(
@@ -75,11 +74,9 @@ export class IndexRows {
   /** Rows `from` to `to` (excluded), in the list's order; a row whose chat left the index meanwhile is skipped. */
   at(from: number, to: number): ListRow[] {
     if (to <= this.first.length) return this.first.slice(from, to);
-    if (this.refreshedSince()) this.order = null;
-    this.order ??= this.db.prepare(`SELECT cid, id, source FROM chats ${ORDER}`).all() as NonNullable<
-      IndexRows["order"]
-    >;
-    const page = this.order.slice(from, to);
+    const page = this.db
+      .prepare(`SELECT cid FROM chats INDEXED BY chats_list ${ORDER} LIMIT ? OFFSET ?`)
+      .all(to - from, from) as { cid: number }[];
     const summaries = new Map(
       (
         this.db
