@@ -29,6 +29,8 @@ import { closeAllIndexes, type RefreshResult, refreshIndex, type SearchResult, s
 import { extractText } from "../lib/index/extract";
 import { lineText, planLogReads, readLogTexts } from "../lib/index/log-texts";
 import { ftsTable } from "../lib/index/schema";
+import { groupRowids } from "../lib/index/search-group";
+import { newCutter } from "../lib/index/snippets";
 import { readTexts } from "../lib/index/texts";
 import { streamLog } from "../lib/sessions";
 import { LineSplitter } from "../lib/sessions/lines";
@@ -150,14 +152,8 @@ async function snippetFloor(state: string, trace: Traced[], query: string): Prom
   const db = new Database(join(state, "index.sqlite"), { readonly: true });
   const fetch = trace[0] as Traced;
   const rowids = db.prepare(fetch.sql).pluck().all(fetch.params) as number[];
-  const byChat = new Map<number, number[]>();
-  for (const rid of rowids) {
-    const cid = Math.floor(rid / 2 ** 24);
-    const list = byChat.get(cid) ?? [];
-    if (list.length < 3) list.push(rid);
-    byChat.set(cid, list);
-  }
-  const shown = [...byChat.values()].slice(0, 20).flat();
+  const { byChat, cids } = groupRowids(rowids, 3);
+  const shown = cids.slice(0, 20).flatMap((cid) => byChat.get(cid)?.first ?? []);
   const texts = readTexts(db, shown);
   const reads = planLogReads(
     db,
@@ -165,13 +161,9 @@ async function snippetFloor(state: string, trace: Traced[], query: string): Prom
   );
   for (const [rid, text] of await readLogTexts(reads)) texts.set(rid, text);
   db.close();
-  const mem = new Database(":memory:");
-  mem.exec(ftsTable("lines_fts"));
-  const insert = mem.prepare("INSERT INTO lines_fts (rowid, text) VALUES (?, ?)");
-  for (const [rid, text] of texts) insert.run(rid, text);
-  const cut = mem.prepare(
-    "SELECT rowid, snippet(lines_fts, 0, char(1), char(2), '…', 24) FROM lines_fts WHERE lines_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))",
-  );
+  // The engine's own snippet table and statement.
+  const { mem, insert, cut } = newCutter("floor");
+  for (const [rid, text] of texts) insert.run({ id: rid, text, line: 0, role: "", ts: null });
   const list = JSON.stringify(shown);
   cut.all(query, list);
   const times = Array.from({ length: 5 }, () => {

@@ -11,7 +11,7 @@ import { perConnection } from "./per-connection";
  * shown as it was. The shown entries' text is kept beside (`snippets.ts`).
  */
 
-/** The chats' order in results, read from the index `chats_recent`: the most recently active first, ties by `cid` (the chat list's first page reads it too). */
+/** The chats' order in results, read from the index `chats_recent`: the most recently active first, ties by `cid`. */
 export const NEWEST_FIRST = "ORDER BY last_activity IS NULL, last_activity DESC, cid";
 
 /** A shown chat's row. */

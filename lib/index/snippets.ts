@@ -50,7 +50,8 @@ export interface Cutter {
   stamp: string;
 }
 
-function newCutter(stamp: string): Cutter {
+/** A new, empty snippet table (the bench's snippet floor makes one too). */
+export function newCutter(stamp: string): Cutter {
   const mem = new Database(":memory:");
   mem.exec(ftsTable("lines_fts", ", line UNINDEXED, role UNINDEXED, ts UNINDEXED"));
   return {

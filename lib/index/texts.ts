@@ -40,8 +40,8 @@ export function packTexts(texts: (string | null)[], dictionary: Buffer | null = 
     size = 0;
   };
   for (let i = 0; i < texts.length; i++) {
-    const text = texts[i];
-    if (text === null || text === undefined) {
+    const text = texts[i] as string | null;
+    if (text === null) {
       close(i);
       continue;
     }
