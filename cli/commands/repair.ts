@@ -61,7 +61,8 @@ const apply: Command = async (ctx) => {
     }
     const job = await runFormJob(roots, {
       onProgress: (j) => {
-        if (!ctx.json) ctx.err(`${j.done.length + j.skipped.length + j.failed.length}/${j.todo.length}`);
+        const n = j.done.length + j.skipped.length + j.failed.length;
+        ctx.progress?.(`converting ${n}/${j.todo.length}`, n === j.todo.length);
       },
     });
     emit(ctx, { ok: true, job }, () =>
