@@ -22,18 +22,25 @@ export interface Io {
 
 /**
  * Writes a line to `stream`, throwing `ClosedOutputError` once it failed (EPIPE
- * and the like). Pipes and files are written synchronously on Linux and macOS,
- * so a failed write sets `errored` before the call returns.
+ * and the like). A pipe or socket is put in blocking mode, as a C tool's
+ * output is: a write waits for a slow reader instead of queueing the rest of
+ * the output in memory, and a reader that has gone makes the write itself
+ * fail, so `errored` is set before it returns. (Node writes a pipe at once
+ * only while it has room; a socket pair, as `spawn` makes, soon queues.)
  */
 function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
-  // Without a listener a failed write would crash the process with an 'error' event.
-  stream.on("error", () => undefined);
+  const handle = (stream as { _handle?: { setBlocking?: (on: boolean) => number } })._handle;
+  if (!stream.isTTY) handle?.setBlocking?.(true);
+  // Without a listener a failed write would crash the process with an 'error' event; `errored` tells.
+  if (!stream.listeners("error").includes(ignore)) stream.on("error", ignore);
   return (text) => {
     if (stream.errored || stream.destroyed) throw new ClosedOutputError();
     stream.write(`${text}\n`);
     if (stream.errored) throw new ClosedOutputError();
   };
 }
+
+function ignore(): void {}
 
 /** The process's own standard output and error. */
 export function processIo(): Io {
