@@ -50,6 +50,8 @@ const apply: Command = async (ctx) => {
   const dryRun = ctx.flags["dry-run"] === true;
   if (!dryRun) await resumeRepairs(roots.state);
   if (ctx.flags.all === true) {
+    if (ctx.args.length)
+      throw new OdaError("bad_input", `Give a repair id or --all, not both ("${ctx.args[0]}" and --all).`);
     if (dryRun) {
       const items = (await listRepairable(roots)).filter((r) => r.kind === "form");
       emit(ctx, { ok: true, convert: items.map((r) => r.subject) }, () =>

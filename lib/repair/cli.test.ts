@@ -73,6 +73,11 @@ describe("oda-admin repair", () => {
     world = makeWorld(true);
     const bad = await run("repair", "apply", "nonsense");
     expect(bad.code).toBe(2);
+    const both = await run("repair", "apply", "form:c-x", "--all");
+    expect(both).toMatchObject({
+      code: 2,
+      json: { error: { message: 'Give a repair id or --all, not both ("form:c-x" and --all).' } },
+    });
     expect(bad.json.error).toEqual({
       code: "bad_input",
       message: '"nonsense" is not a repair id; run oda-admin repair list to see them.',
