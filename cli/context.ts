@@ -10,6 +10,11 @@ export interface CommandContext {
   roots: Roots;
   out: (text: string) => void;
   err: (text: string) => void;
+  /**
+   * Redraws a progress line (`last`: the final one), or null: progress is shown
+   * only on a terminal and never with `--json`.
+   */
+  progress: ((text: string, last: boolean) => void) | null;
 }
 
 /** A command returns its exit code. */

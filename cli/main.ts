@@ -1,7 +1,18 @@
 import { errorBody, isOdaError, OdaError } from "../lib/errors";
 import { type CommandContext, makeRoots } from "./context";
+import { ClosedOutputError, type Io, processIo } from "./io";
 import { readPackage } from "./package-root";
-import { findCommand, GLOBAL_HELP, type ParsedArgs, parseCommand, usageOf } from "./parse";
+import {
+  checkArgs,
+  EXIT_HELP,
+  findCommand,
+  GLOBAL_HELP,
+  groupOf,
+  groupUsage,
+  type ParsedArgs,
+  parseCommand,
+  usageOf,
+} from "./parse";
 import { type CommandEntry, commands } from "./registry";
 
 const USAGE = `oda-admin — look after DataMind Oda's memories and chat logs
@@ -16,27 +27,59 @@ Commands:
 ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(18)}${c.summary}`)
   .join("\n")}
-`;
 
-/** Runs the CLI with `argv` (without node and the script) and returns its exit code. */
-export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
+${EXIT_HELP}`;
+
+/** The exit code of a usage error (see EXIT_HELP). */
+const USAGE_ERROR = 2;
+/** The exit code when standard output was closed by its reader (`| head`): a shell's 128 + SIGPIPE. */
+export const CLOSED_OUTPUT = 141;
+
+/**
+ * Runs the CLI with `argv` (without node and the script) and returns its exit
+ * code: 0 done, 1 refused, problems found or items left out, 2 usage
+ * (`EXIT_HELP`); 141 when its reader closed standard output.
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    if (error instanceof ClosedOutputError) return CLOSED_OUTPUT;
+    throw error;
+  }
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   const { command: match, words } = findCommand(argv);
-  if (!match && words.length) {
-    io.err(`oda-admin has no command ${words.join(" ")}.\n\n${USAGE}`);
-    return 2;
+  const group = match ? undefined : groupOf(words[0]);
+  if (!match && words.length && !(group && words.length === 1)) {
+    io.err(`oda-admin has no command ${words.join(" ")}.\n\n${group ? groupUsage(group) : USAGE}`);
+    return USAGE_ERROR;
   }
   let parsed: ParsedArgs;
   try {
-    parsed = parseCommand(argv, match);
+    parsed = parseCommand(argv, match, group);
+    if (match && !parsed.flags.help) checkArgs(match, parsed.positionals.slice(match.split(" ").length));
   } catch (error) {
     // Refused before the command loads: nothing has been read or written.
-    io.err(`${isOdaError(error) ? error.message : String(error)}\n\n${match ? usageOf(match) : USAGE}`);
-    return 2;
+    const help = match ? usageOf(match) : group ? groupUsage(group) : USAGE;
+    io.err(`${isOdaError(error) ? error.message : String(error)}\n\n${help}`);
+    return USAGE_ERROR;
   }
   const { positionals, flags } = parsed;
+  const json = flags.json === true;
   if (flags.version && !positionals.length) {
-    io.out(readPackage().version);
+    const { version } = readPackage();
+    io.out(json ? JSON.stringify({ ok: true, version }, null, 2) : version);
     return 0;
+  }
+  if (group) {
+    if (flags.help) {
+      io.out(groupUsage(group));
+      return 0;
+    }
+    io.err(`oda-admin ${group} needs one of its commands.\n\n${groupUsage(group)}`);
+    return USAGE_ERROR;
   }
   if (!match || flags.help) {
     io.out(match ? usageOf(match) : USAGE);
@@ -46,20 +89,24 @@ export async function main(argv: string[], io = { out: console.log, err: console
   const ctx: CommandContext = {
     args: positionals.slice(match.split(" ").length),
     flags,
-    json: flags.json === true,
+    json,
     roots: makeRoots(flags),
     out: io.out,
     err: io.err,
+    // Progress is for a person watching a terminal: never in a pipe or a log file, never with --json.
+    progress: !json && io.progress ? io.progress : null,
   };
   try {
-    const run = await entry.load();
+    const load = await entry.load();
     await applyLogLimits(ctx);
-    return await run(ctx);
+    return await load(ctx);
   } catch (error) {
+    if (error instanceof ClosedOutputError) throw error;
     const body = errorBody(error, `Unexpected error: ${(error as Error).message}`);
     if (ctx.json) io.out(JSON.stringify({ ok: false, error: body }, null, 2));
     else io.err(body.message);
-    return 1;
+    // A malformed request (a missing argument or root, a bad value) is a usage error; anything else a refusal.
+    return isOdaError(error) && error.code === "bad_input" ? USAGE_ERROR : 1;
   }
 }
 

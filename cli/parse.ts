@@ -42,9 +42,10 @@ export function findCommand(argv: string[]): { command: string | undefined; word
  * a value given to a switch is refused as a `bad_input` naming it, so that a typo
  * (`--worksapce`) never runs the command with the option left out.
  */
-export function parseCommand(argv: string[], command: string | undefined): ParsedArgs {
-  const options: CommandOptions = { ...GLOBAL_OPTIONS, ...(command ? commands[command]?.options : {}) };
-  const who = command ? `oda-admin ${command}` : "oda-admin";
+export function parseCommand(argv: string[], command: string | undefined, group?: string): ParsedArgs {
+  const own = command ? commands[command]?.options : group ? groupOptions(group) : {};
+  const options: CommandOptions = { ...GLOBAL_OPTIONS, ...own };
+  const who = command ? `oda-admin ${command}` : group ? `oda-admin ${group}` : "oda-admin";
   // Non-strict with tokens, so that each refusal names the option in our words, not node's.
   const { tokens = [] } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   for (const token of tokens) {
@@ -71,23 +72,77 @@ function isOptionLike(value: string): boolean {
 /** The options every command takes, as the help lists them. */
 export const GLOBAL_HELP = `  --home DIR        the Oda home (or ODA_HOME)
   --logs DIR        the log folder (or ODA_LOG_DIR)
-  --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE)
+  --state DIR       the dashboard's state folder (or ODA_ADMIN_STATE; default <home>/.oda-admin)
   --json            print one JSON document
   --max-line-bytes N      show lines longer than N bytes truncated (admin state settings.json logs.maxLineBytes)
   --max-decoded-bytes N   stop reading a log after N decoded bytes (logs.maxDecodedBytes)
   -h, --help        this text`;
 
-/** A command's help: its own usage text, or one made from its summary and options. */
+/** The exit codes of every command, as `--help` and the README print them. */
+export const EXIT_HELP = `Exit status:
+  0  done, nothing wrong
+  1  refused, problems found (doctor, bundle verify), or items left out
+  2  usage: an unknown command or option, a missing or extra argument, a bad option value`;
+
+/** The end of every help text: the options every command takes and the exit codes. */
+const HELP_END = `Every command takes:
+${GLOBAL_HELP}
+
+${EXIT_HELP}`;
+
+/** A command's help: its own usage text, or one made from its summary and options; then the common end. */
 export function usageOf(command: string): string {
   const entry = commands[command] as CommandEntry;
-  if (entry.usage) return entry.usage;
+  if (entry.usage) return `${entry.usage}\n${HELP_END}`;
   const own = Object.entries(entry.options ?? {}).map(
     ([name, o]) => `  ${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
   );
-  return `Usage: oda-admin ${command} [options]
-  ${entry.summary}
+  return `Usage: oda-admin ${command}${entry.args ? ` ${entry.args}` : ""} [options]
+
+${entry.summary}
 ${own.length ? `\nOptions:\n${own.join("\n")}\n` : ""}
-Every command takes:
-${GLOBAL_HELP}
-`;
+${HELP_END}`;
+}
+
+/** The first words of the commands that have several words (`memory`, `repair`, …). */
+export function groupOf(word: string | undefined): string | undefined {
+  if (word === undefined) return undefined;
+  return Object.keys(commands).some((name) => name.startsWith(`${word} `)) ? word : undefined;
+}
+
+/** A group's help: its commands with their summaries, then the common end. */
+export function groupUsage(group: string): string {
+  const names = Object.keys(commands).filter((name) => name.startsWith(`${group} `));
+  return `Usage: oda-admin ${group} <command> [options]   (oda-admin ${group} <command> --help: its options)
+
+Commands:
+${names.map((name) => `  ${name.padEnd(18)}${commands[name]?.summary}`).join("\n")}
+
+${HELP_END}`;
+}
+
+/** The options the commands of a group take, to parse `oda-admin memory --workspace X --help`. */
+export function groupOptions(group: string): CommandOptions {
+  return Object.assign(
+    {},
+    ...Object.entries(commands)
+      .filter(([name]) => name.startsWith(`${group} `))
+      .map(([, c]) => c.options ?? {}),
+  );
+}
+
+/**
+ * Refuses positional words a command does not take, naming them (`args` in the
+ * registry: `ID`, `ID [VERSION]`, `QUERY...`). Missing ones are left to the
+ * command, which says what to give in its own words.
+ */
+export function checkArgs(command: string, args: string[]): void {
+  const spec = (commands[command] as CommandEntry).args;
+  const words = spec ? spec.split(" ") : [];
+  if (words.some((w) => w.endsWith("..."))) return;
+  if (args.length <= words.length) return;
+  const extra = args.slice(words.length).map((a) => JSON.stringify(a));
+  const list = extra.length === 1 ? extra[0] : `${extra.slice(0, -1).join(", ")} and ${extra[extra.length - 1]}`;
+  const takes = spec ? `takes ${spec} only` : "takes no arguments";
+  throw new OdaError("bad_input", `oda-admin ${command} ${takes}: ${list} ${extra.length === 1 ? "is" : "are"} extra.`);
 }

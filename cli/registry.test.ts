@@ -56,7 +56,7 @@ describe("the CLI's command table", () => {
 
   it("refuses a port that is not one, before starting anything", async () => {
     const { code, err } = await run("serve", "--port", "80000", "--home", "/nonexistent");
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(err).toBe("--port takes a port number from 0 to 65535 (0 picks a free one).");
   });
 });

@@ -12,6 +12,12 @@ export type CommandOptions = Record<
 /** What the CLI knows about a command before it loads it: enough for `--help` and parsing. */
 export interface CommandEntry {
   summary: string;
+  /**
+   * The positional arguments it takes, as its help writes them: `ID`, `ID [VERSION]`,
+   * `QUERY...` (any number). None when absent: every other word is refused as extra.
+   */
+  args?: string;
+  /** Its help above the options every command takes, starting `Usage: oda-admin <command>`. */
   usage?: string;
   options?: CommandOptions;
   /** Imports the command's module only when it runs, so start-up reads no more than it uses. */
@@ -52,8 +58,14 @@ export const commands: Record<string, CommandEntry> = {
     options: workspace,
     load: from(memory, "memory list"),
   },
-  "memory show": { summary: "show one memory: memory show ID", options: workspace, load: from(memory, "memory show") },
+  "memory show": {
+    args: "ID",
+    summary: "show one memory: memory show ID",
+    options: workspace,
+    load: from(memory, "memory show"),
+  },
   "memory history": {
+    args: "ID",
     summary: "a memory's versions, newest first: memory history ID",
     options: workspace,
     load: from(memory, "memory history"),
@@ -64,21 +76,25 @@ export const commands: Record<string, CommandEntry> = {
     load: from(memory, "memory create"),
   },
   "memory set": {
+    args: "ID",
     summary: "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]",
     options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
     load: from(memory, "memory set"),
   },
   "memory delete": {
+    args: "ID",
     summary: "delete a memory: memory delete ID [--expect SHA256]",
     options: expect,
     load: from(memory, "memory delete"),
   },
   "memory restore": {
+    args: "ID [VERSION]",
     summary: "restore a deleted memory, or a version: memory restore ID [VERSION]",
     options: expect,
     load: from(memory, "memory restore"),
   },
   "memory undo": {
+    args: "ID",
     summary: "undo the chat change that made a memory's text: memory undo ID",
     options: expect,
     load: from(memory, "memory undo"),
@@ -93,6 +109,7 @@ export const commands: Record<string, CommandEntry> = {
     load: from(sessions, "sessions list"),
   },
   "session show": {
+    args: "ID",
     summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
     options: {
       from: { type: "string", value: "N" },
@@ -103,9 +120,10 @@ export const commands: Record<string, CommandEntry> = {
     load: from(sessions, "session show"),
   },
   search: {
+    args: "QUERY...",
     summary:
       'find chats: search "<query>" [--cwd DIR] [--role R] [--since ISO] [--until ISO] [--problems] [--no-refresh]',
-    usage: `oda-admin search "<query>" [options]
+    usage: `Usage: oda-admin search "<query>" [options]
 
 Searches every chat of the log folder through the index in the state folder,
 refreshing it first (only changed chats are read again).
@@ -121,7 +139,7 @@ Options:
   --problems       only chats with problems
   --chats N        how many chats to show (default 50, most recent first)
   --no-refresh     search the index as it is
-  --json           one JSON document; each hit has the inspector's url
+  (with --json each hit has the inspector's url)
 `,
     options: {
       cwd: { type: "string" },
@@ -135,7 +153,7 @@ Options:
     load: from(search, "search"),
   },
   "index refresh": {
-    summary: "bring the search index up to date (progress on stderr)",
+    summary: "bring the search index up to date (progress shown on a terminal)",
     load: from(search, "index refresh"),
   },
   "index status": {
@@ -144,30 +162,27 @@ Options:
   },
   serve: {
     summary: "serve the dashboard on 127.0.0.1: serve [--home DIR --logs DIR] [--port N|0] [--open]",
-    usage: `oda-admin serve [options]
+    usage: `Usage: oda-admin serve [options]
 
 Starts the dashboard's production server on 127.0.0.1 and prints the one URL
 to open (it carries a fresh access token). Ctrl+C stops it. With neither
---home nor --logs it serves demo data, generated into <state>/demo.
+--home nor --logs it serves demo data, generated into <state>/demo; the
+state folder is then ~/.oda-admin unless --state says otherwise.
 
 Options:
-  --home DIR     the Oda home (or ODA_HOME)
-  --logs DIR     the log folder (or ODA_LOG_DIR)
-  --state DIR    the dashboard's state folder (or ODA_ADMIN_STATE; default
-                 <home>/.oda-admin, or ~/.oda-admin for demo data)
   --port N       the port (or ODA_ADMIN_PORT); 0 picks a free one; default the
                  first free port from 4377
   --open         open the URL in the browser, when the system has a way to
   --bundle FILE  serve a support bundle read-only: it is verified, unpacked
                  into <state>/bundles/ and every page shows it; every change
                  is refused
-  -h, --help     this text
 `,
     options: { port: { type: "string" }, open: { type: "boolean" }, bundle: { type: "string" } },
     load: from(serve, "serve"),
   },
   "repair list": { summary: "every problem with a repair, and its id", load: from(repair, "repair list") },
   "repair apply": {
+    args: "[ID]",
     summary: "repair apply ID [--dry-run] [--set-aside DIR] [--generation NAMES] | --all",
     options: {
       all: { type: "boolean" },
@@ -177,7 +192,11 @@ Options:
     },
     load: from(repair, "repair apply"),
   },
-  "repair undo": { summary: "repair undo REPAIR-ID: put back every byte", load: from(repair, "repair undo") },
+  "repair undo": {
+    args: "REPAIR-ID",
+    summary: "repair undo REPAIR-ID: put back every byte (or the latest repair of a repair list id)",
+    load: from(repair, "repair undo"),
+  },
   "repair resume": {
     summary: "finish or roll back interrupted repairs [--dry-run]",
     options: { "dry-run": { type: "boolean" } },
@@ -212,7 +231,7 @@ Options:
   },
   "bundle create": {
     summary: "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--keyword W]…",
-    usage: `oda-admin bundle create -o FILE [options]
+    usage: `Usage: oda-admin bundle create -o FILE [options]
 
 Writes one support bundle (a gzip-compressed tar: list it with tar -tzf FILE)
 holding the manifest, the doctor report, settings.json and what you choose,
@@ -230,7 +249,6 @@ Options:
   --no-redact         redact nothing (files go in byte for byte)
   --keyword WORD      also replace this word wherever it occurs (repeatable)
   --drop-text         replace every message and memory text, keeping the structure
-  --json              one JSON document
 `,
     options: {
       output: { type: "string", short: "o" },
@@ -246,6 +264,7 @@ Options:
     load: from(bundle, "bundle create"),
   },
   "bundle verify": {
+    args: "FILE",
     summary: "check a support bundle's manifest and every checksum: bundle verify FILE",
     load: from(bundle, "bundle verify"),
   },

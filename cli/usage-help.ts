@@ -10,8 +10,7 @@ const OPTIONS = `Options:
   --cwd DIR        only chats working in this folder ("" for chats with none)
   --model M        only messages of this model
   --tz ZONE        group days in this IANA zone (default: this computer's)
-  --no-refresh     read the index as it is (default: refresh it first)
-  --json           one JSON document`;
+  --no-refresh     read the index as it is (default: refresh it first)`;
 
 const options: CommandOptions = {
   since: { type: "string" },
@@ -28,18 +27,18 @@ export function usageHelp(
   usage: string,
   own: CommandOptions = {},
 ): { summary: string; usage: string; options: CommandOptions } {
-  return { summary, usage: `${usage}\n\n${OPTIONS}\n`, options: { ...options, ...own } };
+  const limit = own.limit ? "\n  --limit N        how many chats (default 20; 0: all)" : "";
+  return { summary, usage: `Usage: ${usage}\n\n${OPTIONS}${limit}\n`, options: { ...options, ...own } };
 }
 
 /** `oda-admin storage`'s summary, usage text and options: it filters by folder only. */
 export const storageHelp: { summary: string; usage: string; options: CommandOptions } = {
   summary: "disk space per folder, chat and log generation",
-  usage: `oda-admin storage [options]
+  usage: `Usage: oda-admin storage [options]
 
 Options:
   --cwd DIR        only chats working in this folder ("" for chats with none)
   --no-refresh     read the index as it is (default: refresh it first)
-  --json           one JSON document
 `,
   options: { cwd: { type: "string" }, "no-refresh": { type: "boolean" } },
 };

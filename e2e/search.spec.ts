@@ -64,6 +64,14 @@ test.describe("search", () => {
     await expect(query).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#search-query-error")).toContainText('The search "\\"unclosed" cannot be read');
     await expect(query).toHaveAccessibleDescription(/cannot be read/);
+
+    // A query the engine cannot parse names what is wrong, never "No chat matches".
+    await query.fill("budget AND (");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page.locator("#search-query-error")).toHaveText(
+      'The search "budget AND (" cannot be read: a ( is never closed. Use words, "exact phrases", prefix*, AND, OR, NOT and parentheses, for example: deploy NOT "staging server".',
+    );
+    await expect(page.getByText(/No chat matches/)).toHaveCount(0);
   });
 
   test("a chat written later is found after Refresh index, in a narrow window", async ({ page, oda }) => {

@@ -42,7 +42,7 @@ export const GIVE_ROOT: Readonly<Record<RootName, string>> = {
 
 /**
  * The root `name`, or a refusal with its one sentence: the CLI's (`GIVE_ROOT`,
- * `bad_input`, exit 1) by default; the dashboard passes its own
+ * `bad_input`, exit 2: a usage error) by default; the dashboard passes its own
  * (`server/roots.ts`, `not_found`).
  */
 export function requireRoot(

@@ -92,7 +92,7 @@ describe("oda-admin bundle create / verify", () => {
       "-o",
       join(tmpdir(), "never.tar.gz"),
     );
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a bad option value is a usage error
     expect(r.err).toBe('"phone" is not a redaction kind; the kinds are home, host, email, ip, key.');
   });
 });

@@ -62,17 +62,17 @@ const create: Command = async (ctx) => {
     throw new OdaError("bad_input", "Give the Oda home with --home DIR and the log folder with --logs DIR.");
   const target = resolve(out);
   if (existsSync(target)) throw new OdaError("refused", `${target} already exists; give another file name.`);
-  let shown = -1;
+  let shown = "";
   const made = await createBundle(ctx.roots, scopeOf(ctx), target, {
     version: readPackage().version,
     onProgress: (p) => {
-      const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
-      if (!ctx.json && pct >= shown + 10) {
-        shown = pct;
-        ctx.err(`oda-admin: ${p.phase} ${pct}%`);
-      }
+      const text = `oda-admin: ${p.phase} ${p.total ? Math.floor((100 * p.done) / p.total) : 100}%`;
+      if (text === shown) return;
+      shown = text;
+      ctx.progress?.(text, false);
     },
   });
+  ctx.progress?.("", true);
   const m = made.manifest;
   emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
     [

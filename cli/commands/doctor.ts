@@ -1,12 +1,20 @@
 import { runDoctor } from "../../lib/doctor";
+import { OdaError } from "../../lib/errors";
 import type { Command } from "../context";
 
 /**
  * `oda-admin doctor`: every problem under the roots (`lib/doctor.ts`, as the
  * dashboard's Doctor page and a bundle's report find them); the logs are read
  * on list threads where the folder is worth it. Exits 1 when there is any.
+ * With neither an Oda home nor a log folder there is nothing to check: a
+ * refusal, never "No problems found." (a cron check on it would never alert).
  */
 const run: Command = async (ctx) => {
+  if (!ctx.roots.home && !ctx.roots.logs)
+    throw new OdaError(
+      "bad_input",
+      "Nothing to check: give the Oda home with --home DIR or ODA_HOME, the log folder with --logs DIR or ODA_LOG_DIR, or both.",
+    );
   const report = await runDoctor(ctx.roots, { threads: true });
   const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
   if (ctx.json) {

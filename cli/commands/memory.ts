@@ -120,7 +120,8 @@ const set: Command = async (ctx) => {
   const on = ctx.flags.on === true;
   const off = ctx.flags.off === true;
   if (on && off) throw new OdaError("bad_input", "Give --on or --off, not both.");
-  if (title === undefined && text === undefined && !on && !off) throw new OdaError("refused", MESSAGES.giveTitleOrText);
+  if (title === undefined && text === undefined && !on && !off)
+    throw new OdaError("bad_input", MESSAGES.giveTitleOrText);
   let result: ChangeResult | null = null;
   const options = changeOptions(ctx);
   if (title !== undefined || text !== undefined) result = await changeMemory(home, ws, id, { title, text }, options);

@@ -50,6 +50,8 @@ const apply: Command = async (ctx) => {
   const dryRun = ctx.flags["dry-run"] === true;
   if (!dryRun) await resumeRepairs(roots.state);
   if (ctx.flags.all === true) {
+    if (ctx.args.length)
+      throw new OdaError("bad_input", `Give a repair id or --all, not both ("${ctx.args[0]}" and --all).`);
     if (dryRun) {
       const items = (await listRepairable(roots)).filter((r) => r.kind === "form");
       emit(ctx, { ok: true, convert: items.map((r) => r.subject) }, () =>
@@ -61,7 +63,8 @@ const apply: Command = async (ctx) => {
     }
     const job = await runFormJob(roots, {
       onProgress: (j) => {
-        if (!ctx.json) ctx.err(`${j.done.length + j.skipped.length + j.failed.length}/${j.todo.length}`);
+        const n = j.done.length + j.skipped.length + j.failed.length;
+        ctx.progress?.(`converting ${n}/${j.todo.length}`, n === j.todo.length);
       },
     });
     emit(ctx, { ok: true, job }, () =>

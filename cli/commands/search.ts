@@ -17,24 +17,18 @@ function logsOf(ctx: CommandContext): string {
   return requireRoot(ctx.roots, "logs");
 }
 
-/** A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise. */
-function progressPrinter(ctx: CommandContext): (done: number, total: number) => void {
-  const tty = process.stderr.isTTY;
-  let lastTenth = -1;
+/** A progress bar redrawn on a terminal's stderr; nothing when it is not a terminal, or with --json. */
+function progressPrinter(ctx: CommandContext): ((done: number, total: number) => void) | undefined {
+  const show = ctx.progress;
+  if (!show) return undefined;
   return (done, total) => {
     if (!total) return;
     const fraction = done / total;
     const bar = `${"#".repeat(Math.round(fraction * 30)).padEnd(30, "-")}`;
-    const text = `indexing [${bar}] ${Math.round(fraction * 100)}%  ${done.toLocaleString("en")} / ${total.toLocaleString("en")} chats`;
-    if (tty) {
-      process.stderr.write(`\r${text}${done === total ? "\n" : ""}`);
-      return;
-    }
-    const tenth = Math.floor(fraction * 10);
-    if (tenth !== lastTenth) {
-      lastTenth = tenth;
-      ctx.err(text);
-    }
+    show(
+      `indexing [${bar}] ${Math.round(fraction * 100)}%  ${done.toLocaleString("en")} / ${total.toLocaleString("en")} chats`,
+      done === total,
+    );
   };
 }
 
@@ -60,7 +54,7 @@ async function refreshWithProgress(ctx: CommandContext, logs: string): Promise<R
   });
 }
 
-/** `oda-admin index refresh`: brings the index up to date, progress on stderr. */
+/** `oda-admin index refresh`: brings the index up to date, with progress on a terminal. */
 const refresh: Command = async (ctx) => {
   const logs = logsOf(ctx);
   const result = await refreshWithProgress(ctx, logs);

@@ -32,7 +32,8 @@ describe("oda-admin search", () => {
       text: "check the «pipeline»",
       url: `/chats/${encodeURIComponent("c/1 x")}?line=3`,
     });
-    expect(first.err).toMatch(/indexing \[#+\] 100% {2}1 \/ 1 chats/);
+    // No progress off a terminal (cli/script.test.ts shows it on one).
+    expect(first.err).toBe("");
 
     const reopened = await openChat(logs, "c/1 x");
     await reopened.appendTurn({ user: "pipeline again", assistant: "ok", ts: "2026-11-21T09:00:00.000Z" });
@@ -45,8 +46,16 @@ describe("oda-admin search", () => {
     expect(human.out).toContain("line     5  user      «pipeline» again");
 
     const bad = await run(["search", '"unclosed', ...roots, "--no-refresh"]);
-    expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/^The search "\\"unclosed" cannot be read/);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^The search "\\"unclosed" cannot be read: a " is never closed\. /);
+    // A query the engine cannot parse is refused naming what is wrong, never answered with no match.
+    const open = await run(["search", "revenue", "AND", "(", ...roots, "--no-refresh", "--json"]);
+    expect(open.code).toBe(2);
+    expect(JSON.parse(open.out).error).toMatchObject({
+      code: "bad_input",
+      message:
+        'The search "revenue AND (" cannot be read: a ( is never closed. Use words, "exact phrases", prefix*, AND, OR, NOT and parentheses, for example: deploy NOT "staging server".',
+    });
     const status = await run(["index", "status", ...roots]);
     expect(status.out).toContain("The search index is up to date (1 chat).");
   });

@@ -229,6 +229,26 @@ describe("queries and filters", () => {
     );
     await expect(searchChats(state, logs, { query: "   " })).rejects.toThrow("Type something to search for.");
     expect((await searchChats(state, logs, { query: "staging-server" })).groups.map((g) => g.id)).toEqual(["q"]);
+    // Groups stay syntax when the words in them are quoted; a stray dash is no word.
+    expect((await searchChats(state, logs, { query: "(staging-server OR nowhere)" })).totalHits).toBe(1);
+    expect((await searchChats(state, logs, { query: "deploy - now" })).totalHits).toBe(1);
+  });
+
+  it("names what is wrong with a query it cannot parse, instead of finding no chat", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "q", "/a", [["revenue grew", "done"]]);
+    await refreshIndex(state, logs);
+    const wrong = async (query: string) =>
+      (await searchChats(state, logs, { query }).then(
+        () => "found",
+        (e: Error) => e.message,
+      )) as string;
+    expect(await wrong("revenue AND (")).toBe(
+      'The search "revenue AND (" cannot be read: a ( is never closed. Use words, "exact phrases", prefix*, AND, OR, NOT and parentheses, for example: deploy NOT "staging server".',
+    );
+    expect(await wrong("revenue )")).toMatch(/^The search "revenue \)" cannot be read: a \) closes no \(\. /);
+    expect(await wrong("revenue OR")).toMatch(/cannot be read: OR has nothing after it\. /);
+    expect(await wrong("NOT revenue")).toMatch(/cannot be read: NOT has nothing before it\. /);
   });
 
   it("indexes tool calls and memory lines, and filters by role, folder, dates and problems", async () => {

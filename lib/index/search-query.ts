@@ -48,18 +48,78 @@ export function checkQuery(typed: string): string {
   return query;
 }
 
-/** A query with each bare word quoted: `foo-bar` and `c:1` become searchable as typed. */
+/** A character the index's tokenizer keeps (`TOKENIZER`: letters, numbers, private use, other symbols). */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{Co}\p{So}]/u;
+
+/**
+ * A query with each bare word quoted: `foo-bar` and `c:1` become searchable as
+ * typed. AND, OR, NOT and the parentheses that open and close groups stay
+ * syntax, so that `revenue AND (` is still refused as unreadable rather than
+ * searched as the words "revenue" and "(". A word with nothing the index keeps
+ * (`-`, `&`) is left out: as a phrase it would match no chat at all.
+ */
 export function quoteWords(query: string): string {
-  return query
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => {
-      if (/^(AND|OR|NOT)$/.test(word)) return word;
-      const prefix = word.endsWith("*");
-      const core = prefix ? word.slice(0, -1) : word;
-      return `"${core.replaceAll('"', '""')}"${prefix ? "*" : ""}`;
-    })
-    .join(" ");
+  let depth = 0;
+  const out: string[] = [];
+  for (const word of query.split(/\s+/).filter(Boolean)) {
+    if (/^(AND|OR|NOT)$/.test(word)) {
+      out.push(word);
+      continue;
+    }
+    let core = word;
+    const open = /^\(*/.exec(core)?.[0].length ?? 0;
+    core = core.slice(open);
+    depth += open;
+    let close = 0;
+    while (depth > 0 && core.endsWith(")")) {
+      core = core.slice(0, -1);
+      close++;
+      depth--;
+    }
+    const prefix = core.endsWith("*");
+    if (prefix) core = core.slice(0, -1);
+    // A `)` that closes no group stays syntax too: FTS5 then names it.
+    const quoted = /^\)+$/.test(core)
+      ? core
+      : TOKEN_CHAR.test(core)
+        ? `"${core.replaceAll('"', '""')}"${prefix ? "*" : ""}`
+        : "";
+    const piece = `${"(".repeat(open)}${quoted}${")".repeat(close)}`;
+    if (piece) out.push(piece);
+  }
+  return out.join(" ");
+}
+
+const OPERATORS = new Set(["AND", "OR", "NOT"]);
+
+/**
+ * What is wrong with a query FTS5 cannot read, in words: an unclosed `"` or
+ * `(`, a `)` that closes nothing, an operator with nothing on one side; FTS5's
+ * own words otherwise.
+ */
+export function describeQueryError(query: string, engine: string): string {
+  if ((query.match(/"/g)?.length ?? 0) % 2 === 1) return 'a " is never closed';
+  // Outside phrases, split into words and parentheses.
+  const tokens = query
+    .replace(/"[^"]*"/g, " x ")
+    .split(/(\(|\))|\s+/)
+    .filter((t): t is string => Boolean(t));
+  let depth = 0;
+  for (const [i, token] of tokens.entries()) {
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    if (token === "(") depth++;
+    else if (token === ")") {
+      if (depth === 0) return "a ) closes no (";
+      if (before === "(") return "a ( is closed with nothing inside it";
+      depth--;
+    } else if (OPERATORS.has(token)) {
+      if (before === undefined || before === "(" || OPERATORS.has(before)) return `${token} has nothing before it`;
+      if (after === undefined || after === ")" || OPERATORS.has(after)) return `${token} has nothing after it`;
+    }
+  }
+  if (depth > 0) return "a ( is never closed";
+  return engine.replace(/^fts5: /, "");
 }
 
 function normalizeTime(value: string | null | undefined, end: boolean): string | null {
@@ -184,7 +244,7 @@ export class QueryRunner {
       } catch {
         throw new OdaError(
           "bad_input",
-          `The search ${JSON.stringify(this.query)} cannot be read (${(error as Error).message.replace(/^fts5: /, "")}). Use words, "exact phrases", prefix* and NOT, for example: deploy NOT "staging server".`,
+          `The search ${JSON.stringify(this.query)} cannot be read: ${describeQueryError(this.query, (error as Error).message)}. Use words, "exact phrases", prefix*, AND, OR, NOT and parentheses, for example: deploy NOT "staging server".`,
           { field: "query" },
         );
       }

@@ -190,7 +190,8 @@ describe("usage from the index", () => {
         err: (t) => out.push(t),
       },
     );
-    expect(code).toBe(1);
+    // A bad option value is a usage error.
+    expect(code).toBe(2);
     expect(out.join("")).toBe('"Mars/Base" is not a time zone this system knows (try an IANA name like Europe/Paris).');
     await expect(cli("usage", "daily", "--since", "2026-13-01")).rejects.toThrow(
       '"message": "--since takes a date as YYYY-MM-DD or YYYYMMDD; \\"2026-13-01\\" is not one."',

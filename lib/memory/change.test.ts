@@ -100,9 +100,12 @@ describe("changing", () => {
     await expect(changeMemory(home, null, id, {})).rejects.toThrow("Give a new title, a new text, or both.");
   });
 
-  it("refuses an unknown id with the exact sentence", async () => {
+  it("refuses an unknown id naming the set, not with the chat tool's sentence", async () => {
     await expect(changeMemory(home, null, "deadbeef", { text: "x" })).rejects.toThrow(
-      'No memory with the id "deadbeef" exists in this chat\'s memory. Call memory_list for the current ids.',
+      /^No memory with the id "deadbeef" exists in the global set\.$/,
+    );
+    await expect(deleteMemory(home, "reports", "deadbeef")).rejects.toThrow(
+      /^No memory with the id "deadbeef" exists in workspace reports\.$/,
     );
   });
 

@@ -169,7 +169,7 @@ export async function deleteMemory(
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
   return mutate(home, workspace, id, options, async (ctx) => {
-    if (!ctx.current) throw new OdaError("not_found", MESSAGES.noMemory(id));
+    if (!ctx.current) throw new OdaError("not_found", MESSAGES.noMemoryIn(id, workspace));
     return commit(ctx, null, sourceOf(options), ctx.current.parse.ok ? ctx.current.parse.title : "");
   });
 }
@@ -237,7 +237,7 @@ export async function restoreDeleted(
   return mutate(home, workspace, id, options, async (ctx) => {
     if (ctx.current) throw new OdaError("refused", MESSAGES.couldNotChange("it is not deleted."));
     const newest = (await listVersionNames(ctx.place.history))[0];
-    if (!newest) throw new OdaError("not_found", MESSAGES.noMemory(id));
+    if (!newest) throw new OdaError("not_found", MESSAGES.noMemoryIn(id, workspace));
     return writeBack(ctx, await readVersionRaw(ctx.place, newest.name), "restore");
   });
 }
@@ -254,7 +254,7 @@ export async function undoChatChange(
 ): Promise<ChangeResult> {
   return mutate(home, workspace, id, options, async (ctx) => {
     const cur = ctx.current;
-    if (!cur) throw new OdaError("not_found", MESSAGES.noMemory(id));
+    if (!cur) throw new OdaError("not_found", MESSAGES.noMemoryIn(id, workspace));
     if (cur.state.source !== "chat") throw new OdaError("refused", MESSAGES.notFromChat);
     // listed once: the same listing names the version to write back and the ones the save compares with
     const versions = await listVersionNames(ctx.place.history);

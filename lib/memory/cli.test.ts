@@ -94,8 +94,7 @@ describe("oda-admin memory", () => {
         ok: false,
         error: {
           code: "not_found",
-          message:
-            'No memory with the id "deadbeef" exists in this chat\'s memory. Call memory_list for the current ids.',
+          message: 'No memory with the id "deadbeef" exists in the global set.',
         },
       },
     });

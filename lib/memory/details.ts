@@ -84,9 +84,9 @@ export function describeMemory(base: MemoryDetailBase, p: MemoryParse): MemoryDe
   };
 }
 
-/** Reads one memory, or refuses with `No memory with the id "<id>" exists in this chat's memory. …` */
+/** Reads one memory, or refuses with `No memory with the id "<id>" exists in the global set.` (or `workspace <key>`). */
 export async function readMemory(home: string, workspace: string | null, id: string): Promise<MemoryDetail> {
   const found = await findMemory(home, workspace, id);
-  if (!found) throw new OdaError("not_found", MESSAGES.noMemory(id));
+  if (!found) throw new OdaError("not_found", MESSAGES.noMemoryIn(id, workspace));
   return found;
 }

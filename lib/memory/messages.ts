@@ -9,8 +9,15 @@ export const MESSAGES = {
   titleTooLong: (n: number, m: number) => `A memory title is limited to ${n} characters; this one has ${m}.`,
   textTooLong: (n: number, m: number) =>
     `A memory is limited to ${n} characters; this one has ${m}. Shorten it or split it into several memories.`,
+  /**
+   * The seed's sentence, as Oda's memory tool answers the assistant in a chat.
+   * Oda Admin speaks to an administrator and names the set instead: `noMemoryIn`.
+   */
   noMemory: (id: string) =>
     `No memory with the id "${id}" exists in this chat's memory. Call memory_list for the current ids.`,
+  /** No memory `id` in the set of `workspace` (null: the global set), as the CLI and the pages say it. */
+  noMemoryIn: (id: string, workspace: string | null) =>
+    `No memory with the id "${id}" exists in ${workspace === null ? "the global set" : `workspace ${workspace}`}.`,
   noVersion: (name: string) => `No saved version "${name}" of this memory exists.`,
   overTokens: (where: string, v: number, n: number) =>
     `This change would take the memory a chat in ${where} receives to ${v} tokens; the limit is ${n}.`,

@@ -153,7 +153,7 @@ export async function mutate(
       for (let attempt = 1; ; attempt++) {
         const current = await loadCurrent(place, limits);
         if (options.expectedSha256 !== undefined) {
-          if (!current) throw new OdaError("not_found", MESSAGES.noMemory(id));
+          if (!current) throw new OdaError("not_found", MESSAGES.noMemoryIn(id, workspace));
           if (current.sha256 !== options.expectedSha256) throw new OdaError("conflict", MESSAGES.conflict);
         }
         const now = (options.now?.() ?? new Date()).toISOString();
@@ -178,7 +178,7 @@ export async function mutate(
 
 export function requireLive(ctx: Context): Current & { parse: ParsedMemory } {
   const cur = ctx.current;
-  if (!cur) throw new OdaError("not_found", MESSAGES.noMemory(ctx.place.id));
+  if (!cur) throw new OdaError("not_found", MESSAGES.noMemoryIn(ctx.place.id, ctx.place.workspace));
   if (!cur.parse.ok) throw new OdaError("refused", MESSAGES.hasProblem(cur.parse.message));
   return cur as Current & { parse: ParsedMemory };
 }

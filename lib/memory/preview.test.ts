@@ -87,9 +87,9 @@ describe("previewPayloadChange", () => {
   it("refuses a memory the chat cannot see", async () => {
     await expect(
       previewPayloadChange(home, null, { workspace: "reports", id: "bbbb0002" }, { kind: "delete" }),
-    ).rejects.toThrow('No memory with the id "bbbb0002" exists');
+    ).rejects.toThrow('The memory "bbbb0002" of workspace reports is not sent to a chat in no workspace.');
     await expect(
       previewPayloadChange(home, null, { workspace: null, id: "dddd0004" }, { kind: "delete" }),
-    ).rejects.toThrow('No memory with the id "dddd0004" exists');
+    ).rejects.toThrow('No memory with the id "dddd0004" exists in the global set.');
   });
 });

@@ -50,7 +50,10 @@ export async function previewPayloadChange(
   assertWorkspace(target.workspace);
   assertMemoryId(target.id);
   if (target.workspace !== null && target.workspace !== chatWorkspace) {
-    throw new OdaError("refused", MESSAGES.noMemory(target.id));
+    throw new OdaError(
+      "refused",
+      `The memory "${target.id}" of workspace ${target.workspace} is not sent to a chat in ${chatWorkspace === null ? "no workspace" : `workspace ${chatWorkspace}`}.`,
+    );
   }
   const { limits } = await readSettings(home);
   const [global, ws] = await Promise.all([
@@ -59,7 +62,7 @@ export async function previewPayloadChange(
   ]);
   const targetSet = target.workspace === null ? global : ws;
   if (!targetSet?.memories.some((m) => m.id === target.id))
-    throw new OdaError("not_found", MESSAGES.noMemory(target.id));
+    throw new OdaError("not_found", MESSAGES.noMemoryIn(target.id, target.workspace));
   const before = buildPayload(global, ws, limits.chatMaxTokens);
   const after =
     target.workspace === null

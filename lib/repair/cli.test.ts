@@ -45,10 +45,39 @@ describe("oda-admin repair", () => {
     expect(resumed.json).toMatchObject({ ok: true, repairs: [], job: null });
   });
 
+  it("undoes the latest repair of the id repair list offered", async () => {
+    world = makeWorld(true);
+    await writeChat(world.logs, "c-cli", { compress: false });
+    const before = snapshotFiles(world.logs);
+    const applied = await run("repair", "apply", "form:c-cli");
+    const id = (applied.json.repair as { id: string }).id;
+
+    const undone = await run("repair", "undo", "form:c-cli");
+    expect(undone.code).toBe(0);
+    expect(undone.json.repair).toMatchObject({ kind: "undo", undoOf: id });
+    expect(snapshotFiles(world.logs)).toEqual(before);
+
+    const again = await run("repair", "undo", "form:c-cli");
+    expect(again.code).toBe(1);
+    expect((again.json.error as { message: string }).message).toMatch(
+      new RegExp(`^Repair ${id} was already undone by .*-undo-c-cli-`),
+    );
+    const never = await run("repair", "undo", "form:c-other");
+    expect(never.json.error).toEqual({
+      code: "not_found",
+      message: "No repair of form:c-other was made; oda-admin repair done lists the repairs made, with their ids.",
+    });
+  });
+
   it("refuses an unknown repair id and a duplicate without the copy to set aside", async () => {
     world = makeWorld(true);
     const bad = await run("repair", "apply", "nonsense");
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
+    const both = await run("repair", "apply", "form:c-x", "--all");
+    expect(both).toMatchObject({
+      code: 2,
+      json: { error: { message: 'Give a repair id or --all, not both ("form:c-x" and --all).' } },
+    });
     expect(bad.json.error).toEqual({
       code: "bad_input",
       message: '"nonsense" is not a repair id; run oda-admin repair list to see them.',

@@ -27,4 +27,5 @@ process.exitCode = await command({
   roots: makeRoots(flags),
   out: () => undefined,
   err: () => undefined,
+  progress: null,
 });

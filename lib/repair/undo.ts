@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { OdaError } from "../errors";
 import { type PlannedFile, runRepair } from "./engine";
 import { changedSentence, readOdaFile, sameFact } from "./files";
-import { factOf, type Journal, journalFolder, readJournal, writeJournal } from "./journal";
+import { factOf, isRepairId, type Journal, journalFolder, listJournals, readJournal, writeJournal } from "./journal";
+import { parseTarget, targetId } from "./targets";
 
 /**
  * Undo: a repair of its own (kind `undo`, with its own journal, so a kill
@@ -20,10 +21,42 @@ function keptBytes(state: string, journal: Journal, keep: string, sha256: string
   return bytes;
 }
 
-/** Puts back every byte repair `id` changed; returns the undo's journal. */
-export async function undoRepair(state: string, id: string): Promise<Journal> {
-  const original = readJournal(state, id);
-  if (!original) throw new OdaError("not_found", `No repair "${id}" is in the admin state.`);
+/**
+ * The repair `text` names: a repair's own id (`repair done`), or the id a
+ * repair was offered under (`repair list`: `form:<chat>`, `memory:global/<id>`,
+ * …), which names the latest repair made of it.
+ */
+export function findRepair(state: string, text: string): Journal {
+  if (isRepairId(text)) {
+    const journal = readJournal(state, text);
+    if (journal) return journal;
+  }
+  let offer: string | null = null;
+  try {
+    offer = targetId(parseTarget(text));
+  } catch {}
+  if (offer === null)
+    throw new OdaError(
+      "not_found",
+      `No repair "${text}" is in the admin state; oda-admin repair done lists the repairs made, with their ids.`,
+    );
+  // Newest first: the latest repair made of that offer.
+  const latest = listJournals(state).find((j) => j.kind !== "undo" && `${j.kind}:${j.subject}` === offer);
+  if (!latest)
+    throw new OdaError(
+      "not_found",
+      `No repair of ${offer} was made; oda-admin repair done lists the repairs made, with their ids.`,
+    );
+  return latest;
+}
+
+/**
+ * Puts back every byte a repair changed; returns the undo's journal. `id` is
+ * the repair's id, or the id it was offered under (`findRepair`).
+ */
+export async function undoRepair(state: string, text: string): Promise<Journal> {
+  const original = findRepair(state, text);
+  const id = original.id;
   if (original.kind === "undo")
     throw new OdaError("refused", `Repair ${id} is an undo; apply the repair again instead.`);
   if (original.phase !== "done")
