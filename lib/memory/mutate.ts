@@ -8,6 +8,7 @@ import {
   removeLeftoverTemps,
   resolveInside,
   type StagedWrite,
+  type TargetedError,
   settleStaged,
   stageFile,
   withLockFile,
@@ -167,14 +168,28 @@ export async function mutate(
     });
   } catch (error) {
     if (isOdaError(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new OdaError(
-      "io",
-      MESSAGES.couldNotChange(code ? `the file system answered ${code}.` : "an unexpected error."),
-      { cause: error },
-    );
+    throw new OdaError("io", MESSAGES.couldNotChange(systemReason(error as TargetedError)), { cause: error });
   }
 }
+
+/** What the system answered, in words, and the file it answered about (issue 24: EFBIG and EACCES named none). */
+function systemReason(error: TargetedError): string {
+  const code = error.code;
+  if (!code) return "an unexpected error.";
+  const file = error.target ?? error.path;
+  const words = SYSTEM_WORDS[code];
+  return `the file system answered ${code}${words ? ` (${words})` : ""}${file ? ` for ${file}` : ""}.`;
+}
+
+const SYSTEM_WORDS: Record<string, string> = {
+  EFBIG: "the file would be larger than this process may write",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+};
 
 export function requireLive(ctx: Context): Current & { parse: ParsedMemory } {
   const cur = ctx.current;
