@@ -91,7 +91,11 @@ const ATTEMPTS = 3;
  */
 async function withHomeLock<T>(home: string, place: MemoryPlace, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
   const folder = await ensureFolderInside(home, "memory-history");
-  return withLockFile(join(folder, ".lock"), { busy: () => new OdaError("locked", MESSAGES.busy) }, async (lock) => {
+  const options = {
+    busy: () => new OdaError("locked", MESSAGES.busy),
+    broken: (problem: string) => new OdaError("refused", MESSAGES.couldNotChange(problem)),
+  };
+  return withLockFile(join(folder, ".lock"), options, async (lock) => {
     await removeLeftoverTemps(place.history, { minAgeMs: 0 });
     return fn(lock);
   });
