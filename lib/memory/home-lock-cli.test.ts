@@ -15,7 +15,15 @@ import { makeHome, memoryText, putFile } from "./testing";
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 const ID = "0a1b2c3d";
 
-function run(args: string[]): Promise<{ code: number; json: Record<string, any> }> {
+/** The parts of the CLI's JSON documents this test reads. */
+interface Doc {
+  error?: { code: string; message: string };
+  sections?: { name: string; problems: { path: string; message: string }[] }[];
+  repairs?: { id: string; kind: string; message: string }[];
+  lock?: { keptIn: string };
+}
+
+function run(args: string[]): Promise<{ code: number; json: Doc }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args, "--json"], { encoding: "utf8" }, (error, stdout) => {
       let json = {};
@@ -49,8 +57,8 @@ describe("a folder where the home's memory lock belongs", () => {
 
     const doctor = await run(["doctor", "--home", home, "--state", state]);
     expect(doctor.code).toBe(1);
-    const memory = doctor.json.sections.find((s: { name: string }) => s.name === "memory");
-    expect(memory.problems).toContainEqual({ path: "memory-history/.lock", message: sentence });
+    const memory = doctor.json.sections?.find((s) => s.name === "memory");
+    expect(memory?.problems).toContainEqual({ path: "memory-history/.lock", message: sentence });
 
     const list = await run(["repair", "list", "--home", home, "--state", state]);
     expect(list.json.repairs).toContainEqual(
@@ -73,7 +81,7 @@ describe("a folder where the home's memory lock belongs", () => {
     const applied = await run(["repair", "apply", "lock:memory-history", "--home", home, "--state", state]);
     expect(applied.code).toBe(0);
     expect(existsSync(lock)).toBe(false);
-    const kept = applied.json.lock.keptIn as string;
+    const kept = applied.json.lock?.keptIn as string;
     expect(kept.startsWith(join(state, "repairs", "locks"))).toBe(true);
     expect(statSync(join(kept, "lock")).isDirectory()).toBe(true);
     expect(JSON.parse(readFileSync(join(kept, "note.json"), "utf8"))).toMatchObject({ path: lock, what: "a folder" });

@@ -8,9 +8,9 @@ import {
   removeLeftoverTemps,
   resolveInside,
   type StagedWrite,
-  type TargetedError,
   settleStaged,
   stageFile,
+  type TargetedError,
   withLockFile,
 } from "../fs";
 import { describeMemory, type MemoryDetail } from "./details";
