@@ -2,20 +2,21 @@
  * `npm run bench:fuzz [-- --inputs 10000] [-- --no-server] [-- --log c-long-line]`: every fuzz module
  * with the full count (at least 10,000 inputs in all), then the production
  * server (needs `next build`) over the issue's hostile logs — 5 GB of zeros,
- * 3 GB of newlines, a 200 MB line — asked for the chat list, each chat page,
+ * 3 GB of newlines, a 200 MB line, a 2 MB line in a million 2-byte zstd frames (issue 24) — asked for the chat list, each chat page,
  * lines and downloads while another page is pinged every 20 ms: one server per
  * log, then all at once with the chat list's index refresh. Prints each run's
  * peak RSS (VmHWM; a single log must stay under 400 MB), its longest event-loop
  * stall (measured inside the server, `instrumentation.ts`) and the slowest
  * ping seen from outside.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ISSUE_SIZES, makeHostileLogs } from "../e2e/hostile-logs";
 import { startServer } from "../e2e/server";
+import { writeTinyFrameLog } from "../lib/sessions/testing";
 import type { LoopReport } from "../server/loop-report";
 
 /** The fuzz modules (the fuzz convention): one line each; a module not present yet is skipped. */
@@ -156,6 +157,18 @@ async function indexRefreshed(file: string): Promise<boolean> {
   }
 }
 
+/** c-tiny-frames: a valid log whose 2 MB second line is cut into 2-byte raw frames, a million frames in 11 MB. */
+function writeTinyFrames(logs: string): void {
+  const dir = join(logs, "_no-cwd", "c-tiny-frames");
+  mkdirSync(dir, { recursive: true });
+  const head = '{"time":"2026-11-29T18:24:08.123Z","role":"user","text":"hello"}\n';
+  const content = Buffer.alloc(2_000_000, 0x61);
+  content.write(head, 0);
+  content.write('{"time":"2026-11-29T18:25:00.000Z","role":"assistant","text":"', head.length);
+  content.write('"}\n', content.length - 3);
+  writeTinyFrameLog(join(dir, "session.jsonl.zstd"), content);
+}
+
 function chatPaths(id: string): string[] {
   return [
     `/chats/${id}`,
@@ -188,8 +201,9 @@ async function runServer(): Promise<boolean> {
   await Promise.all(Object.values(roots).map((p) => mkdir(p, { recursive: true })));
   const t = performance.now();
   await makeHostileLogs(roots.logs, ISSUE_SIZES);
+  writeTinyFrames(roots.logs);
   log(`server: hostile logs written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const ids = ["c-zeros", "c-newlines", "c-long-line", "c-ok"];
+  const ids = ["c-zeros", "c-newlines", "c-long-line", "c-tiny-frames", "c-ok"];
   let ok = true;
   const lines: [string, Measured][] = [];
   try {

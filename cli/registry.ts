@@ -176,8 +176,15 @@ Options:
   --bundle FILE  serve a support bundle read-only: it is verified, unpacked
                  into <state>/bundles/ and every page shows it; every change
                  is refused
+  --max-ratio N  with --bundle: allow it to unpack to up to N times its own
+                 size (default 100); it must fit the state folder's free space
 `,
-    options: { port: { type: "string" }, open: { type: "boolean" }, bundle: { type: "string" } },
+    options: {
+      port: { type: "string" },
+      open: { type: "boolean" },
+      bundle: { type: "string" },
+      "max-ratio": { type: "string", value: "N" },
+    },
     load: from(serve, "serve"),
   },
   "repair list": { summary: "every problem with a repair, and its id", load: from(repair, "repair list") },
@@ -265,7 +272,8 @@ Options:
   },
   "bundle verify": {
     args: "FILE",
-    summary: "check a support bundle's manifest and every checksum: bundle verify FILE",
+    summary: "check a support bundle's manifest and every checksum: bundle verify FILE [--max-ratio N]",
+    options: { "max-ratio": { type: "string", value: "N" } },
     load: from(bundle, "bundle verify"),
   },
 };

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
 import { at, closedChat, readReportToolCall } from "./chats-setup";
@@ -116,6 +117,35 @@ test.describe("the inspector, both formats", () => {
       "Question 2 of c-one",
       "Answer 2 of c-one",
     ]);
+  });
+
+  test("a raw download sends its length, and one cut short by a truncation fails instead of ending cleanly", async ({
+    oda,
+  }) => {
+    // Issue 24: Next dropped Content-Length, and a log truncated while sent ended the chunked body cleanly.
+    const dir = join(oda.logs, "_no-cwd", "c-cut");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "session.jsonl.zstd");
+    const size = 48 * 1024 * 1024;
+    writeFileSync(file, randomBytes(size));
+    const res = await fetch(`${oda.baseURL}/chats/c-cut/download?form=raw`, {
+      headers: { authorization: `Bearer ${oda.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(size));
+    expect(res.headers.get("transfer-encoding")).toBeNull();
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let got = ((await reader.read()).value as Uint8Array).length;
+    truncateSync(file, 4 * 1024 * 1024); // the client has read little; the server reads ahead only so far
+    const end = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return "ended cleanly";
+        got += value.length;
+      }
+    })();
+    await expect(end).rejects.toThrow();
+    expect(got).toBeLessThan(size);
   });
 });
 

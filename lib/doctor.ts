@@ -1,4 +1,5 @@
 import { join, relative } from "node:path";
+import { lockFileProblem } from "./fs/home-lock";
 import { lockLeftoverProblems } from "./fs/lock-leftovers";
 import { listAllProblems } from "./memory/problems";
 import { type ListChatsOptions, listChats } from "./sessions/list";
@@ -45,11 +46,16 @@ export const BOUNDED_READ: DoctorOptions = { batchSize: 32, batchOutput: BULK_BA
 /** The memory section: each set's problem files, and lock files an interrupted change left. */
 export async function memoryDoctor(home: string): Promise<DoctorSection> {
   const problems = await listAllProblems(home);
+  const lockPath = join(home, "memory-history", ".lock");
+  const lockProblem = await lockFileProblem(lockPath);
+  const homeLockProblems = (root: string) =>
+    lockProblem ? [{ path: relative(root, lockPath), message: lockProblem }] : [];
   return {
     name: "memory",
     problems: [
       ...problems.map((p) => ({ path: p.path, message: p.message, ...(p.line === undefined ? {} : { line: p.line }) })),
       ...lockLeftoverProblems(home, [join(home, "memory-history")]),
+      ...homeLockProblems(home),
     ],
   };
 }

@@ -103,3 +103,14 @@ export function errorFromData(data: ErrorData): Error {
     return new OdaError(data.code as OdaErrorCode, data.message, data.data ? { data: data.data } : undefined);
   return new Error(data.message);
 }
+
+/** Control characters (C0, DEL, C1), line and paragraph separators, and the bidi overrides and isolates. */
+const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A sentence for a plain-text answer: every control character (an id's NUL, a newline, an escape, a bidi
+ * override) as `\uXXXX`, so what a terminal or browser shows is the sentence, one line, as JSON would show it.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, "0")}`);
+}

@@ -45,4 +45,13 @@ describe("downloads", () => {
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await response.text()).toBe(`${sentence}\n`);
   });
+
+  it("escape every control character of a plain-text sentence (an id with a NUL, a newline, an escape)", async () => {
+    const id = "c-\u0000x\ny\u001b[31m\u007f\u0085\u202e";
+    const response = await downloadErrorResponse(new OdaError("not_found", `No chat with the id "${id}" exists.`));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe(
+      'No chat with the id "c-\\u0000x\\u000ay\\u001b[31m\\u007f\\u0085\\u202e" exists.\n',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Readable } from "node:stream";
+import { escapeControls } from "@/lib/errors";
 import { errorResponse } from "@/server/chat-inspector";
 import type { Pull } from "@/server/log-worker";
 
@@ -73,11 +74,14 @@ export async function primePull(pull: Pull<Uint8Array>): Promise<ReadableStream<
   });
 }
 
-/** An error as a download's answer: the route's status and sentence, as plain text (what a browser shows). */
+/**
+ * An error as a download's answer: the route's status and sentence, as plain text (what a browser shows),
+ * with control characters escaped (an id with a NUL or a newline in a 404's sentence).
+ */
 export async function downloadErrorResponse(error: unknown): Promise<Response> {
   const json = errorResponse(error);
   const body = (await json.json()) as { error: { message: string } };
-  return new Response(`${body.error.message}\n`, {
+  return new Response(`${escapeControls(body.error.message)}\n`, {
     status: json.status,
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
   });

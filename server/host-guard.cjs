@@ -1,4 +1,5 @@
-// Refuses, with 403, every request that carries more than one Host header,
+// Two fixes to Node's HTTP server that Next gives no hook for (the second is
+// `installContentLength` below). Refuses, with 403, every request that carries more than one Host header,
 // before Next sees it. Next reads Node's `req.headers`, which keeps only the
 // first Host, so the proxy and the guard cannot tell; a good first Host let
 // such a request through. `next start` offers no hook on its HTTP server, so
@@ -43,6 +44,34 @@ function installDuplicateHostGuard(serverClass) {
   };
 }
 
-installDuplicateHostGuard(http.Server);
+/**
+ * The header a route sets for the length of a download; Next drops `content-length` from a route's
+ * `Response` (its send-response.js lists it as forbidden, since fetch may have decoded a body), so a
+ * download went out chunked and a short one ended cleanly: curl exited 0 on a log truncated while sent
+ * (issue 24). This header is turned back into `content-length` as the head is written, so a short body is
+ * an error for every client.
+ */
+const LENGTH_HEADER = "x-oda-content-length";
+const LENGTH_INSTALLED = Symbol.for("oda-admin.content-length");
 
-module.exports = { installDuplicateHostGuard, countHosts, REFUSAL };
+/** Wraps `responseClass.prototype.writeHead` once so `x-oda-content-length` becomes `content-length`. */
+function installContentLength(responseClass) {
+  const proto = responseClass.prototype;
+  if (proto[LENGTH_INSTALLED]) return;
+  proto[LENGTH_INSTALLED] = true;
+  const writeHead = proto.writeHead;
+  proto.writeHead = function writeHeadWithLength(...args) {
+    const length = this.getHeader(LENGTH_HEADER);
+    if (length !== undefined) {
+      this.removeHeader(LENGTH_HEADER);
+      if (/^\d+$/.test(String(length)) && !this.hasHeader("content-length") && !this.hasHeader("transfer-encoding"))
+        this.setHeader("content-length", String(length));
+    }
+    return writeHead.apply(this, args);
+  };
+}
+
+installDuplicateHostGuard(http.Server);
+installContentLength(http.ServerResponse);
+
+module.exports = { installDuplicateHostGuard, installContentLength, countHosts, REFUSAL, LENGTH_HEADER };

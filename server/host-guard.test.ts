@@ -56,3 +56,32 @@ describe("two Host headers", () => {
     expect(guard.REFUSAL).toBe(`${describeRefusal("host")}\n`);
   });
 });
+
+describe("x-oda-content-length (issue 24: Next drops a route's content-length)", () => {
+  it("becomes content-length as the head is written, so the body is not chunked", async () => {
+    const lengthServer = createServer((_req, res) => {
+      res.setHeader(guard.LENGTH_HEADER, "6");
+      res.write("abc");
+      res.end("def");
+    });
+    await new Promise<void>((ready) => lengthServer.listen(0, "127.0.0.1", ready));
+    try {
+      const at = (lengthServer.address() as { port: number }).port;
+      const socket = connect(at, "127.0.0.1", () =>
+        socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${at}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => {
+        text += chunk;
+      });
+      await new Promise((done) => socket.on("end", done));
+      const [head, body] = text.split("\r\n\r\n");
+      expect(head).toMatch(/\r\ncontent-length: 6(\r\n|$)/i);
+      expect(head).not.toMatch(/transfer-encoding|x-oda-content-length/i);
+      expect(body).toBe("abcdef");
+    } finally {
+      await new Promise<void>((done) => lengthServer.close(() => done()));
+    }
+  });
+});

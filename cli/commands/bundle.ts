@@ -1,6 +1,13 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { type BundleScope, createBundle, REDACT_KINDS, type RedactKind, readBundle } from "../../lib/bundle";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  type BundleScope,
+  createBundle,
+  expansionProblem,
+  REDACT_KINDS,
+  type RedactKind,
+  readBundle,
+} from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
 import { type Command, type CommandContext, emit, flagString } from "../context";
 import { readPackage } from "../package-root";
@@ -89,10 +96,24 @@ const create: Command = async (ctx) => {
   return 0;
 };
 
+/** `--max-ratio N`: a whole number of at least 1, or the default. */
+export function ratioFlag(ctx: CommandContext): number | undefined {
+  const value = flagString(ctx, "max-ratio");
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new OdaError("bad_input", "--max-ratio takes a whole number of at least 1.");
+  return Number(value);
+}
+
 const verify: Command = async (ctx) => {
   const file = ctx.args[0];
   if (!file) throw new OdaError("bad_input", "Give the bundle's file: oda-admin bundle verify FILE.");
+  const maxRatio = ratioFlag(ctx);
   const manifest = await readBundle(resolve(file));
+  // Checked against the state folder it would be opened into, when there is one.
+  const state = ctx.roots.state ?? (ctx.roots.home ? join(ctx.roots.home, ".oda-admin") : null);
+  const freeIn = state && existsSync(state) ? state : undefined;
+  const warning = expansionProblem(manifest, statSync(resolve(file)).size, { maxRatio, freeIn });
+  const warnings = warning ? [`Opening it would be refused: ${warning.replace(/ Nothing was written\.$/, "")}`] : [];
   emit(
     ctx,
     {
@@ -101,9 +122,13 @@ const verify: Command = async (ctx) => {
       createdAt: manifest.createdAt,
       bundleFormat: manifest.bundleFormat,
       files: manifest.files.length,
+      warnings,
     },
     () =>
-      `${file}: the manifest and all ${manifest.files.length} files check out (bundle of ${manifest.createdAt}, Oda Admin ${manifest.odaAdminVersion}).`,
+      [
+        `${file}: the manifest and all ${manifest.files.length} files check out (bundle of ${manifest.createdAt}, Oda Admin ${manifest.odaAdminVersion}).`,
+        ...warnings.map((w) => `warning: ${w}`),
+      ].join("\n"),
   );
   return 0;
 };

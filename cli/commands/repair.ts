@@ -10,6 +10,7 @@ import {
   type RepairTarget,
   resumeRepairs,
   runFormJob,
+  setAsideHomeLock,
   undoRepair,
 } from "../../lib/repair";
 import { requireRoot } from "../../lib/roots";
@@ -80,6 +81,15 @@ const apply: Command = async (ctx) => {
   if (!text)
     throw new OdaError("bad_input", "Name the repair: oda-admin repair apply <id> (see repair list), or --all.");
   const target = targetOf(ctx, text);
+  if (target.kind === "lock") {
+    const done = await setAsideHomeLock(requireRoot(ctx.roots, "home"), roots.state, dryRun);
+    emit(ctx, { ok: true, lock: done }, () =>
+      done.keptIn
+        ? `Set aside ${done.path} (${done.what}); it is kept in ${done.keptIn}.`
+        : `Would set aside ${done.path} (${done.what}) into the admin state.`,
+    );
+    return 0;
+  }
   if (dryRun) {
     const preview = await previewRepair(roots, target);
     emit(ctx, { ok: true, preview }, () =>

@@ -52,7 +52,8 @@ async function bundleEnv(ctx: CommandContext, file: string): Promise<Record<stri
   const { home, state } = ctx.roots;
   const stateDir = state ?? (home ? join(home, ".oda-admin") : join(homedir(), ".oda-admin"));
   ctx.err(`oda-admin: checking and unpacking ${file}…`);
-  const opened = await unpackBundle(resolve(file), stateDir);
+  const { ratioFlag } = await import("./bundle");
+  const opened = await unpackBundle(resolve(file), stateDir, { maxRatio: ratioFlag(ctx) });
   return {
     ODA_DEMO: "0",
     ODA_HOME: opened.home,

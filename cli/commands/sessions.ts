@@ -1,13 +1,6 @@
 import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
-import {
-  type ChatSummary,
-  listChats,
-  type Problem,
-  readChat,
-  readCompressSetting,
-  readLines,
-} from "../../lib/sessions";
+import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
 
 /** The log folder, or a bad-input error telling how to give it. */
@@ -97,20 +90,16 @@ const show: Command = async (ctx) => {
   const id = ctx.args[0];
   if (id === undefined) throw new OdaError("bad_input", "Give the chat's id.");
   const compress = readCompressSetting(ctx.roots.home);
-  const chat = await readChat(logDir, id, { compress });
   const generation = flagString(ctx, "generation");
-  const refusal = chat.problems.find(
-    (p) => p.kind === "form" && chat.generations.find((g) => g.path === p.path)?.current !== false,
-  );
-  if (!chat.generations.some((g) => g.current) && !generation) {
-    throw new OdaError("unusable", refusal?.message ?? chat.problems[0]?.message ?? `Chat "${id}" has no usable log.`);
-  }
   const from = intFlag(ctx, "from", 1);
   const count = intFlag(ctx, "count", 50);
-  const read = await readLines(logDir, id, { compress, generation, from, count });
+  // One open of each log read, every read through it (lib/sessions/show.ts).
+  const { chat, read, changed } = await showChat(logDir, id, { compress, generation, from, count });
+  const error = changed ?? read.error;
   if (ctx.flags.raw === true && !ctx.json) {
     for (const line of read.lines) ctx.out(line.raw);
-    return read.error ? 1 : 0;
+    if (error) ctx.err(error);
+    return error ? 1 : 0;
   }
   const generations = chat.generations.map((g) => ({
     name: g.name,
@@ -126,20 +115,21 @@ const show: Command = async (ctx) => {
     ctx.out(
       JSON.stringify(
         {
-          ok: !read.error,
+          ok: !error,
           chat: summary,
           generations,
           generation: read.generation,
           lines: read.lines,
           total: read.total,
           tail: read.tail,
-          error: read.error,
+          error,
+          changed,
         },
         null,
         2,
       ),
     );
-    return read.error ? 1 : 0;
+    return error || chat.problems.some((p) => p.kind !== "tail") ? 1 : 0;
   }
   ctx.out(`Chat ${chat.id}  (${chat.folder})`);
   ctx.out(
@@ -160,18 +150,29 @@ const show: Command = async (ctx) => {
   ctx.out(
     `Lines ${read.lines[0]?.n ?? from}..${read.lines[read.lines.length - 1]?.n ?? from} of ${read.total ?? "?"} (${read.generation}):`,
   );
+  let printed = false;
   for (const line of read.lines) {
     ctx.out(`${String(line.n).padStart(6)}  @${line.offset}  ${line.raw}`);
-    if (line.error) ctx.out(`        ! ${line.error}`);
+    if (line.error) {
+      ctx.out(`        ! ${line.error}`);
+      printed = true;
+    }
   }
   const tail = read.tail ?? chat.tail;
-  ctx.out(`Tail: ${tail?.message ?? (tail ? "complete" : "not reached")}`);
-  for (const p of chat.problems) if (p.kind !== "tail") ctx.out(`! ${p.message}`);
-  if (read.error) {
-    ctx.err(read.error);
+  ctx.out(
+    `Tail: ${tail?.message ?? (tail ? "complete" : changed ? "not known: the log changed while it was read" : "not reached")}`,
+  );
+  for (const p of chat.problems) {
+    if (p.kind === "tail") continue;
+    ctx.out(`! ${p.message}`);
+    printed = true;
+  }
+  // Every error printed makes the exit non-zero (issue 24: an error line with exit 0).
+  if (error) {
+    ctx.err(error);
     return 1;
   }
-  return 0;
+  return printed ? 1 : 0;
 };
 
 /** The `sessions list` and `session show` runs; `cli/registry.ts` holds their summaries and options. */

@@ -24,7 +24,7 @@ function targetOf(r: Repairable): RepairTarget | null {
   return null;
 }
 
-const LABELS = { form: "Fix", archive: "Archive", memory: "Set aside", duplicate: "" } as const;
+const LABELS = { form: "Fix", archive: "Archive", memory: "Set aside", duplicate: "", lock: "" } as const;
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   const id = `repairs-${title.toLowerCase().replace(/\W+/g, "-")}`;
@@ -81,6 +81,11 @@ export function RepairsView() {
                       name={`${LABELS[r.kind]} ${r.id}`}
                       title={`${LABELS[r.kind]}: ${r.subject}?`}
                     />
+                  ) : r.kind === "lock" ? (
+                    <p className="text-sm">
+                      From a terminal, once no Oda Admin process is changing memories:{" "}
+                      <code>oda-admin repair apply {r.id}</code>
+                    </p>
                   ) : (
                     <DuplicateCompare chat={r.subject} />
                   )}

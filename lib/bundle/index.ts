@@ -23,6 +23,6 @@ export {
 export { type DetectorContext, Detectors, REDACT_KINDS, type RedactKind } from "./detectors";
 export { BUNDLE_FORMAT, type Manifest, ZManifest } from "./manifest";
 export { type BundleScope, planBundle } from "./plan";
-export { readBundle } from "./read";
+export { DEFAULT_MAX_RATIO, type ExpansionLimits, expansionProblem, readBundle } from "./read";
 export { kindsFrom, type MapEntry, Redactor } from "./redactor";
 export { bundleRoots, type OpenedBundle, readOpenedBundle, unpackBundle } from "./unpack";

@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { pack as tarPack } from "tar-stream";
 import { describe, expect, it } from "vitest";
+import { formatBinarySize } from "../bytes";
 import { tempFolder } from "../test-temp";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { readBundle } from "./read";
@@ -174,4 +176,84 @@ describe("reading a bundle", () => {
     expect(existsSync(join(state, "evil"))).toBe(false);
     expect(readdirSync(join(state, "bundles"))).toEqual([]);
   });
+
+  it("refuses, before writing, a bundle that unpacks to far more than its size, unless a larger ratio is allowed", async () => {
+    // Issue 24: an honest manifest listing a large file of zeros; the archive is a thousandth of it.
+    const dir = temp();
+    const state = join(dir, "state");
+    const zeros = "\0".repeat(32 * 1024 * 1024);
+    const listed = [...good, { path: "logs/_no-cwd/c-1/zeros", data: zeros }];
+    const file = await archive(
+      dir,
+      listed.map((f) => ({ name: f.path, data: f.data })),
+      listed,
+    );
+    const archiveBytes = statSync(file).size;
+    const total = listed.reduce((n, f) => n + Buffer.byteLength(f.data), 0);
+    const message = await unpackBundle(file, state).then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+    expect(message).toBe(
+      `The bundle would unpack to ${total} bytes (32.0 MiB), ${Math.floor(total / archiveBytes)} times its own ${archiveBytes} bytes (${formatBinarySize(archiveBytes, "bytes")}); a bundle may unpack to at most 100 times its size (--max-ratio allows more). Nothing was written.`,
+    );
+    expect(readdirSync(join(state, "bundles"))).toEqual([]);
+    expect(await readBundle(file)).toMatchObject({ files: expect.any(Array) }); // verify alone still passes
+    const opened = await unpackBundle(file, state, { maxRatio: 100_000 });
+    expect(statSync(join(opened.logs, "_no-cwd/c-1/zeros")).size).toBe(zeros.length);
+  });
+
+  it("refuses, before writing, a bundle that would not fit the state folder's free space", async () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    mkdirSync(state);
+    const fs = statfsSync(state);
+    const free = Number(fs.bavail) * Number(fs.bsize);
+    const m = manifestFor(good);
+    m.files.push({ path: "logs/_no-cwd/c-1/huge", size: free * 2, sha256: sha("") });
+    const pack = tarPack();
+    const chunks: Buffer[] = [];
+    pack.on("data", (c: unknown) => {
+      chunks.push(c as Buffer);
+    });
+    const ended = new Promise<void>((done) => pack.on("end", () => done()));
+    pack.entry({ name: "manifest.json" }, JSON.stringify(m));
+    pack.finalize();
+    await ended;
+    const file = join(dir, "b.tar.gz");
+    writeFileSync(file, gzipSync(Buffer.concat(chunks)));
+    const message = await unpackBundle(file, state, { maxRatio: 1e15 }).then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(
+      new RegExp(
+        `^The bundle would unpack to ${free * 2 + 3 + Buffer.byteLength(good[1]?.data ?? "")} bytes \\(.+\\), more than the \\d+ bytes \\(.+\\) free in ${state}\\. Nothing was written\\.$`,
+      ),
+    );
+    expect(readdirSync(join(state, "bundles"))).toEqual([]);
+  });
+
+  it("`bundle verify` passes such a bundle but warns that opening it would be refused", async () => {
+    const dir = temp();
+    const zeros = "\0".repeat(8 * 1024 * 1024);
+    const listed = [...good, { path: "logs/_no-cwd/c-1/zeros", data: zeros }];
+    const file = await archive(
+      dir,
+      listed.map((f) => ({ name: f.path, data: f.data })),
+      listed,
+    );
+    const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
+    const run = (extra: string[]) =>
+      JSON.parse(
+        execFileSync(process.execPath, [bin, "bundle", "verify", file, "--json", ...extra], { encoding: "utf8" }),
+      );
+    const warned = run([]);
+    expect(warned.ok).toBe(true);
+    expect(warned.warnings).toHaveLength(1);
+    expect(warned.warnings[0]).toMatch(
+      /^Opening it would be refused: The bundle would unpack to \d+ bytes \(8\.0 MiB\), \d+ times its own \d+ bytes .*a bundle may unpack to at most 100 times its size \(--max-ratio allows more\)\.$/,
+    );
+    expect(run(["--max-ratio", "100000"]).warnings).toEqual([]);
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, openSync, statfsSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract as tarExtract } from "tar-stream";
+import { formatBinarySize } from "../bytes";
 import { OdaError } from "../errors";
 import { openRegularSync } from "../fs/open-regular";
 import { BUNDLE_FORMAT, badEntryPath, MANIFEST_MAX_BYTES, type Manifest, ZManifest } from "./manifest";
@@ -16,6 +17,44 @@ import { BUNDLE_FORMAT, badEntryPath, MANIFEST_MAX_BYTES, type Manifest, ZManife
  */
 
 const refuse = (sentence: string) => new OdaError("unusable", sentence);
+
+/**
+ * How many times its own size a bundle may unpack to (issue 24: a 2.3 MB archive whose manifest honestly
+ * listed a 2 GiB file of zeros wrote 2.1 GB into the state folder). Real bundles hold zstd logs, already
+ * compressed, and text: a few times their size, tens at most for plain logs. `--max-ratio` allows more.
+ */
+export const DEFAULT_MAX_RATIO = 100;
+
+/** Limits on what a bundle may unpack to. */
+export interface ExpansionLimits {
+  /** Unpacked bytes allowed per byte of the archive (default {@link DEFAULT_MAX_RATIO}). */
+  maxRatio?: number;
+  /** The folder it would be written into: its free space must hold everything the manifest lists. */
+  freeIn?: string;
+}
+
+/**
+ * Why a bundle would unpack to too much, or null: the manifest's total against the archive's size times
+ * the ratio, and against the free space of `freeIn`. A manifest's sizes bound what is written (an entry
+ * larger than the manifest says is refused), so this is known before anything is written.
+ */
+export function expansionProblem(
+  manifest: Manifest,
+  archiveBytes: number,
+  limits: ExpansionLimits = {},
+): string | null {
+  const total = manifest.files.reduce((n, f) => n + f.size, 0);
+  const ratio = limits.maxRatio ?? DEFAULT_MAX_RATIO;
+  if (total > ratio * Math.max(archiveBytes, 1))
+    return `The bundle would unpack to ${total} bytes (${formatBinarySize(total, "bytes")}), ${Math.floor(total / Math.max(archiveBytes, 1))} times its own ${archiveBytes} bytes (${formatBinarySize(archiveBytes, "bytes")}); a bundle may unpack to at most ${ratio} times its size (--max-ratio allows more). Nothing was written.`;
+  if (limits.freeIn) {
+    const fs = statfsSync(limits.freeIn);
+    const free = Number(fs.bavail) * Number(fs.bsize);
+    if (total > free)
+      return `The bundle would unpack to ${total} bytes (${formatBinarySize(total, "bytes")}), more than the ${free} bytes (${formatBinarySize(free, "bytes")}) free in ${limits.freeIn}. Nothing was written.`;
+  }
+  return null;
+}
 
 async function readAll(stream: AsyncIterable<unknown>, limit: number): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -75,8 +114,13 @@ async function takeEntry(
 }
 
 /** Checks a bundle (and unpacks it into `into`, a new empty folder, when given); returns its manifest. */
-export async function readBundle(file: string, into: string | null = null): Promise<Manifest> {
+export async function readBundle(
+  file: string,
+  into: string | null = null,
+  limits: ExpansionLimits = {},
+): Promise<Manifest> {
   const extract = tarExtract();
+  let archiveBytes = 0;
   let manifest: Manifest | null = null;
   const expected = new Map<string, { size: number; sha256: string }>();
   const seen = new Set<string>();
@@ -99,7 +143,12 @@ export async function readBundle(file: string, into: string | null = null): Prom
         const data = await readAll(stream, MANIFEST_MAX_BYTES);
         manifest = parseManifest(data);
         for (const f of manifest.files) expected.set(f.path, f);
-        if (into) await takeEntry(asStream(data), name, into);
+        if (into) {
+          // Before the first byte is written: what the manifest lists must fit the ratio and the free space.
+          const tooMuch = expansionProblem(manifest, archiveBytes, limits);
+          if (tooMuch) throw refuse(tooMuch);
+          await takeEntry(asStream(data), name, into);
+        }
         return;
       }
       const want = expected.get(name);
@@ -118,7 +167,9 @@ export async function readBundle(file: string, into: string | null = null): Prom
   let fd: number;
   try {
     // A FIFO or device named like a bundle would block or never end: only a regular file is read.
-    fd = openRegularSync(file).fd;
+    const opened = openRegularSync(file);
+    fd = opened.fd;
+    archiveBytes = opened.stat.size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new OdaError("not_found", `No file ${file} exists.`);
     throw error;

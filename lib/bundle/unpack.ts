@@ -30,14 +30,18 @@ export function bundleRoots(dir: string): Omit<OpenedBundle, "manifest" | "name"
 }
 
 /** Checks `file` and unpacks it below `<stateDir>/bundles/`; the same bundle opened again replaces its folder. */
-export async function unpackBundle(file: string, stateDir: string): Promise<OpenedBundle> {
+export async function unpackBundle(
+  file: string,
+  stateDir: string,
+  options: { maxRatio?: number } = {},
+): Promise<OpenedBundle> {
   const bundles = join(stateDir, "bundles");
   mkdirSync(bundles, { recursive: true });
   const partial = join(bundles, `.partial-${process.pid}-${Date.now()}`);
   mkdirSync(partial);
   let manifest: Manifest;
   try {
-    manifest = await readBundle(file, join(partial, "bundle"));
+    manifest = await readBundle(file, join(partial, "bundle"), { maxRatio: options.maxRatio, freeIn: stateDir });
   } catch (error) {
     rmSync(partial, { recursive: true, force: true });
     throw error;

@@ -32,6 +32,20 @@ export function makeTempPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp-${randomBytes(6).toString("hex")}`);
 }
 
+/**
+ * Marks a system error with the file a save was writing (`target`): a failed write or fsync names no file
+ * (the call had only a descriptor), and a failed open names the temporary file, not the one being saved.
+ */
+export interface TargetedError extends NodeJS.ErrnoException {
+  target?: string;
+}
+
+function tagTarget(error: unknown, target: string): unknown {
+  if (error && typeof error === "object" && (error as TargetedError).target === undefined)
+    (error as TargetedError).target = target;
+  return error;
+}
+
 /** Flushes a folder's entries (the rename) to disk. Some systems refuse fsync on folders; that is not an error. */
 export async function fsyncFolder(folder: string, fs: AtomicFs = realFs): Promise<void> {
   const handle = await fs.open(folder, constants.O_RDONLY);
@@ -85,7 +99,7 @@ export async function stageFile(
     }
   } catch (error) {
     await discard();
-    throw error;
+    throw tagTarget(error, path);
   }
   return {
     path,
@@ -96,7 +110,7 @@ export async function stageFile(
         done = true;
       } catch (error) {
         await discard();
-        throw error;
+        throw tagTarget(error, path);
       }
     },
     discard,

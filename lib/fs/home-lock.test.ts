@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OdaError } from "../errors";
-import { withLockFile } from "./home-lock";
+import { brokenLockSentence, lockFileProblem, withLockFile } from "./home-lock";
 import { readProcessStartTime } from "./lock";
 
 let dir: string;
@@ -58,5 +58,49 @@ describe("withLockFile", () => {
       });
     await Promise.all([hold("a"), hold("b")]);
     expect(order).toEqual(["a in", "a out", "b in", "b out"]);
+  });
+});
+
+describe("a lock's name holding no lock (issue 24)", () => {
+  const broken = (problem: string) => new OdaError("refused", problem);
+  const cases: [string, (path: string) => Promise<void>, string][] = [
+    ["a folder", (p) => mkdir(p), "a folder"],
+    ["a FIFO", async (p) => void execFileSync("mkfifo", [p]), "a FIFO (named pipe)"],
+    ["an empty file", (p) => writeFile(p, ""), "an empty file"],
+    [
+      "garbage text",
+      (p) => writeFile(p, "not a lock\n"),
+      'a 11-byte file that does not hold a lock\'s {"pid", "host", "startedAt"}',
+    ],
+    [
+      "a dangling link",
+      (p) => symlink(join(dir, "nowhere"), p),
+      `a symbolic link to ${"DIR"}/nowhere, which does not exist`,
+    ],
+    [
+      "another computer's lock",
+      (p) =>
+        writeFile(p, JSON.stringify({ pid: 42, host: "elsewhere.example", startedAt: "2026-11-29T18:24:08.123Z" })),
+      "the lock of process 42 on another computer (elsewhere.example), which cannot be checked from here",
+    ],
+  ];
+  for (const [name, make, what] of cases) {
+    it(`refuses at once with a sentence naming the path and what it is: ${name}`, async () => {
+      const path = join(dir, ".lock");
+      await make(path);
+      const expected = brokenLockSentence(path, what.replace("DIR", dir));
+      expect(await lockFileProblem(path)).toBe(expected);
+      // A wait far longer than the test's own timeout: the refusal must not wait for a holder.
+      const run = withLockFile(path, { busy, broken, waitMs: 3_600_000 }, async () => "ran");
+      await expect(run).rejects.toThrow(expected);
+      expect(expected).toContain("oda-admin repair apply lock:memory-history");
+    }, 20_000);
+  }
+
+  it("is no problem when absent or held by a live process", async () => {
+    const path = join(dir, ".lock");
+    expect(await lockFileProblem(path)).toBeNull();
+    await writeFile(path, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString() }));
+    expect(await lockFileProblem(path)).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { constants, promises as fsp } from "node:fs";
+import { constants, promises as fsp, type Stats } from "node:fs";
+import { dirname } from "node:path";
 import type { OdaError } from "../errors";
+import { fsyncFolder } from "./atomic";
 import { describeThisProcess, judgeHolder, type LockHolder, parseLockContent } from "./lock";
 
 /**
@@ -19,6 +21,84 @@ export interface LockFileOptions {
   waitMs?: number;
   /** The refusal when the wait runs out. */
   busy: () => OdaError;
+  /**
+   * The refusal when the name holds something that is not a lock (a folder, a FIFO, a link, an empty file,
+   * other text) or names a holder that cannot be checked: `problem` is {@link brokenLockSentence}'s.
+   */
+  broken?: (problem: string) => OdaError;
+}
+
+/** What is at a lock's name, as {@link inspectLockFile} finds it. */
+export type LockInspection =
+  | { state: "absent" }
+  /** A readable lock: its holder is alive, stale or on another computer (`judged`). */
+  | { state: "held"; raw: string; holder: LockHolder; judged: ReturnType<typeof judgeHolder> }
+  /** Not a lock: `what` says in words what it is instead. */
+  | { state: "broken"; what: string };
+
+/**
+ * Looks at a lock's name without following a link or blocking on a FIFO. Only a regular file holding a
+ * `{"pid", "host", "startedAt"}` is a lock; anything else is "broken" with what it is (issue 24: a folder,
+ * a FIFO, an empty file, garbage or a dangling link there refused every memory change as "busy", forever).
+ */
+export async function inspectLockFile(path: string): Promise<LockInspection> {
+  let st: Stats;
+  try {
+    st = await fsp.lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { state: "absent" };
+    return { state: "broken", what: `cannot be looked at (the system answered ${code ?? "an unknown error"})` };
+  }
+  if (st.isSymbolicLink()) {
+    const target = await fsp.readlink(path).catch(() => "?");
+    const exists = await fsp.stat(path).then(
+      () => true,
+      () => false,
+    );
+    return { state: "broken", what: `a symbolic link to ${target}${exists ? "" : ", which does not exist"}` };
+  }
+  if (st.isDirectory()) return { state: "broken", what: "a folder" };
+  if (st.isFIFO()) return { state: "broken", what: "a FIFO (named pipe)" };
+  if (st.isSocket()) return { state: "broken", what: "a socket" };
+  if (st.isCharacterDevice() || st.isBlockDevice()) return { state: "broken", what: "a device" };
+  const raw = await readLock(path).catch((error: NodeJS.ErrnoException) => {
+    return { error: error.code ?? "an unknown error" };
+  });
+  if (raw === null) return { state: "absent" };
+  if (typeof raw !== "string")
+    return { state: "broken", what: `a file that cannot be read (the system answered ${raw.error})` };
+  if (raw === "") return { state: "broken", what: "an empty file" };
+  const holder = parseLockContent(raw);
+  if (!holder)
+    return {
+      state: "broken",
+      what: `a ${Buffer.byteLength(raw)}-byte file that does not hold a lock's {"pid", "host", "startedAt"}`,
+    };
+  return { state: "held", raw, holder, judged: judgeHolder(holder) };
+}
+
+/** The sentence for a lock's name that holds no usable lock (the doctor's problem, a change's refusal). */
+export function brokenLockSentence(path: string, what: string): string {
+  return `${path} is ${what}; no Oda Admin process on this computer holds it, and no memory can be changed while it is there. Check that no Oda Admin process is changing memories, then set it aside with oda-admin repair apply ${HOME_LOCK_REPAIR} (it is kept in the admin state).`;
+}
+
+/** The repair id that sets a broken or stale home lock aside. */
+export const HOME_LOCK_REPAIR = "lock:memory-history";
+
+/**
+ * The problem at a lock's name, or null: a broken one, or a readable one whose holder cannot be checked
+ * from here (another computer). A live holder is no problem; a stale one is taken over by the next change.
+ */
+export async function lockFileProblem(path: string): Promise<string | null> {
+  const seen = await inspectLockFile(path);
+  if (seen.state === "broken") return brokenLockSentence(path, seen.what);
+  if (seen.state === "held" && seen.judged.state === "unknown")
+    return brokenLockSentence(
+      path,
+      `the lock of process ${seen.holder.pid} on another computer (${seen.holder.host}), which cannot be checked from here`,
+    );
+  return null;
 }
 
 /** A lock this process holds. */
@@ -49,20 +129,28 @@ function holderContent(): string {
   return `${JSON.stringify(self)}\n`;
 }
 
-/** The lock file's content; null when it is absent. A FIFO or other odd file reads as "" (unknown, so live). */
+/**
+ * The lock file's content; null when it is absent. A FIFO or other odd file reads as "" (no lock's
+ * content); an open the system refuses (a link, a permission) throws.
+ */
 async function readLock(path: string): Promise<string | null> {
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? null : "";
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
   }
   try {
     return (await handle.stat()).isFile() ? await handle.readFile("utf8") : "";
   } finally {
     await handle.close();
   }
+}
+
+/** `readLock` for a comparison with content this process wrote: anything unreadable is not it. */
+async function readLockOrEmpty(path: string): Promise<string | null> {
+  return readLock(path).catch(() => "");
 }
 
 /**
@@ -73,9 +161,17 @@ async function readLock(path: string): Promise<string | null> {
  */
 async function createLock(path: string, content: string): Promise<boolean> {
   const temp = `${path}.new-${randomBytes(6).toString("hex")}`;
-  await fsp.writeFile(temp, content, { flag: "wx" });
+  // Written and synced before it is linked: after a power loss the name holds the whole content or nothing.
+  const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   try {
     await fsp.link(temp, path);
+    await fsyncFolder(dirname(path));
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
@@ -101,7 +197,7 @@ async function removeStale(path: string, staleRaw: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
     throw error;
   }
-  const moved = await readLock(aside);
+  const moved = await readLockOrEmpty(aside);
   if (moved !== staleRaw) await fsp.link(aside, path).catch(() => undefined);
   await fsp.unlink(aside).catch(() => undefined);
 }
@@ -113,12 +209,16 @@ async function acquire(path: string, content: string, options: LockFileOptions):
   let delay = 2;
   for (;;) {
     if (await createLock(path, content)) return;
-    const raw = await readLock(path);
-    if (raw === null) continue; // released meanwhile
-    const holder = parseLockContent(raw);
-    if (holder && judgeHolder(holder).state === "stale") {
-      await removeStale(path, raw);
+    const seen = await inspectLockFile(path);
+    if (seen.state === "absent") continue; // released meanwhile
+    if (seen.state === "held" && seen.judged.state === "stale") {
+      await removeStale(path, seen.raw);
       continue;
+    }
+    // Only a readable lock whose holder is alive is waited for; anything else would never go away by itself.
+    if (seen.state === "broken" || seen.judged.state === "unknown") {
+      const problem = (await lockFileProblem(path)) ?? brokenLockSentence(path, "not a lock");
+      throw options.broken ? options.broken(problem) : options.busy();
     }
     if (Date.now() >= deadline) throw options.busy();
     await sleep(delay);
@@ -141,13 +241,13 @@ export async function withLockFile<T>(
     const held: HeldLockFile = {
       path,
       async assertHeld() {
-        if ((await readLock(path)) !== content) throw options.busy();
+        if ((await readLockOrEmpty(path)) !== content) throw options.busy();
       },
     };
     try {
       return await fn(held);
     } finally {
-      if ((await readLock(path).catch(() => null)) === content) await fsp.unlink(path).catch(() => undefined);
+      if ((await readLockOrEmpty(path)) === content) await fsp.unlink(path).catch(() => undefined);
     }
   });
 }

@@ -5,10 +5,11 @@ import { readLockStatus } from "./lock";
 /**
  * The names `withLockFile` (home-lock.ts) gives a lock while it creates one
  * (`<lock>.new-<hex>`, linked into place) or takes a stale one away
- * (`<lock>.stale-<hex>`, renamed aside): a process killed in between leaves
+ * (`<lock>.stale-<hex>`, renamed aside) or sets a broken one aside (`<lock>.aside-<hex>`,
+ * `lib/repair/home-lock.ts`): a process killed in between leaves
  * them, and nothing removes them afterwards.
  */
-const LEFTOVER = /^.*\.lock\.(new|stale)-[0-9a-f]{12}$/;
+const LEFTOVER = /^.*\.lock\.(new|stale|aside)-[0-9a-f]{12}$/;
 
 /** What the doctor says of a temporary lock file left behind. */
 export const LOCK_LEFTOVER_SENTENCE =

@@ -10,6 +10,7 @@ import {
   type StagedWrite,
   settleStaged,
   stageFile,
+  type TargetedError,
   withLockFile,
 } from "../fs";
 import { describeMemory, type MemoryDetail } from "./details";
@@ -90,7 +91,11 @@ const ATTEMPTS = 3;
  */
 async function withHomeLock<T>(home: string, place: MemoryPlace, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
   const folder = await ensureFolderInside(home, "memory-history");
-  return withLockFile(join(folder, ".lock"), { busy: () => new OdaError("locked", MESSAGES.busy) }, async (lock) => {
+  const options = {
+    busy: () => new OdaError("locked", MESSAGES.busy),
+    broken: (problem: string) => new OdaError("refused", MESSAGES.couldNotChange(problem)),
+  };
+  return withLockFile(join(folder, ".lock"), options, async (lock) => {
     await removeLeftoverTemps(place.history, { minAgeMs: 0 });
     return fn(lock);
   });
@@ -167,14 +172,28 @@ export async function mutate(
     });
   } catch (error) {
     if (isOdaError(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new OdaError(
-      "io",
-      MESSAGES.couldNotChange(code ? `the file system answered ${code}.` : "an unexpected error."),
-      { cause: error },
-    );
+    throw new OdaError("io", MESSAGES.couldNotChange(systemReason(error as TargetedError)), { cause: error });
   }
 }
+
+/** What the system answered, in words, and the file it answered about (issue 24: EFBIG and EACCES named none). */
+function systemReason(error: TargetedError): string {
+  const code = error.code;
+  if (!code) return "an unexpected error.";
+  const file = error.target ?? error.path;
+  const words = SYSTEM_WORDS[code];
+  return `the file system answered ${code}${words ? ` (${words})` : ""}${file ? ` for ${file}` : ""}.`;
+}
+
+const SYSTEM_WORDS: Record<string, string> = {
+  EFBIG: "the file would be larger than this process may write",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+};
 
 export function requireLive(ctx: Context): Current & { parse: ParsedMemory } {
   const cur = ctx.current;

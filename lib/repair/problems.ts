@@ -4,13 +4,14 @@ import { listAllProblems } from "../memory/problems";
 import { listGenerations, readChatFolder } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
 import { readCompressSetting } from "../sessions/settings";
+import { homeLockRepairable } from "./home-lock";
 import { listJournals } from "./journal";
 import { type RepairRoots, targetId } from "./targets";
 
 /** A problem that has a repair, with the id `repair apply` takes. */
 export interface Repairable {
   id: string;
-  kind: "form" | "duplicate" | "archive" | "memory";
+  kind: "form" | "duplicate" | "archive" | "memory" | "lock";
   /** The chat id, or the memory's path relative to the home. */
   subject: string;
   /** The problem's sentence (for `archive`: the space the older generations take). */
@@ -74,6 +75,8 @@ export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> 
     }
   }
   if (roots.home) {
+    const lock = await homeLockRepairable(roots.home);
+    if (lock) out.push({ ...lock, kind: "lock", subject: "memory-history/.lock", bytes: 0 });
     for (const p of await listAllProblems(roots.home)) {
       if (p.id === null) continue;
       const target = { kind: "memory" as const, workspace: p.workspace, memory: p.id };

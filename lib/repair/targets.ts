@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { OdaError } from "../errors";
+import { HOME_LOCK_REPAIR } from "../fs/home-lock";
 import { assertMemoryId, assertWorkspace } from "../memory/names";
 import { requireRoot } from "../roots";
 import { locateChat } from "../sessions/folder";
@@ -26,7 +27,9 @@ export type RepairTarget =
   | { kind: "form"; chat: string }
   | { kind: "duplicate"; chat: string; setAside?: string }
   | { kind: "archive"; chat: string; generations?: string[] }
-  | { kind: "memory"; workspace: string | null; memory: string };
+  | { kind: "memory"; workspace: string | null; memory: string }
+  /** `lock:memory-history`: the home's memory lock, set aside (`home-lock.ts`), outside the journal engine. */
+  | { kind: "lock" };
 
 /** Reads a repair id such as `form:c-1` or `memory:global/0a1b2c3d`. */
 export function parseTarget(text: string): RepairTarget {
@@ -34,6 +37,7 @@ export function parseTarget(text: string): RepairTarget {
   const kind = text.slice(0, colon);
   const rest = text.slice(colon + 1);
   if (colon > 0 && rest && (kind === "form" || kind === "duplicate" || kind === "archive")) return { kind, chat: rest };
+  if (text === HOME_LOCK_REPAIR) return { kind: "lock" };
   if (kind === "memory") {
     const parts = rest.split("/");
     const memory = parts.pop() ?? "";
@@ -49,6 +53,7 @@ export function parseTarget(text: string): RepairTarget {
 
 /** The text form of a target (its id in `repair list`). */
 export function targetId(target: RepairTarget): string {
+  if (target.kind === "lock") return HOME_LOCK_REPAIR;
   if (target.kind !== "memory") return `${target.kind}:${target.chat}`;
   return `memory:${memorySubject(target.workspace, target.memory)}`;
 }
@@ -85,6 +90,8 @@ interface Resolved {
 }
 
 function resolve(roots: RepairRoots, target: RepairTarget): Resolved {
+  if (target.kind === "lock")
+    throw new OdaError("bad_input", `${HOME_LOCK_REPAIR} is applied by setAsideHomeLock, not the repair engine.`);
   if (target.kind === "memory") {
     const home = needHome(roots);
     return {

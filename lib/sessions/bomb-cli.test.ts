@@ -6,6 +6,23 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "./test-helpers";
 
 const run = promisify(execFile);
+
+/** The output of a run that must exit with `code` (`execFile` rejects on any other than 0). */
+async function exitsWith(
+  code: number,
+  running: Promise<{ stdout: string; stderr: string }>,
+): Promise<{ stdout: string; stderr: string }> {
+  try {
+    const done = await running;
+    expect(0).toBe(code);
+    return done;
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    expect(failed.code).toBe(code);
+    return { stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
 const BIN = resolve(import.meta.dirname, "../../bin/oda-admin");
 
 /** A chat folder under `_no-cwd` whose format 1 log is written by `zstd` from a shell pipeline. */
@@ -33,9 +50,11 @@ describe("the CLI on hostile logs (real processes)", () => {
     expect(doc.chats[0].problems).toEqual(expect.arrayContaining([expect.stringMatching(sentence)]));
     expect(doc.chats[0].title).toBe("hello");
 
-    const show = await run(process.execPath, [BIN, "session", "show", "c-bomb", "--logs", logs, "--count", "2"], {
-      timeout: 120_000,
-    });
+    // The problem is printed, so the exit is 1 (issue 24: never an error line with exit 0).
+    const show = await exitsWith(
+      1,
+      run(process.execPath, [BIN, "session", "show", "c-bomb", "--logs", logs, "--count", "2"], { timeout: 120_000 }),
+    );
     expect(show.stdout).toContain('     1  @0  {"time":"2026-11-29T18:24:08.123Z","role":"user","text":"hello"}');
     expect(show.stdout).toMatch(sentence);
   }, 240_000);
@@ -43,10 +62,11 @@ describe("the CLI on hostile logs (real processes)", () => {
   it("session show gives a line over --max-line-bytes as its head with its length", async () => {
     const logs = tempDir();
     bombChat(logs, "c-long", `{ ${FIRST}; printf '{"text":"'; seq -s ' ' 1 200000 | head -c 1000000; echo '"}'; }`);
-    const show = await run(
-      process.execPath,
-      [BIN, "session", "show", "c-long", "--logs", logs, "--max-line-bytes", "65536", "--json"],
-      { timeout: 120_000 },
+    const show = await exitsWith(
+      1,
+      run(process.execPath, [BIN, "session", "show", "c-long", "--logs", logs, "--max-line-bytes", "65536", "--json"], {
+        timeout: 120_000,
+      }),
     );
     const doc = JSON.parse(show.stdout);
     expect(doc.lines[1].length).toBe(1000011);

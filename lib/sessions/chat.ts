@@ -10,6 +10,7 @@ import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
 import { logLimits } from "./limits";
 import type { LongLine, TailReport } from "./line-index";
 import { type BlockedEntry, screenChatFolder } from "./links";
+import type { OpenLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
 import { type Problem, problemAt, withRawLog } from "./problem";
 import { FileWindow, readRange } from "./zstd/file-window";
@@ -96,6 +97,8 @@ export interface SummarizeOptions {
   rebuild?: (current: Generation) => Promise<RebuiltLog>;
   /** The chat folder's entries as just read by the caller (the index's reader, for its fingerprint). */
   files?: ChatFolderFiles;
+  /** The current log, opened once by the caller: every read of it goes through this descriptor. */
+  log?: OpenLog;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -216,7 +219,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       continue;
     }
     try {
-      headBytes = readHeadBytes(g.path);
+      headBytes = readHeadBytes(g.path, options.log);
       g.bytes = headBytes.size;
     } catch (error) {
       // Swapped for a FIFO or the like since the folder was listed: refused like one listed as such.
@@ -274,7 +277,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
     return summary;
   }
   summary.format = current.format;
-  const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo);
+  const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo, options.log);
   const first = head.first;
   const header = asHeader(first);
   let identity: ChatIdentity = header
@@ -333,7 +336,7 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   }
   const rebuilt = options.rebuild
     ? await options.rebuild(current)
-    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput });
+    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput, open: options.log });
   // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
   Object.assign(summary, rebuilt.details, { cached: false });
   summary.tail = rebuilt.tail;

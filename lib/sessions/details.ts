@@ -1,7 +1,7 @@
 import { OdaError } from "../errors";
 import { type LongLine, reportTail, type TailReport } from "./line-index";
 import { LineSplitter, parseObject } from "./lines";
-import { type LogEnd, streamLog } from "./log-stream";
+import { type LogEnd, type OpenLog, streamLog } from "./log-stream";
 
 /** A format 4 log's first line. */
 export interface SessionHeader {
@@ -178,7 +178,7 @@ export class DetailsRebuild {
 export async function rebuildDetails(
   path: string,
   compressed: boolean,
-  options: { batchOutput?: number } = {},
+  options: { batchOutput?: number; open?: OpenLog } = {},
 ): Promise<RebuiltLog> {
   const rebuild = new DetailsRebuild();
   const splitter = new LineSplitter();
@@ -189,7 +189,7 @@ export async function rebuildDetails(
     return true;
   };
   try {
-    for await (const item of streamLog(path, { compressed, batchOutput: options.batchOutput })) {
+    for await (const item of streamLog(path, { compressed, batchOutput: options.batchOutput, open: options.open })) {
       if (item.type === "end") end = item;
       else splitter.push(item.data, onLine);
     }
@@ -201,11 +201,15 @@ export async function rebuildDetails(
 }
 
 /** The first complete line of a log as an object (`null`: none, or not an object). */
-export async function readFirstLine(path: string, compressed: boolean): Promise<Record<string, unknown> | null> {
+export async function readFirstLine(
+  path: string,
+  compressed: boolean,
+  open?: OpenLog,
+): Promise<Record<string, unknown> | null> {
   const splitter = new LineSplitter();
   let first: Record<string, unknown> | null = null;
   try {
-    for await (const item of streamLog(path, { compressed })) {
+    for await (const item of streamLog(path, { compressed, open })) {
       if (item.type === "end") break;
       const more = splitter.push(item.data, (_n, _o, bytes, length) => {
         first = length > bytes.length ? null : parseObject(bytes.toString("utf8"));

@@ -3,6 +3,7 @@ import { openRegularSync, readFileStartSync } from "../fs/open-regular";
 import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
+import type { OpenLog } from "./log-stream";
 import { readRange } from "./zstd/file-window";
 import { decodeFrameBatched } from "./zstd/frame-batch";
 import { type ByteSource, type FrameInfo, walkFrame } from "./zstd/frames";
@@ -53,7 +54,8 @@ const scratch = Buffer.allocUnsafe(HEAD_BYTES);
  * checkpoint is then judged ahead of the log and the details rebuilt from it,
  * never served wrongly.)
  */
-export function readHeadBytes(path: string): HeadBytes {
+export function readHeadBytes(path: string, open?: OpenLog): HeadBytes {
+  if (open) return { head: readRange(open.fd, 0, Math.min(HEAD_BYTES, open.size)), size: open.size };
   const { bytes, size } = readFileStartSync(path, scratch);
   return { head: Buffer.from(scratch.subarray(0, bytes)), size };
 }
@@ -123,12 +125,14 @@ export async function decodeLogHead(
   compressed: boolean,
   bytes: HeadBytes,
   memo = false,
+  open?: OpenLog,
 ): Promise<LogHead> {
   const { head, size } = bytes;
   const fast = await firstLineFromHead(head, size, compressed, memo);
-  const first = fast === undefined ? await readFirstLine(path, compressed) : fast;
+  const first = fast === undefined ? await readFirstLine(path, compressed, open) : fast;
   const hashTail = (end: number) => {
     if (end <= head.length) return sha256Hex(head.subarray(Math.max(0, end - 4096), end));
+    if (open) return sha256Hex(readRange(open.fd, Math.max(0, end - 4096), end));
     const { fd } = openRegularSync(path);
     try {
       return sha256Hex(readRange(fd, Math.max(0, end - 4096), end));

@@ -93,3 +93,4 @@ export {
   readLines,
 } from "./read";
 export { readCompressSetting } from "./settings";
+export { type ShownChat, showChat } from "./show";

@@ -56,6 +56,19 @@ export interface StreamLogOptions {
    * and at least this size, or the stream is refused (`conflict`) before a byte is read.
    */
   expect?: { ino: number; size: number };
+  /**
+   * Read through this descriptor, opened by the caller (who closes it), up to the size it saw at the
+   * open: every read of one command goes through one open, so a file swapped or cut between two reads
+   * cannot mix two files without notice (issue 24).
+   */
+  open?: OpenLog;
+}
+
+/** A log opened once for several reads (`openLogFile`). */
+export interface OpenLog {
+  fd: number;
+  size: number;
+  ino: number;
 }
 
 /**
@@ -106,9 +119,10 @@ export function openLogFile(
  * chunk before the problem was yielded.
  */
 export async function* streamLog(path: string, options: StreamLogOptions): AsyncGenerator<LogChunk | LogEnd> {
-  const { fd, size, ino } = openLogFile(path, { noFollow: !!options.expect });
+  const own = !options.open;
+  const { fd, size, ino } = options.open ?? openLogFile(path, { noFollow: !!options.expect });
   if (options.expect && (ino !== options.expect.ino || size < options.expect.size)) {
-    closeSync(fd);
+    if (own) closeSync(fd);
     throw new OdaError("conflict", withRawLog(`${path} is not the file that was read before.`, path));
   }
   let sliceStart = performance.now();
@@ -165,7 +179,7 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
       throw error;
     }
   } finally {
-    closeSync(fd);
+    if (own) closeSync(fd);
   }
 }
 

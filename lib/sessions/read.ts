@@ -1,4 +1,4 @@
-import { closeSync, createReadStream } from "node:fs";
+import { close, closeSync, createReadStream, read } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { OdaError } from "../errors";
@@ -10,6 +10,7 @@ import { indexLog, type LinesResult, type LogIndex, readLogLines } from "./line-
 import { LineSplitter, type LogLine, parseLine } from "./lines";
 import { openLogFile, streamLog } from "./log-stream";
 import { LOCK_FILE } from "./names";
+import { withRawLog } from "./problem";
 
 /** Options shared by the chat readers. */
 export interface ReadOptions {
@@ -177,7 +178,42 @@ export function openChatDownload(
     closeSync(fd);
     return { generation, stream: Readable.from([]) };
   }
-  return { generation, stream: createReadStream("", { fd, start: 0, end: size - 1 }) };
+  return { generation, stream: streamExactly(fd, size, gen.path) };
+}
+
+const RAW_PIECE = 1024 * 1024;
+
+/**
+ * The first `size` bytes of an open file as a stream that fails when the file ends first (truncated while
+ * it was sent): `createReadStream({ end })` ends early without an error, so a download that promised
+ * `size` bytes ended short and looked complete (issue 24). Every byte comes through this descriptor, so a
+ * log swapped by rename meanwhile is still the file the download began with. Closes `fd` at its end.
+ */
+export function streamExactly(fd: number, size: number, path: string): Readable {
+  let at = 0;
+  return new Readable({
+    highWaterMark: RAW_PIECE,
+    read() {
+      const want = Math.min(RAW_PIECE, size - at);
+      if (want <= 0) {
+        this.push(null);
+        return;
+      }
+      const buf = Buffer.allocUnsafe(want);
+      read(fd, buf, 0, want, at, (error, got) => {
+        if (error) return this.destroy(error);
+        if (got === 0) {
+          const sentence = `${path} became shorter while it was sent: it ended at byte ${at} of the ${size} bytes the download began with.`;
+          return this.destroy(new OdaError("conflict", withRawLog(sentence, path)));
+        }
+        at += got;
+        this.push(got === want ? buf : buf.subarray(0, got));
+      });
+    },
+    destroy(error, done) {
+      close(fd, () => done(error));
+    },
+  });
 }
 
 /** A chat's lock file, unless it is a link leading outside the log folder or not a regular file (then unknown). */

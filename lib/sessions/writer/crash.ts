@@ -50,3 +50,25 @@ export function leaveDeadLock(chatDir: string, holder: LockHolder = makeDeadHold
   writeFileSync(join(chatDir, LOCK_FILE), `${JSON.stringify(holder)}\n`);
   return holder;
 }
+
+/**
+ * Writes `content` as a valid zstd log of tiny frames: each `frameBytes` (1-255) bytes in a single-segment
+ * frame of one raw block, 9 bytes of headers each (issue 24: a 2 MB line in 2-byte frames is a million
+ * frames). What a writer that flushes after every few bytes would leave.
+ */
+export function writeTinyFrameLog(path: string, content: Buffer, frameBytes = 2): number {
+  const frames = Math.ceil(content.length / frameBytes);
+  const out = Buffer.alloc(content.length + frames * 9);
+  let o = 0;
+  for (let i = 0; i < content.length; i += frameBytes) {
+    const n = Math.min(frameBytes, content.length - i);
+    out.writeUInt32LE(0xfd2fb528, o);
+    out[o + 4] = 0x20; // single segment, one-byte content size, no checksum
+    out[o + 5] = n;
+    out.writeUIntLE(1 | (n << 3), o + 6, 3); // last block, raw, n bytes
+    content.copy(out, o + 9, i, i + n);
+    o += 9 + n;
+  }
+  writeFileSync(path, out.subarray(0, o));
+  return frames;
+}

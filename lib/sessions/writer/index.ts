@@ -9,7 +9,7 @@ import { encodeName, groupName, logFileName, parseLogName } from "../names";
 import { ChatWriter, type NewChat, type WriterOptions } from "./chat-writer";
 
 export { ChatWriter, type NewChat, type Turn, type WriterOptions } from "./chat-writer";
-export { appendCutSave, appendUnfinishedLine, leaveDeadLock, makeDeadHolder } from "./crash";
+export { appendCutSave, appendUnfinishedLine, leaveDeadLock, makeDeadHolder, writeTinyFrameLog } from "./crash";
 
 /**
  * Starts a new chat. Nothing is written until the first save (the seed: files

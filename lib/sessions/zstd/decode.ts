@@ -43,6 +43,13 @@ const MAX_BATCH = 8 * 1024 * 1024;
  */
 const TARGET_OUTPUT = 6 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
+/**
+ * The most frames one native batch joins. A batch keeps no object per frame (only its range and bound),
+ * and the native call's own cost grows with the frames it walks; without a cap, a log of tiny frames
+ * (2-byte raw frames, 11 bytes each: a 2 MB line is a million frames) made one batch of 700,000 frames
+ * whose walk kept an object per frame, about 1.1 KB each with the garbage around it (issue 24).
+ */
+export const MAX_BATCH_FRAMES = 4096;
 /** The most output one zstd block can have (RFC 8878 Block_Maximum_Size). */
 const BLOCK_MAX = 128 * 1024;
 /** Sync work between two turns of the event loop. */
@@ -63,6 +70,12 @@ export type ZstdItem =
       /** The cut-off last frame, if any: its offset and how many bytes were decoded from it. */
       cut: { offset: number; decoded: number } | null;
     };
+
+/**
+ * Counters for tests and benches: the most frames one native batch joined since the process started.
+ * Memory is asserted on the process's peak RSS; this shows the cause stays bounded.
+ */
+export const stats = { maxBatchFrames: 0 };
 
 /** Options for `decodeZstd`. */
 export interface DecodeZstdOptions {
@@ -124,10 +137,10 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
   /** Groups the complete frames from `pos` into one batch, up to the budget or a frame that needs other handling. */
   const plan = (): Batch => {
     const batchStart = pos;
-    const frames: FrameInfo[] = [];
+    let count = 0;
     let bound = 0;
     let stop: FrameInfo | FrameError | null = null;
-    while (pos < size) {
+    while (pos < size && count < MAX_BATCH_FRAMES) {
       let frame: FrameInfo;
       try {
         frame = walkFrame(win, pos);
@@ -144,12 +157,14 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
         stop = capError(limits.maxDecodedBytes, frame.offset, produced + bound, "cap");
         break;
       }
-      if (frames.length && (bound + frame.bound > BATCH_BOUND || pos + frame.length - batchStart > budget)) break;
-      frames.push(frame);
+      if (count && (bound + frame.bound > BATCH_BOUND || pos + frame.length - batchStart > budget)) break;
+      count++;
       bound += frame.bound;
       pos += frame.length;
     }
-    return { batchStart, end: pos, frames, stop, job: frames.length ? decodeBatch(win, frames, bound) : null };
+    stats.maxBatchFrames = Math.max(stats.maxBatchFrames, count);
+    const job = count ? decodeBatch(win, batchStart, pos, bound) : null;
+    return { batchStart, end: pos, stop, job };
   };
   // One batch is decoded ahead on the thread pool while the caller works on the previous one.
   let next: Batch | null = pos < size ? plan() : null;
@@ -198,7 +213,6 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
 interface Batch {
   batchStart: number;
   end: number;
-  frames: FrameInfo[];
   stop: FrameInfo | FrameError | null;
   job: Promise<DecodedBatch> | null;
 }
@@ -209,29 +223,33 @@ interface DecodedBatch {
   error: FrameError | null;
 }
 
-/** Decodes complete frames in one native call; on failure, frame by frame to name the damaged one. */
-async function decodeBatch(win: FileWindow, frames: FrameInfo[], bound: number): Promise<DecodedBatch> {
-  const first = frames[0] as FrameInfo;
-  const last = frames[frames.length - 1] as FrameInfo;
+/** Decodes the complete frames in [start, end) in one native call; on failure, frame by frame to name the damaged one. */
+async function decodeBatch(win: FileWindow, start: number, end: number, bound: number): Promise<DecodedBatch> {
+  const range = win.range(start, end);
   try {
-    const range = win.range(first.offset, last.offset + last.length);
     // A small batch (a short chat's whole log) shares one native call with the others asked for meanwhile.
     const chunk = await (bound <= SHARED_BOUND ? decodeFrameBatched(range, bound) : decompressNative(range));
-    return { chunks: [{ chunk, frameOffset: first.offset }], error: null };
+    return { chunks: [{ chunk, frameOffset: start }], error: null };
   } catch {
     // Find the damaged frame and keep everything before it.
   }
   const chunks: DecodedBatch["chunks"] = [];
-  for (const frame of frames) {
+  const src = {
+    size: end,
+    bytes: (pos: number, n: number) => range.subarray(pos - start, Math.min(pos + n, end) - start),
+  };
+  for (let pos = start; pos < end; ) {
+    const frame = walkFrame(src, pos);
     try {
       chunks.push({
-        chunk: await decompressNative(win.range(frame.offset, frame.offset + frame.length)),
-        frameOffset: frame.offset,
+        chunk: await decompressNative(range.subarray(pos - start, pos - start + frame.length)),
+        frameOffset: pos,
       });
     } catch (error) {
-      const message = `the zstd frame at byte ${frame.offset} is damaged (${(error as Error).message})`;
-      return { chunks, error: new FrameError(message, frame.offset) };
+      const message = `the zstd frame at byte ${pos} is damaged (${(error as Error).message})`;
+      return { chunks, error: new FrameError(message, pos) };
     }
+    pos += frame.length;
   }
   return { chunks, error: null };
 }

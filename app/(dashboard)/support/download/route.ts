@@ -21,6 +21,8 @@ export async function GET(request: Request): Promise<Response> {
     headers: {
       "content-type": "application/gzip",
       "content-length": String(size),
+      // Next drops content-length; the server's preload puts this back as it (server/host-guard.cjs).
+      "x-oda-content-length": String(size),
       "content-disposition": `attachment; filename="${basename(job.file)}"`,
       "cache-control": "no-store",
     },

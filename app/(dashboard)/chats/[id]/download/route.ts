@@ -49,6 +49,8 @@ export function GET(request: Request): Promise<Response> {
         "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
         "cache-control": NO_STORE,
         "content-length": String(gen.bytes),
+        // Next drops content-length; the server's preload puts this back as it (server/host-guard.cjs).
+        "x-oda-content-length": String(gen.bytes),
       };
       return new Response(body, { headers });
     } catch (error) {
