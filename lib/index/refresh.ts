@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import type { ReadTask } from "./chat-read";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
@@ -58,6 +59,11 @@ export interface RefreshResult {
   ms: number;
   /** Set when the index file was damaged and set aside: where it went and why. */
   setAside: { path: string; reason: string } | null;
+  /**
+   * The files and folders the system would not give in this refresh (no permission, removed while read, an
+   * I/O error, …), one sentence each: what they hold is left out of the index, the rest is indexed.
+   */
+  unreadable: string[];
 }
 
 /** A refresh of at least this many chats, and a fifth of the folder, defers FTS5's merges to its end. */
@@ -123,7 +129,17 @@ class WriteBatch {
 
 /** The counts a refresh adds up, at zero: at the start and again when a damaged index is rebuilt. */
 function zeroCounts() {
-  return { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0, textBytes: 0, threads: 0 };
+  return {
+    added: 0,
+    changed: 0,
+    removed: 0,
+    appended: 0,
+    reindexed: 0,
+    linesRead: 0,
+    textBytes: 0,
+    threads: 0,
+    unreadable: [] as string[],
+  };
 }
 
 /**
@@ -162,6 +178,7 @@ async function refreshOnce(
   if (readMeta(db, "compress") !== String(compress)) db.prepare("UPDATE chats SET fingerprint = ''").run();
   const changes = await scanChanges(db, handle.logDir);
   result.chats = changes.total;
+  for (const p of changes.problems) if (p.kind === "system") result.unreadable.push(p.message);
   const dropChat = db.transaction((cid: number) => {
     deleteEntries(db, cid);
     db.prepare("DELETE FROM chats WHERE cid = ?").run(cid);
@@ -227,9 +244,15 @@ async function refreshOnce(
           if (made) storeDictionary(db, made);
           if (batch.due()) batch.commit();
         },
-        done: (i, error) => {
-          // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
-          if (error && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        done: (i, error, unreadable) => {
+          // A chat folder removed or replaced while it was read, or one the system would not give: the next
+          // refresh sees it as it is then; the others go on.
+          if (error && !isSystemError(error)) throw error;
+          if (error) {
+            const at = changes.changed[i]?.seen.loc.dir ?? handle.logDir;
+            result.unreadable.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, at)));
+          }
+          if (unreadable?.length) result.unreadable.push(...unreadable);
           if (changes.changed[i]?.row) result.changed++;
           else result.added++;
           const r = writes[i]?.done;

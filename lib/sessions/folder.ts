@@ -1,6 +1,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
+import { isSystemError, systemErrorSentence } from "../fs/system-error";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -28,9 +29,24 @@ export interface FolderWalk {
   problems: Problem[];
 }
 
-/** The sub-folders of `dir`; its other entries become problems. */
-function subfolders(dir: string, root: string, problems: Problem[]): string[] {
-  const listing = listFolders(dir, root);
+/**
+ * The sub-folders of `dir`; its other entries become problems, and so does a
+ * group folder the system would not list (permission, removed meanwhile, …):
+ * its chats are left out, the others are read.
+ */
+function subfolders(dir: string, root: string, problems: Problem[], top = false): string[] {
+  let listing: ReturnType<typeof listFolders>;
+  try {
+    listing = listFolders(dir, root);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    // The log folder itself: nothing can be listed, the command says why.
+    if (top) throw new OdaError("unusable", systemErrorSentence(error, dir));
+    problems.push(
+      problemAt("system", dir, `${systemErrorSentence(error, dir)} The chats in this folder are left out.`),
+    );
+    return [];
+  }
   for (const r of listing.refused) problems.push(problemAt(r.link ? "link" : "special", r.path, r.message));
   return listing.folders;
 }
@@ -69,7 +85,7 @@ export function scanLogFolder(logDir: string): FolderScan {
   const groups: ScannedGroup[] = [];
   const groupOf = new Map<string, ScannedGroup>();
   const refused = new Set<string>();
-  for (const group of subfolders(logDir, root, problems)) {
+  for (const group of subfolders(logDir, root, problems, true)) {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
@@ -163,7 +179,7 @@ export function locateCopies(logDir: string, id: string): ChatLocation[] {
   const root = realLogRoot(logDir);
   const name = encodeName(id);
   const found: ChatLocation[] = [];
-  for (const group of subfolders(logDir, root, [])) {
+  for (const group of subfolders(logDir, root, [], true)) {
     const parsed = parseGroupName(group);
     if (!parsed) continue;
     const dir = `${join(logDir, group)}${sep}${name}`;
