@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { type BundleScope, createBundle, REDACT_KINDS, type RedactKind, readBundle } from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
 import { type Command, type CommandContext, emit, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 import { readPackage } from "../package-root";
 
 /** `--redact home,email`, every kind when absent, none with `--no-redact`. */
@@ -86,7 +87,11 @@ const create: Command = async (ctx) => {
       `List the bundle with: tar -tzf ${made.file}`,
     ].join("\n"),
   );
-  return 0;
+  // Listed in the manifest and the report too; the bundle is made without them.
+  return reportLeftOut(
+    ctx,
+    (m.leftOut ?? []).map((l) => `${l.path}: ${l.message}`),
+  );
 };
 
 const verify: Command = async (ctx) => {

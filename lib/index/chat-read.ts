@@ -109,6 +109,8 @@ export async function readChat(
   };
   const d = await describeChat(task, { rebuild, files, stat });
   const unreadable = d.summary.problems.filter((p) => p.kind === "system").map((p) => p.message);
+  // Kept with its change times: access given later (a chmod changes no mtime) has the next refresh read it again.
+  if (unreadable.length) task.seen.fingerprint = fingerprintChat(loc.dir, undefined, undefined, undefined, true);
   if (isSameLog(task.row, d)) {
     await post({
       kind: "summary",

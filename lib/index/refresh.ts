@@ -87,7 +87,7 @@ const BULK_HASH_BYTES = 32 * 1024 * 1024;
 function changedBytes(changes: FolderChanges): number {
   let bytes = 0;
   for (const { seen } of changes.changed)
-    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":").at(-2)) || 0;
+    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":")[1]) || 0; // name:size:mtime[:ctime]; names hold no ":" only by habit
   return bytes;
 }
 
@@ -166,6 +166,17 @@ export async function refreshIndex(handle: IndexHandle, options: RefreshOptions 
   return result;
 }
 
+/** The index's record of each chat's files left out (`unreadableChats`); an unreadable record is an empty one. */
+function readUnreadable(db: Db): Map<string, string[]> {
+  try {
+    const record: unknown = JSON.parse(readMeta(db, "unreadableChats") ?? "{}");
+    if (record && typeof record === "object") return new Map(Object.entries(record as Record<string, string[]>));
+  } catch {
+    // Written by this module only; a damaged one is rebuilt as chats are read again.
+  }
+  return new Map();
+}
+
 async function refreshOnce(
   handle: IndexHandle,
   compress: boolean,
@@ -185,6 +196,10 @@ async function refreshOnce(
     deleteUsage(db, cid);
   });
   for (const row of changes.gone) dropChat(row.cid);
+  // Each indexed chat's files the system would not give, kept between refreshes: the totals count every chat
+  // still left out, also one this refresh did not read again because nothing of it changed.
+  const unreadable = readUnreadable(db);
+  for (const row of changes.gone) unreadable.delete(row.id);
   result.removed = changes.gone.length;
   const total = changes.changed.length;
   options.onProgress?.(0, total);
@@ -210,6 +225,8 @@ async function refreshOnce(
     db.pragma("incremental_vacuum");
   }
   writeMeta(db, "folderProblems", JSON.stringify(changes.problems));
+  writeMeta(db, "unreadableChats", JSON.stringify(Object.fromEntries(unreadable)));
+  for (const sentences of unreadable.values()) result.unreadable.push(...sentences);
   writeMeta(db, "compress", String(compress));
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
@@ -244,15 +261,16 @@ async function refreshOnce(
           if (made) storeDictionary(db, made);
           if (batch.due()) batch.commit();
         },
-        done: (i, error, unreadable) => {
+        done: (i, error, found) => {
           // A chat folder removed or replaced while it was read, or one the system would not give: the next
           // refresh sees it as it is then; the others go on.
           if (error && !isSystemError(error)) throw error;
-          if (error) {
-            const at = changes.changed[i]?.seen.loc.dir ?? handle.logDir;
-            result.unreadable.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, at)));
-          }
-          if (unreadable?.length) result.unreadable.push(...unreadable);
+          const loc = changes.changed[i]?.seen.loc;
+          const sentences = [...(found ?? [])];
+          if (error && loc)
+            sentences.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, loc.dir)));
+          if (loc && sentences.length) unreadable.set(loc.id, sentences);
+          else if (loc) unreadable.delete(loc.id);
           if (changes.changed[i]?.row) result.changed++;
           else result.added++;
           const r = writes[i]?.done;
