@@ -55,7 +55,10 @@ export async function main(argv: string[], io = { out: console.log, err: console
     const run = await entry.load();
     await applyLogLimits(ctx);
     return await run(ctx);
-  } catch (error) {
+  } catch (thrown) {
+    // A system error (a file the system would not give) is answered with its sentence, never "Unexpected error".
+    const { systemErrorAsOda } = await import("../lib/fs/system-error");
+    const error = systemErrorAsOda(thrown);
     const body = errorBody(error, `Unexpected error: ${(error as Error).message}`);
     if (ctx.json) io.out(JSON.stringify({ ok: false, error: body }, null, 2));
     else io.err(body.message);

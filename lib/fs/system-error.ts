@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
+import { OdaError } from "../errors";
 
 /**
  * A system error on one file or folder of a whole-folder walk (the chat list,
@@ -164,4 +165,20 @@ export function systemErrorReason(error: NodeJS.ErrnoException, path: string): s
 export function systemErrorPath(error: unknown, fallback: string): string {
   const path = (error as NodeJS.ErrnoException | null)?.path;
   return typeof path === "string" && path ? path : fallback;
+}
+
+/**
+ * A system error as the domain error every surface answers with (CLI,
+ * server actions, routes, worker threads): `OdaError("io")` with
+ * {@link systemErrorSentence} and the path as data. Any other error is
+ * returned as it is. One chat's page, a download or a lock read whose file the
+ * system would not give then explains instead of answering "unexpected" (500).
+ */
+export function systemErrorAsOda(error: unknown): unknown {
+  if (!isSystemError(error)) return error;
+  const path = typeof error.path === "string" ? error.path : undefined;
+  return new OdaError("io", systemErrorSentence(error), {
+    cause: error,
+    ...(path ? { data: { paths: [path] } } : {}),
+  });
 }

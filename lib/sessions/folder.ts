@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
-import { isSystemError, systemErrorSentence } from "../fs/system-error";
+import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -170,7 +170,28 @@ export function locateChat(logDir: string, id: string): ChatLocation {
       data: { problem: "duplicate", paths: found.map((c) => c.dir) },
     });
   if (first) return first;
+  // A group the system would not let us look into may hold it: say so rather than "no such chat".
+  const hidden = unreadableGroups(logDir, id)[0];
+  if (hidden)
+    throw new OdaError("io", `${hidden.message} Chat "${id}" may be in it.`, { data: { paths: [hidden.path] } });
   throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+}
+
+/** The groups of the log folder in which a folder for chat `id` cannot be looked for (see `locateChat`). */
+function unreadableGroups(logDir: string, id: string): { path: string; message: string }[] {
+  const root = realLogRoot(logDir);
+  const name = encodeName(id);
+  const out: { path: string; message: string }[] = [];
+  for (const group of subfolders(logDir, root, [], true)) {
+    if (!parseGroupName(group)) continue;
+    try {
+      lstatSync(`${join(logDir, group)}${sep}${name}`);
+    } catch (error) {
+      if (isSystemError(error) && !isVanished(error))
+        out.push({ path: join(logDir, group), message: systemErrorSentence(error, join(logDir, group)) });
+    }
+  }
+  return out;
 }
 
 /** Every folder holding chat `id`, in group order: one normally, two or more for a chat stored in two places. */
