@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../e2e/server";
 import { createBundle } from "../lib/bundle";
 import { listAllChats } from "../lib/sessions";
 import { makeFifo } from "../lib/sessions/hostile-folder";
@@ -310,6 +311,67 @@ describe.skipIf(!isRoot)("the fault matrix, as an unprivileged user (needs root 
     RUN_MS,
   );
 });
+
+const hasBuild = existsSync(join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"));
+
+describe.skipIf(!isRoot || !hasBuild)(
+  "the fault matrix in the server, run as an unprivileged user (needs root and `next build`)",
+  () => {
+    it("the chat list, a faulty chat's page, the Doctor page and the index job name each fault, never 500", async () => {
+      const serverState = join(base, "server-state");
+      mkdirSync(serverState);
+      chownSync(serverState, NOBODY, NOBODY);
+      const server = await startServer(
+        { home, logs, state: serverState },
+        { HOME: serverState },
+        { uid: NOBODY, gid: NOBODY },
+      );
+      const get = async (path: string) => {
+        const res = await fetch(`${server.baseURL}${path}`, { headers: { authorization: `Bearer ${server.token}` } });
+        return { status: res.status, body: await res.text() };
+      };
+      try {
+        const list = await get("/api/chats");
+        expect(list.status).toBe(200);
+        const batches = list.body
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { error?: unknown });
+        expect(batches.filter((b) => b.error)).toEqual([]);
+        for (const p of [fault.log, fault.chatFolder, fault.group]) expect(list.body).toContain(`${p} cannot be read`);
+        for (const [path, named] of [
+          [`/chats/${encodeURIComponent(fault.chatFolder.split("/").at(-1) as string)}`, fault.chatFolder],
+          [`/chats/${encodeURIComponent(fault.log.split("/").at(-2) as string)}`, fault.log],
+        ] as const) {
+          const page = await get(path);
+          expect(page.status, path).toBe(200);
+          expect(page.body).toContain(`${named} cannot be read`);
+        }
+        const doctor = await get("/support/doctor");
+        expect(doctor.status).toBe(200);
+        for (const p of [fault.log, fault.chatFolder, fault.group])
+          expect(doctor.body).toContain(`${p} cannot be read`);
+        // The index job (started by the search page's status read) finishes with the rest indexed.
+        type Status = {
+          data: {
+            chats: number;
+            job: { running: boolean; error?: string | null; result: { unreadable: string[] } | null };
+          };
+        };
+        let status = JSON.parse((await get("/api/read/search.status")).body) as Status;
+        for (let i = 0; i < 600 && (status.data.job.running || !status.data.job.result); i++) {
+          await new Promise((next) => setTimeout(next, 100));
+          status = JSON.parse((await get("/api/read/search.status")).body) as Status;
+        }
+        expect(status.data.job.error ?? null).toBeNull();
+        expect(status.data.chats).toBeGreaterThan(10);
+        expect(status.data.job.result?.unreadable.join("\n")).toContain(`${fault.log} cannot be read`);
+      } finally {
+        await server.stop();
+      }
+    }, 240_000);
+  },
+);
 
 describe("folders vanishing mid-run", () => {
   it("the chat list names a chat folder removed between two batches and lists the others", async () => {
