@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { memoryCounts } from "@/lib/memory";
 import type { Roots } from "@/lib/roots";
+import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
 import { countProblemChats } from "@/server/problem-chats";
 
@@ -53,7 +54,7 @@ async function chatsGlance(logs: string | null): Promise<Glance> {
         // A group the system would not list: its chats are not in the counts above (the doctor names it).
         problemsOf(
           walk.problems.filter((p) => p.kind === "system").length,
-          "/support/doctor",
+          supportPages.doctor,
           "folder that could not be read (its chats are left out)",
           "folders that could not be read (their chats are left out)",
         ),
