@@ -1,23 +1,12 @@
 import { spawn } from "node:child_process";
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../e2e/server";
+import { type FaultPaths, makeFaultTree, PERMISSION } from "../e2e/fault-tree";
 import { createBundle } from "../lib/bundle";
 import { listAllChats } from "../lib/sessions";
-import { makeFifo } from "../lib/sessions/hostile-folder";
 import { makeDemo } from "../scripts/demo";
 
 /**
@@ -33,7 +22,9 @@ import { makeDemo } from "../scripts/demo";
  * between two batches of the list, and while a bundle is collected).
  *
  * Dropping privileges needs root (CI runs as root); elsewhere those cases are
- * skipped with that reason, and the vanishing cases still run.
+ * skipped with that reason, and the vanishing cases still run. The server's
+ * side of the matrix is `e2e/fault-matrix.spec.ts`, over the same tree
+ * (`e2e/fault-tree.ts`).
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,7 +45,16 @@ let home: string;
 let logs: string;
 let state: string;
 /** Each fault's path, by name ("" for a lock when the demo has none). */
-const fault = { log: "", checkpoint: "", chatFolder: "", fifo: "", loop: "", lock: "", group: "", memory: "" };
+const fault: FaultPaths = {
+  log: "",
+  checkpoint: "",
+  chatFolder: "",
+  fifo: "",
+  loop: "",
+  lock: "",
+  group: "",
+  memory: "",
+};
 
 function asNobody(args: string[]): Promise<Run> {
   return new Promise((done, fail) => {
@@ -99,49 +99,11 @@ function asNobody(args: string[]): Promise<Run> {
   });
 }
 
-/** The chat folders of a group, sorted, without the demo's special chats. */
-function plainChats(group: string): string[] {
-  return readdirSync(join(logs, group))
-    .filter((n) => !n.startsWith("c-demo-"))
-    .sort();
-}
-
-const PERMISSION =
-  /cannot be read: the system answered "permission denied" \(EACCES\): Oda Admin runs as nobody \(uid 65534\) and .* is owned by root \(uid 0\) with mode 0000\./;
-
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), "oda-fault-matrix-"));
-  chmodSync(base, 0o755); // the unprivileged user must reach what is inside
-  const demo = await makeDemo({ out: join(base, "demo"), seed: 7, chats: 30 });
-  home = demo.home;
-  logs = demo.logs;
-  state = join(base, "state");
-  mkdirSync(state);
-  if (isRoot) chownSync(state, NOBODY, NOBODY);
-  const groups = readdirSync(logs).sort();
-  const noCwd = "_no-cwd";
-  const withCwd = groups.filter((g) => g !== noCwd && plainChats(g).length >= 2);
-  const [g1, g2] = withCwd as [string, string];
-  const [a, b] = plainChats(noCwd) as [string, string];
-  const [c, d] = plainChats(g1) as [string, string];
-  const locked = readdirSync(join(logs, g2)).find((n) => existsSync(join(logs, g2, n, "session.lock")));
-  fault.log = join(logs, noCwd, a, "session.v4.jsonl.zstd");
-  fault.checkpoint = join(logs, noCwd, b, "session.cache.json");
-  fault.chatFolder = join(logs, g1, c);
-  fault.fifo = join(logs, g1, d, "session.v5.jsonl.zstd");
-  fault.loop = join(logs, noCwd, (plainChats(noCwd)[2] as string) ?? a, "session.v6.jsonl.zstd");
-  fault.lock = locked ? join(logs, g2, locked, "session.lock") : "";
-  // The group last: the others are inside groups that stay readable.
-  const g3 = groups.find((g) => g !== noCwd && g !== g1 && g !== g2) as string;
-  fault.group = join(logs, g3);
-  const reports = join(home, "memory", "workspaces");
-  const set = readdirSync(reports).sort()[0] as string;
-  fault.memory = join(reports, set, readdirSync(join(reports, set)).sort()[0] as string);
-  writeFileSync(fault.checkpoint, '{"cacheFormat": 1}');
-  for (const p of [fault.log, fault.checkpoint, fault.chatFolder, fault.memory, fault.group, fault.lock])
-    if (p) chmodSync(p, 0o000);
-  makeFifo(fault.fifo);
-  symlinkSync(fault.loop, fault.loop);
+  const tree = await makeFaultTree(base, isRoot ? NOBODY : null);
+  ({ home, logs, state } = tree);
+  Object.assign(fault, tree.fault);
 }, 120_000);
 
 afterAll(() => {
@@ -311,67 +273,6 @@ describe.skipIf(!isRoot)("the fault matrix, as an unprivileged user (needs root 
     RUN_MS,
   );
 });
-
-const hasBuild = existsSync(join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"));
-
-describe.skipIf(!isRoot || !hasBuild)(
-  "the fault matrix in the server, run as an unprivileged user (needs root and `next build`)",
-  () => {
-    it("the chat list, a faulty chat's page, the Doctor page and the index job name each fault, never 500", async () => {
-      const serverState = join(base, "server-state");
-      mkdirSync(serverState);
-      chownSync(serverState, NOBODY, NOBODY);
-      const server = await startServer(
-        { home, logs, state: serverState },
-        { HOME: serverState },
-        { uid: NOBODY, gid: NOBODY },
-      );
-      const get = async (path: string) => {
-        const res = await fetch(`${server.baseURL}${path}`, { headers: { authorization: `Bearer ${server.token}` } });
-        return { status: res.status, body: await res.text() };
-      };
-      try {
-        const list = await get("/api/chats");
-        expect(list.status).toBe(200);
-        const batches = list.body
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l) as { error?: unknown });
-        expect(batches.filter((b) => b.error)).toEqual([]);
-        for (const p of [fault.log, fault.chatFolder, fault.group]) expect(list.body).toContain(`${p} cannot be read`);
-        for (const [path, named] of [
-          [`/chats/${encodeURIComponent(fault.chatFolder.split("/").at(-1) as string)}`, fault.chatFolder],
-          [`/chats/${encodeURIComponent(fault.log.split("/").at(-2) as string)}`, fault.log],
-        ] as const) {
-          const page = await get(path);
-          expect(page.status, path).toBe(200);
-          expect(page.body).toContain(`${named} cannot be read`);
-        }
-        const doctor = await get("/support/doctor");
-        expect(doctor.status).toBe(200);
-        for (const p of [fault.log, fault.chatFolder, fault.group])
-          expect(doctor.body).toContain(`${p} cannot be read`);
-        // The index job (started by the search page's status read) finishes with the rest indexed.
-        type Status = {
-          data: {
-            chats: number;
-            job: { running: boolean; error?: string | null; result: { unreadable: string[] } | null };
-          };
-        };
-        let status = JSON.parse((await get("/api/read/search.status")).body) as Status;
-        for (let i = 0; i < 600 && (status.data.job.running || !status.data.job.result); i++) {
-          await new Promise((next) => setTimeout(next, 100));
-          status = JSON.parse((await get("/api/read/search.status")).body) as Status;
-        }
-        expect(status.data.job.error ?? null).toBeNull();
-        expect(status.data.chats).toBeGreaterThan(10);
-        expect(status.data.job.result?.unreadable.join("\n")).toContain(`${fault.log} cannot be read`);
-      } finally {
-        await server.stop();
-      }
-    }, 240_000);
-  },
-);
 
 describe("folders vanishing mid-run", () => {
   it("the chat list names a chat folder removed between two batches and lists the others", async () => {
