@@ -1,6 +1,8 @@
 /**
- * `npm run bench:fuzz [-- --inputs 10000] [-- --no-server] [-- --log c-long-line]`: every fuzz module
- * with the full count (at least 10,000 inputs in all), then the production
+ * `npm run bench:fuzz [-- --inputs 10000] [-- --no-server] [-- --log c-long-line] [-- --vanish-chats 1500]`:
+ * every fuzz module with the full count (at least 10,000 inputs in all), then
+ * the vanishing case (`bench/vanish.ts`: a bundle of every chat while two
+ * chat folders in five are deleted), then the production
  * server (needs `next build`) over the issue's hostile logs — 5 GB of zeros,
  * 3 GB of newlines, a 200 MB line, a 2 MB line in a million 2-byte zstd frames (issue 24) — asked for the chat list, each chat page,
  * lines and downloads while another page is pinged every 20 ms: one server per
@@ -18,6 +20,7 @@ import { ISSUE_SIZES, makeHostileLogs } from "../e2e/hostile-logs";
 import { startServer } from "../e2e/server";
 import { writeTinyFrameLog } from "../lib/sessions/testing";
 import type { LoopReport } from "../server/loop-report";
+import { runVanishing } from "./vanish";
 
 /** The fuzz modules (the fuzz convention): one line each; a module not present yet is skipped. */
 const MODULES = [
@@ -29,7 +32,12 @@ const MODULES = [
 type Fuzz = (runs: number, seed?: number) => Promise<{ inputs: number }>;
 const root = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
-  options: { inputs: { type: "string" }, "no-server": { type: "boolean" }, log: { type: "string" } },
+  options: {
+    inputs: { type: "string" },
+    "no-server": { type: "boolean" },
+    log: { type: "string" },
+    "vanish-chats": { type: "string" },
+  },
 });
 const log = (s: string) => console.log(s);
 
@@ -236,5 +244,6 @@ async function runServer(): Promise<boolean> {
 }
 
 const inputs = await runFuzz(Number(values.inputs ?? 10_000));
+const vanished = await runVanishing(Number(values["vanish-chats"] ?? 1500), log);
 const served = values["no-server"] ? true : await runServer();
-process.exitCode = inputs > 0 && served ? 0 : 1;
+process.exitCode = inputs > 0 && vanished && served ? 0 : 1;

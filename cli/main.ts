@@ -100,8 +100,11 @@ async function run(argv: string[], io: Io): Promise<number> {
     const load = await entry.load();
     await applyLogLimits(ctx);
     return await load(ctx);
-  } catch (error) {
-    if (error instanceof ClosedOutputError) throw error;
+  } catch (thrown) {
+    if (thrown instanceof ClosedOutputError) throw thrown;
+    // A system error (a file the system would not give) is answered with its sentence, never "Unexpected error".
+    const { systemErrorAsOda } = await import("../lib/fs/system-error");
+    const error = systemErrorAsOda(thrown);
     const body = errorBody(error, `Unexpected error: ${(error as Error).message}`);
     if (ctx.json) io.out(JSON.stringify({ ok: false, error: body }, null, 2));
     else io.err(body.message);

@@ -32,6 +32,8 @@ export async function startServer(
   roots: { home: string; logs: string; state: string; demo?: boolean },
   /** More environment, e.g. `ODA_ADMIN_BUNDLE` for a server over an unpacked support bundle. */
   extraEnv: Record<string, string> = {},
+  /** Run the server as this user and group (a test running as root, over files that user may not read). */
+  as?: { uid: number; gid: number },
 ) {
   const port = String(await freePort());
   const token = randomBytes(32).toString("base64url");
@@ -57,6 +59,7 @@ export async function startServer(
         ...extraEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(as ? { uid: as.uid, gid: as.gid } : {}),
     },
   );
   let output = "";

@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
+import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { refuseInBundle } from "@/server/bundle";
 import { guardAction } from "@/server/guard";
 
@@ -53,7 +54,8 @@ export async function runAction<S extends z.ZodType, T>(
   }
   try {
     return { ok: true, data: await body(parsed.data) };
-  } catch (error) {
+  } catch (thrown) {
+    const error = systemErrorAsOda(thrown);
     if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
     return { ok: false, error: errorBody(error, UNEXPECTED) };
   }

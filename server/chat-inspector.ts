@@ -3,6 +3,7 @@ import { cache } from "react";
 import { z } from "zod";
 import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
+import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { parseCopy } from "@/lib/routes";
 import { type ChatDetails, outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, toRow } from "@/server/chat-list";
@@ -198,7 +199,8 @@ const STATUS: Record<string, number> = {
 };
 
 /** A route handler's answer for an error: the exact sentence for an `OdaError`, a generic one otherwise. */
-export function errorResponse(error: unknown): Response {
+export function errorResponse(thrown: unknown): Response {
+  const error = systemErrorAsOda(thrown);
   if (!isOdaError(error)) console.error("oda-admin: unexpected error in a chat route:", error);
   const body = errorBody(error, "The chat could not be read; run oda-admin doctor.");
   return Response.json({ error: body }, { status: isOdaError(error) ? (STATUS[error.code] ?? 400) : 500 });

@@ -5,8 +5,10 @@
  * server's event loop. Loaded by `server/decode-thread.mjs` through tsx in a
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
+
 import { parentPort, workerData } from "node:worker_threads";
 import { errorToData } from "../lib/errors";
+import { systemErrorAsOda } from "../lib/fs/system-error";
 import { prepareWorker } from "../lib/sessions/worker-api";
 import { decodeApi } from "./decode-api";
 
@@ -43,7 +45,7 @@ async function step({ id, next, cancel }: Step): Promise<void> {
     } else send(id, r.value);
   } catch (error) {
     pulled.delete(id);
-    port?.postMessage({ id, error: errorToData(error) });
+    port?.postMessage({ id, error: errorToData(systemErrorAsOda(error)) });
   }
 }
 
@@ -61,7 +63,7 @@ port.on("message", async (message: Call | Step) => {
       port.postMessage({ id, done: true });
     } else port.postMessage({ id, done: true, value: await result });
   } catch (error) {
-    port.postMessage({ id, error: errorToData(error) });
+    port.postMessage({ id, error: errorToData(systemErrorAsOda(error)) });
   }
 });
 port.postMessage({ ready: true });

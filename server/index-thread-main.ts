@@ -6,8 +6,10 @@
  * `{ error }`, and ends. Loaded by `server/index-thread.mjs` through tsx in a
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
+
 import { parentPort, workerData } from "node:worker_threads";
 import { errorToData } from "../lib/errors";
+import { systemErrorAsOda } from "../lib/fs/system-error";
 import { closeAllIndexes, openIndex } from "../lib/index/db";
 import { refreshIndex } from "../lib/index/refresh";
 import { readLogLimits, setLogLimits } from "../lib/sessions/limits";
@@ -31,7 +33,7 @@ try {
   });
   port.postMessage({ result });
 } catch (error) {
-  port.postMessage({ error: errorToData(error) });
+  port.postMessage({ error: errorToData(systemErrorAsOda(error)) });
 } finally {
   closeAllIndexes();
 }

@@ -10,6 +10,7 @@ import {
 } from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
 import { type Command, type CommandContext, emit, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 import { readPackage } from "../package-root";
 
 /** `--redact home,email`, every kind when absent, none with `--no-redact`. */
@@ -93,7 +94,11 @@ const create: Command = async (ctx) => {
       `List the bundle with: tar -tzf ${made.file}`,
     ].join("\n"),
   );
-  return 0;
+  // Listed in the manifest and the report too; the bundle is made without them.
+  return reportLeftOut(
+    ctx,
+    (m.leftOut ?? []).map((l) => `${l.path}: ${l.message}`),
+  );
 };
 
 /** `--max-ratio N`: a whole number of at least 1, or the default. */

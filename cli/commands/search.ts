@@ -11,6 +11,7 @@ import {
 import { requireRoot } from "../../lib/roots";
 import { readCompressSetting } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {
@@ -58,9 +59,9 @@ async function refreshWithProgress(ctx: CommandContext, logs: string): Promise<R
 const refresh: Command = async (ctx) => {
   const logs = logsOf(ctx);
   const result = await refreshWithProgress(ctx, logs);
-  if (ctx.json) ctx.out(JSON.stringify({ ok: true, refresh: result }, null, 2));
+  if (ctx.json) ctx.out(JSON.stringify({ ok: true, refresh: result, leftOut: result.unreadable.length }, null, 2));
   else ctx.out(describeRefresh(result));
-  return 0;
+  return reportLeftOut(ctx, result.unreadable);
 };
 
 /** `oda-admin index status`: where the index is, what it holds, whether it is current. */
@@ -126,9 +127,10 @@ const search: Command = async (ctx) => {
         url: `/chats/${encodeURIComponent(g.id)}?line=${h.line}`,
       })),
     }));
-    ctx.out(JSON.stringify({ ok: true, ...result, groups, refresh: refreshed }, null, 2));
+    const leftOut = refreshed?.unreadable.length ?? 0;
+    ctx.out(JSON.stringify({ ok: true, ...result, groups, refresh: refreshed, leftOut }, null, 2));
   } else printResult(ctx, result);
-  return 0;
+  return reportLeftOut(ctx, refreshed?.unreadable ?? []);
 };
 
 /** `search`, `index refresh` and `index status`; `cli/registry.ts` holds their usage and options. */

@@ -2,6 +2,7 @@ import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
 import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {
@@ -60,6 +61,7 @@ const list: Command = async (ctx) => {
   const logDir = logsOf(ctx);
   const compress = readCompressSetting(ctx.roots.home);
   const problems: Problem[] = [];
+  const unreadable: string[] = [];
   let opened = false;
   // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (lib/sessions/list-pool.ts): a chat
   // served from its checkpoint is a dozen small system calls, which threads did not speed up in any run of
@@ -67,6 +69,7 @@ const list: Command = async (ctx) => {
   const threads = process.env.ODA_ADMIN_LIST_THREADS !== undefined;
   for await (const batch of listChats(logDir, { compress, threads })) {
     problems.push(...batch.problems);
+    for (const chat of batch.chats) for (const p of chat.problems) if (p.kind === "system") unreadable.push(p.message);
     if (!ctx.json) {
       for (const chat of batch.chats) printChat(ctx, chat);
       continue;
@@ -78,10 +81,14 @@ const list: Command = async (ctx) => {
     } else if (lines.length) lines[0] = `,${lines[0]}`;
     if (lines.length) ctx.out(lines.join(",\n"));
   }
+  for (const p of problems) if (p.kind === "system") unreadable.push(p.message);
   const messages = problems.map((p) => p.message);
-  if (ctx.json) ctx.out(`${opened ? "" : '{"ok": true, "chats": ['}], "problems": ${JSON.stringify(messages)}}`);
+  if (ctx.json)
+    ctx.out(
+      `${opened ? "" : '{"ok": true, "chats": ['}], "problems": ${JSON.stringify(messages)}, "leftOut": ${unreadable.length}}`,
+    );
   else for (const m of messages) ctx.out(`! ${m}`);
-  return 0;
+  return reportLeftOut(ctx, unreadable, { printed: true });
 };
 
 /** `oda-admin session show <id> [--from N] [--count K] [--raw] [--generation NAME] [--json]`. */

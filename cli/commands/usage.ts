@@ -12,6 +12,7 @@ import {
 import { requireRoot } from "../../lib/roots";
 import { readCompressSetting } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 import { formatStorage } from "./storage-text";
 
 /**
@@ -26,12 +27,22 @@ function logsOf(ctx: CommandContext): string {
   return requireRoot(ctx.roots, "logs");
 }
 
-/** Refreshes the index (unless --no-refresh) and returns its connection. */
+/**
+ * Refreshes the index (unless --no-refresh) and returns its connection, with
+ * the files and folders the refresh could not read (left out of the figures).
+ */
 async function freshDb(ctx: CommandContext) {
   const logs = logsOf(ctx);
-  if (ctx.flags["no-refresh"] !== true)
-    await refreshIndex(ctx.roots.state, logs, { compress: readCompressSetting(ctx.roots.home) });
-  return handleOf(ctx.roots.state, logs).db;
+  const unreadable =
+    ctx.flags["no-refresh"] === true
+      ? []
+      : (await refreshIndex(ctx.roots.state, logs, { compress: readCompressSetting(ctx.roots.home) })).unreadable;
+  return { db: handleOf(ctx.roots.state, logs).db, unreadable };
+}
+
+/** The left-out items in a `--json` document: their count and sentences. */
+function leftOutFields(unreadable: string[]) {
+  return { leftOut: unreadable.length, problems: unreadable };
 }
 
 function filterOf(ctx: CommandContext): InsightsFilter {
@@ -54,16 +65,12 @@ const HEAD = `${"input".padStart(14)} ${"output".padStart(14)} ${"total".padStar
 
 function periodCommand(period: Period): Command {
   return async (ctx) => {
-    const report = usageByPeriod(await freshDb(ctx), period, filterOf(ctx));
+    const { db, unreadable } = await freshDb(ctx);
+    const report = usageByPeriod(db, period, filterOf(ctx));
     if (ctx.json) {
-      ctx.out(
-        JSON.stringify(
-          { [period]: report.rows, totals: report.totals, scope: report.scope, note: report.note },
-          null,
-          2,
-        ),
-      );
-      return 0;
+      const doc = { [period]: report.rows, totals: report.totals, scope: report.scope, note: report.note };
+      ctx.out(JSON.stringify({ ...doc, ...leftOutFields(unreadable) }, null, 2));
+      return reportLeftOut(ctx, unreadable);
     }
     ctx.out(
       `Tokens per ${period === "daily" ? "day" : period === "weekly" ? "week (from Monday)" : "month"}, ${report.scope.timezone}`,
@@ -72,40 +79,43 @@ function periodCommand(period: Period): Command {
     for (const r of report.rows) ctx.out(`${r.period.padEnd(12)}${sumCells(r)}  ${r.modelsUsed.join(", ")}`);
     ctx.out(`${"Total".padEnd(12)}${sumCells(report.totals)}`);
     if (report.note) ctx.out(report.note);
-    return 0;
+    return reportLeftOut(ctx, unreadable);
   };
 }
 
 const chats: Command = async (ctx) => {
   const limit = flagString(ctx, "limit");
   if (limit !== undefined && !/^\d+$/.test(limit)) throw new OdaError("bad_input", "--limit takes a whole number.");
-  const report = usageByChat(await freshDb(ctx), filterOf(ctx), limit === undefined ? 20 : Number(limit));
+  const { db, unreadable } = await freshDb(ctx);
+  const report = usageByChat(db, filterOf(ctx), limit === undefined ? 20 : Number(limit));
   if (ctx.json) {
-    ctx.out(JSON.stringify(report, null, 2));
-    return 0;
+    ctx.out(JSON.stringify({ ...report, ...leftOutFields(unreadable) }, null, 2));
+    return reportLeftOut(ctx, unreadable);
   }
   ctx.out(`${"chat".padEnd(24)}${HEAD}  title`);
   for (const c of report.chats) ctx.out(`${c.id.slice(0, 23).padEnd(24)}${sumCells(c)}  ${c.title ?? "(untitled)"}`);
-  return 0;
+  return reportLeftOut(ctx, unreadable);
 };
 
 const folders: Command = async (ctx) => {
-  const report = usageByFolder(await freshDb(ctx), filterOf(ctx));
+  const { db, unreadable } = await freshDb(ctx);
+  const report = usageByFolder(db, filterOf(ctx));
   if (ctx.json) {
-    ctx.out(JSON.stringify(report, null, 2));
-    return 0;
+    ctx.out(JSON.stringify({ ...report, ...leftOutFields(unreadable) }, null, 2));
+    return reportLeftOut(ctx, unreadable);
   }
   ctx.out(`${HEAD} ${"chats".padStart(8)}  working folder`);
   for (const f of report.folders)
     ctx.out(`${sumCells(f)} ${n(f.chats).padStart(8)}  ${f.cwd ?? "(no working folder)"}`);
-  return 0;
+  return reportLeftOut(ctx, unreadable);
 };
 
 const storage: Command = async (ctx) => {
-  const report = storageReport(await freshDb(ctx), { cwd: flagString(ctx, "cwd") });
-  if (ctx.json) ctx.out(JSON.stringify(report, null, 2));
+  const { db, unreadable } = await freshDb(ctx);
+  const report = storageReport(db, { cwd: flagString(ctx, "cwd") });
+  if (ctx.json) ctx.out(JSON.stringify({ ...report, ...leftOutFields(unreadable) }, null, 2));
   else ctx.out(formatStorage(report));
-  return 0;
+  return reportLeftOut(ctx, unreadable);
 };
 
 /** `cli/registry.ts` holds their summaries and options (`cli/usage-help.ts`). */

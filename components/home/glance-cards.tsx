@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { memoryCounts } from "@/lib/memory";
 import type { Roots } from "@/lib/roots";
+import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
 import { countProblemChats } from "@/server/problem-chats";
 
@@ -49,7 +50,14 @@ async function chatsGlance(logs: string | null): Promise<Glance> {
       // A chat's own problems count as well as the folder's: a form change can make every chat one.
       problems: [
         problemsOf(await countProblemChats(), "/chats?problems=1", "chat with problems", "chats with problems"),
-        problemsOf(walk.problems.length, "/chats?problems=1", "folder problem"),
+        problemsOf(walk.problems.filter((p) => p.kind !== "system").length, "/chats?problems=1", "folder problem"),
+        // A group the system would not list: its chats are not in the counts above (the doctor names it).
+        problemsOf(
+          walk.problems.filter((p) => p.kind === "system").length,
+          supportPages.doctor,
+          "folder that could not be read (its chats are left out)",
+          "folders that could not be read (their chats are left out)",
+        ),
       ],
     };
   } catch {

@@ -8,7 +8,13 @@ import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
-import { type StagedFile, stageFiles } from "./stage";
+import { redactBundlePath, type StagedFile, stageFiles } from "./stage";
+
+/**
+ * The report's section listing what was chosen but is not in the bundle: chat
+ * folders and files removed while it was collected, and those the system would not give.
+ */
+export const LEFT_OUT_SECTION = "left out of this bundle";
 
 /** The roots a bundle is made from. */
 export interface BundleRoots {
@@ -39,6 +45,13 @@ export interface PreparedBundle {
   map: MapEntry[];
   /** Removes the staged copies of rewritten logs. */
   dispose: () => void;
+}
+
+/** A bundle path redacted like a file's, also when it names a group or chat folder (fewer segments). */
+function redactFolderPath(path: string, r: Redactor): string {
+  const depth = path.split("/").length;
+  const padded = redactBundlePath(`${path}/_/_`, r).split("/");
+  return padded.slice(0, depth).join("/");
 }
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
@@ -89,8 +102,20 @@ export async function prepareBundle(
     };
     // The doctor reads every log through first: its buffers are gone before the staging reads them again.
     const found = await runDoctor(roots, BOUNDED_READ);
-    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes });
+    const leftOut = plan.leftOut;
+    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes, leftOut });
+    // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
+    const notIn = leftOut.map((l) => ({
+      path: redactFolderPath(l.path, redactor),
+      reason: l.reason,
+      message: redactor.redactText(l.message),
+    }));
     const doctor = redactor.redactJson(found) as DoctorReport;
+    if (notIn.length)
+      doctor.sections.push({
+        name: LEFT_OUT_SECTION,
+        problems: notIn.map((l) => ({ path: l.path, message: l.message })),
+      });
     const createdAt = new Date().toISOString();
     const reports = [
       entryOf("doctor.json", json(doctor)),
@@ -117,8 +142,10 @@ export async function prepareBundle(
         redactedFiles: files.filter((f) => f.redacted).length,
         replaced: { ...redactor.replaced },
         problems: doctor.sections.reduce((n, s) => n + s.problems.length, 0),
+        leftOut: notIn.length,
       },
       files: all.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+      leftOut: notIn,
     };
     return {
       manifest,

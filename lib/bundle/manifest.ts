@@ -25,10 +25,19 @@ export const ZManifest = z.object({
     redactedFiles: z.number().int().nonnegative(),
     replaced: z.record(z.string(), z.number().int().nonnegative()),
     problems: z.number().int().nonnegative(),
+    /** Chosen files and folders not in the bundle (absent in bundles made before it was counted). */
+    leftOut: z.number().int().nonnegative().optional(),
   }),
   files: z.array(
     z.object({ path: z.string(), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
   ),
+  /**
+   * What was chosen but is not in the bundle: removed while it was collected
+   * (`gone`) or not to be read (`unreadable`), each with its sentence.
+   */
+  leftOut: z
+    .array(z.object({ path: z.string(), reason: z.enum(["gone", "unreadable"]), message: z.string() }))
+    .optional(),
 });
 export type Manifest = z.infer<typeof ZManifest>;
 

@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { OdaError } from "../errors";
+import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { walkLogFolder } from "../sessions/folder";
 import { listAllChats } from "../sessions/list";
 import { CACHE_FILE, LOCK_FILE, parseLogName } from "../sessions/names";
@@ -36,30 +37,73 @@ export interface PlannedFile {
   newestLog?: string;
 }
 
+/**
+ * A file or folder chosen for the bundle that is not in it: removed while the
+ * bundle was collected (`gone`), or one the system would not give
+ * (`unreadable`). The rest of the bundle is made; the manifest and the report
+ * list these.
+ */
+export interface LeftOut {
+  /** Its place in the bundle (`logs/<group>/<chat>`, `home/memory/...`), before redaction. */
+  path: string;
+  reason: "gone" | "unreadable";
+  /** The sentence: the path, what the system answered and what to do. */
+  message: string;
+}
+
+/** A file or folder left out (see {@link LeftOut}) for the system error `error` on `source`. */
+export function leftOutOf(path: string, source: string, error: NodeJS.ErrnoException): LeftOut {
+  const gone = isVanished(error);
+  const message = gone
+    ? `${source} was removed while the bundle was collected; it is left out of the bundle.`
+    : `${systemErrorSentence(error, source)} It is left out of the bundle.`;
+  return { path, reason: gone ? "gone" : "unreadable", message };
+}
+
 /** Everything a bundle of this scope holds, and the host names lock files name. */
 export interface Plan {
   files: PlannedFile[];
   chats: { id: string; folder: string }[];
   lockHosts: string[];
   compress: boolean;
+  /** Chosen files and folders that are not in the bundle (see {@link LeftOut}). */
+  leftOut: LeftOut[];
 }
 
-function regularSize(path: string): number | null {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  return st?.isFile() ? st.size : null;
+/** A regular file's size; `null` for anything else, and for one the system would not show (then left out). */
+function regularSize(path: string, bundlePath: string, leftOut: LeftOut[]): number | null {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? st.size : null;
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    leftOut.push(leftOutOf(bundlePath, path, error));
+    return null;
+  }
 }
 
-function walk(root: string, rel: string, out: { rel: string; size: number }[]): void {
+/** The files under `root/rel`; a folder that cannot be listed is left out (a missing top folder is no set). */
+function walk(root: string, rel: string, out: { rel: string; size: number }[], leftOut: LeftOut[], top = true): void {
   let names: string[];
   try {
     names = readdirSync(join(root, rel)).sort();
-  } catch {
+  } catch (error) {
+    if (top && (error as NodeJS.ErrnoException).code === "ENOENT") return;
+    if (!isSystemError(error)) throw error;
+    leftOut.push(leftOutOf(`home/${rel}`, join(root, rel), error));
     return;
   }
   for (const name of names) {
     const r = rel ? `${rel}/${name}` : name;
-    const st = lstatSync(join(root, r), { throwIfNoEntry: false });
-    if (st?.isDirectory()) walk(root, r, out);
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(root, r), { throwIfNoEntry: false });
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      leftOut.push(leftOutOf(`home/${r}`, join(root, r), error));
+      continue;
+    }
+    if (st?.isDirectory()) walk(root, r, out, leftOut, false);
     else if (st?.isFile()) out.push({ rel: r, size: st.size });
   }
 }
@@ -68,14 +112,14 @@ const MEMORY_FILE = /^memory\/(?:global|workspaces\/[A-Za-z0-9][A-Za-z0-9._-]*)\
 // Leftovers of an interrupted save and the home-wide change lock are no part of the history.
 const HISTORY_SKIP = /(^memory-history\/\.lock$)|\.tmp-|~$/;
 
-function planMemory(home: string, files: PlannedFile[]): void {
+function planMemory(home: string, files: PlannedFile[], leftOut: LeftOut[]): void {
   const found: { rel: string; size: number }[] = [];
-  walk(home, "memory", found);
+  walk(home, "memory", found, leftOut);
   for (const f of found)
     if (MEMORY_FILE.test(f.rel))
       files.push({ role: "memory", source: join(home, f.rel), path: `home/${f.rel}`, size: f.size });
   const history: { rel: string; size: number }[] = [];
-  walk(home, "memory-history", history);
+  walk(home, "memory-history", history, leftOut);
   for (const f of history)
     if (!HISTORY_SKIP.test(f.rel))
       files.push({ role: "history", source: join(home, f.rel), path: `home/${f.rel}`, size: f.size });
@@ -87,20 +131,29 @@ export async function planBundle(
   scope: BundleScope,
 ): Promise<Plan> {
   const files: PlannedFile[] = [];
+  const leftOut: LeftOut[] = [];
   const compress = readCompressSetting(roots.home);
   if (roots.home) {
-    const size = regularSize(join(roots.home, "settings.json"));
+    const size = regularSize(join(roots.home, "settings.json"), "home/settings.json", leftOut);
     if (size !== null)
       files.push({ role: "settings", source: join(roots.home, "settings.json"), path: "home/settings.json", size });
-    if (scope.memory) planMemory(roots.home, files);
+    if (scope.memory) planMemory(roots.home, files, leftOut);
   }
   const chats: Plan["chats"] = [];
   const lockHosts = new Set<string>();
   if (roots.logs && (scope.chats !== null || scope.since !== null)) {
     // Only --since needs each chat's last activity; otherwise the folder names say which chats there are, and
     // the logs are read once, by the doctor and the staging (listing 10,000 chats cost seconds and ~70 MB).
-    const all: { id: string; folder: string; lastActivity?: string | null; created?: string | null }[] =
-      scope.since === null ? walkLogFolder(roots.logs).chats : (await listAllChats(roots.logs, { compress })).chats;
+    const found = scope.since === null ? walkLogFolder(roots.logs) : await listAllChats(roots.logs, { compress });
+    const all: { id: string; folder: string; lastActivity?: string | null; created?: string | null }[] = found.chats;
+    // A group folder that could not be listed: its chats are not in the bundle.
+    for (const p of found.problems)
+      if (p.kind === "system")
+        leftOut.push({
+          path: `logs/${relative(roots.logs, p.path).split(sep).join("/")}`,
+          reason: existsSync(p.path) ? "unreadable" : "gone",
+          message: `${p.message} It is left out of the bundle.`,
+        });
     const wanted = Array.isArray(scope.chats) ? new Set(scope.chats) : null;
     for (const id of wanted ?? []) {
       if (!all.some((c) => c.id === id))
@@ -115,26 +168,40 @@ export async function planBundle(
     for (const chat of all) {
       if (wanted && !wanted.has(chat.id)) continue;
       if (since !== null && Date.parse(chat.lastActivity ?? chat.created ?? "") < since) continue;
-      chats.push({ id: chat.id, folder: chat.folder });
-      planChat(roots.logs, chat.folder, compress, files, lockHosts);
+      if (planChat(roots.logs, chat.folder, compress, files, lockHosts, leftOut))
+        chats.push({ id: chat.id, folder: chat.folder });
     }
   }
-  return { files, chats, lockHosts: [...lockHosts], compress };
+  return { files, chats, lockHosts: [...lockHosts], compress, leftOut };
 }
 
-function planChat(logs: string, folder: string, compress: boolean, files: PlannedFile[], hosts: Set<string>): void {
+/** Plans one chat folder's files; `false` when the folder could not be listed (it is left out). */
+function planChat(
+  logs: string,
+  folder: string,
+  compress: boolean,
+  files: PlannedFile[],
+  hosts: Set<string>,
+  leftOut: LeftOut[],
+): boolean {
   const dir = join(logs, folder);
+  const rel = folder.split(/[\\/]/).join("/");
+  let listed: string[];
+  try {
+    listed = readdirSync(dir);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    leftOut.push(leftOutOf(`logs/${rel}`, dir, error));
+    return false;
+  }
   // Logs first: a checkpoint is staged after the log it must be made to fit.
-  const names = readdirSync(dir).sort(
-    (a, b) => Number(!parseLogName(a)) - Number(!parseLogName(b)) || (a < b ? -1 : 1),
-  );
+  const names = listed.sort((a, b) => Number(!parseLogName(a)) - Number(!parseLogName(b)) || (a < b ? -1 : 1));
   const logsHere = names.map(parseLogName).filter((n) => n !== null && n.compressed === compress);
   const newest = logsHere.sort((a, b) => (b?.format ?? 0) - (a?.format ?? 0))[0]?.name;
-  const rel = folder.split(/[\\/]/).join("/");
   for (const name of names) {
     const parsed = parseLogName(name);
     if (!parsed && name !== LOCK_FILE && name !== CACHE_FILE) continue;
-    const size = regularSize(join(dir, name));
+    const size = regularSize(join(dir, name), `logs/${rel}/${name}`, leftOut);
     if (size === null) continue;
     const role: FileRole = parsed ? "log" : name === LOCK_FILE ? "lock" : "checkpoint";
     files.push({
@@ -154,4 +221,5 @@ function planChat(logs: string, folder: string, compress: boolean, files: Planne
       }
     }
   }
+  return true;
 }

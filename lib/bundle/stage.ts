@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { closeSync, createReadStream, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
+import { isSystemError } from "../fs/system-error";
 import { checkpointDetails, parseCheckpoint } from "../sessions/checkpoint";
 import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import { readBytes } from "./collect";
-import type { PlannedFile } from "./plan";
+import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
 import { logNeedsRedaction, redactLog } from "./redact-log";
 import { redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
@@ -49,6 +50,8 @@ export interface StageOptions {
    */
   spool: Spool | null;
   onBytes?: (n: number) => void;
+  /** Receives each file removed meanwhile or not to be read: it is left out, the others are staged. */
+  leftOut?: LeftOut[];
 }
 
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -124,62 +127,75 @@ function redactJsonFile(original: Buffer, r: Redactor, fix?: (v: Record<string, 
  * a chat's logs come before its checkpoint, which is rebuilt to fit them.
  */
 export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise<StagedFile[]> {
-  const r = o.redactor;
   const out: StagedFile[] = [];
-  const shaMap = new Map<string, string>();
-  const rewrittenLogs = new Map<string, RewrittenLog>(); // original source → its range of the spool
-  const passThrough = r.off && !o.dropText;
-  let chatDir = "";
-  for (const f of files) {
+  // original source → its range of the spool, for the checkpoint after it
+  const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "" };
+  for (const [i, f] of files.entries()) {
     // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
-    if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
-    const path = redactBundlePath(f.path, r);
-    // A chat's files come together: what its checkpoint needs of its logs is dropped once past it.
-    const dir = dirname(f.source);
-    if (dir !== chatDir) rewrittenLogs.clear();
-    chatDir = dir;
-    if (f.role === "log") {
-      const compressed = f.compressed ?? true;
-      const rewrite =
-        !passThrough &&
-        (o.dropText || f.size <= SCAN_FIRST_BYTES || (await logNeedsRedaction(f.source, compressed, r)));
-      const staged = rewrite ? await rewriteLog(f, compressed, o) : null;
-      if (staged) {
-        rewrittenLogs.set(f.source, staged);
-        const { start, size, sha256 } = staged.range;
-        out.push({ path, size, sha256, from: { file: o.spool?.path ?? f.source, start }, redacted: true });
-      } else {
-        out.push({
-          path,
-          size: f.size,
-          sha256: o.spool ? await hashPrefix(f.source, f.size) : "",
-          from: { file: f.source },
-          redacted: false,
-        });
-      }
-      continue;
+    if (i) o.onBytes?.(files[i - 1]?.size ?? 0);
+    try {
+      out.push(await stageOne(f, o, state));
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      // Removed (a chat folder deleted meanwhile) or not to be read: left out, listed, the bundle goes on.
+      o.leftOut?.push(leftOutOf(f.path, f.source, error));
     }
-    const original = readSmall(f.source);
-    readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
-    if (passThrough) {
-      out.push(fromData(o.spool, f, path, original, original));
-      continue;
-    }
-    if (f.role === "memory" || (f.role === "history" && !/\.json$/.test(f.path))) {
-      const data = Buffer.from(redactMemoryText(original.toString("utf8"), r, o.dropText));
-      shaMap.set(sha(original), sha(data));
-      out.push(fromData(o.spool, f, path, data, original));
-    } else if (f.role === "history") {
-      const fix = (v: Record<string, unknown>) => {
-        if (typeof v.sha256 === "string") v.sha256 = shaMap.get(v.sha256) ?? v.sha256;
-      };
-      out.push(fromData(o.spool, f, path, redactJsonFile(original, r, fix), original));
-    } else if (f.role === "checkpoint") {
-      out.push(fromData(o.spool, f, path, await stageCheckpoint(f, original, r, rewrittenLogs), original));
-    } else out.push(fromData(o.spool, f, path, redactJsonFile(original, r), original));
   }
-  if (out.length) o.onBytes?.(files[out.length - 1]?.size ?? 0);
+  if (files.length) o.onBytes?.(files[files.length - 1]?.size ?? 0);
   return out;
+}
+
+/** What staging one file needs of the files before it. */
+interface StageState {
+  shaMap: Map<string, string>;
+  rewrittenLogs: Map<string, RewrittenLog>;
+  chatDir: string;
+}
+
+/** Stages one file (see `stageFiles`). */
+async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promise<StagedFile> {
+  const r = o.redactor;
+  const passThrough = r.off && !o.dropText;
+  const path = redactBundlePath(f.path, r);
+  // A chat's files come together: what its checkpoint needs of its logs is dropped once past it.
+  const dir = dirname(f.source);
+  if (dir !== st.chatDir) st.rewrittenLogs.clear();
+  st.chatDir = dir;
+  if (f.role === "log") {
+    const compressed = f.compressed ?? true;
+    const rewrite =
+      !passThrough && (o.dropText || f.size <= SCAN_FIRST_BYTES || (await logNeedsRedaction(f.source, compressed, r)));
+    const staged = rewrite ? await rewriteLog(f, compressed, o) : null;
+    if (staged) {
+      st.rewrittenLogs.set(f.source, staged);
+      const { start, size, sha256 } = staged.range;
+      return { path, size, sha256, from: { file: o.spool?.path ?? f.source, start }, redacted: true };
+    }
+    return {
+      path,
+      size: f.size,
+      sha256: o.spool ? await hashPrefix(f.source, f.size) : "",
+      from: { file: f.source },
+      redacted: false,
+    };
+  }
+  const original = readSmall(f.source);
+  readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
+  if (passThrough) return fromData(o.spool, f, path, original, original);
+  if (f.role === "memory" || (f.role === "history" && !/\.json$/.test(f.path))) {
+    const data = Buffer.from(redactMemoryText(original.toString("utf8"), r, o.dropText));
+    st.shaMap.set(sha(original), sha(data));
+    return fromData(o.spool, f, path, data, original);
+  }
+  if (f.role === "history") {
+    const fix = (v: Record<string, unknown>) => {
+      if (typeof v.sha256 === "string") v.sha256 = st.shaMap.get(v.sha256) ?? v.sha256;
+    };
+    return fromData(o.spool, f, path, redactJsonFile(original, r, fix), original);
+  }
+  if (f.role === "checkpoint")
+    return fromData(o.spool, f, path, await stageCheckpoint(f, original, r, st.rewrittenLogs), original);
+  return fromData(o.spool, f, path, redactJsonFile(original, r), original);
 }
 
 /** A log redacted into the spool; `null` when every line came out as it went in (the original goes in). */

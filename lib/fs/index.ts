@@ -4,3 +4,4 @@ export * from "./lock";
 export * from "./lock-leftovers";
 export * from "./open-regular";
 export * from "./safe-path";
+export * from "./system-error";

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { closeSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { openRegularSync } from "./open-regular";
+import { isSystemError, systemErrorSentence } from "./system-error";
 
 /**
  * `session.lock` liveness (`shared/oda-files.md`, One writer). The file holds
@@ -37,6 +38,8 @@ export interface LockStatus {
   reason: string;
   /** The file's exact content, so a later removal can check nothing changed. */
   raw?: string;
+  /** Set when the system would not give the file (permission, I/O error, …): `reason` is its sentence. */
+  unreadable?: boolean;
 }
 
 let clockTicks: number | undefined;
@@ -178,6 +181,7 @@ export function readLockStatus(path: string): LockStatus {
     raw = readRegular(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "none", reason: "No lock file." };
+    if (isSystemError(error)) return { state: "unknown", reason: systemErrorSentence(error, path), unreadable: true };
     return { state: "unknown", reason: `The lock file cannot be read: ${(error as Error).message}` };
   }
   const holder = parseLockContent(raw);

@@ -74,12 +74,14 @@ function sameFile(row: IndexedChat | null, current: Generation, st: Stats): bool
 /**
  * Reads one chat, handing each message to `post` (awaited: the writer's pace
  * bounds what is held); its text is compressed with `codec`'s dictionary once there is one.
+ * Returns the sentences of its files (or its folder) the system would not give: the chat is indexed without
+ * them, and the refresh counts them as left out.
  */
 export async function readChat(
   given: ReadTask,
   post: (m: ReadMessage) => Promise<void>,
   codec: TextCodec,
-): Promise<void> {
+): Promise<string[]> {
   // Taken before reading: a file changing meanwhile makes the next refresh read the chat again. The folder read
   // for it is the one the summary uses (one directory read per new chat, not two).
   let files: ChatFolderFiles | undefined;
@@ -106,6 +108,9 @@ export async function readChat(
     return known?.path === path ? known.st : (stats.get(basename(path)) ?? statSync(path));
   };
   const d = await describeChat(task, { rebuild, files, stat });
+  const unreadable = d.summary.problems.filter((p) => p.kind === "system").map((p) => p.message);
+  // Kept with its change times: access given later (a chmod changes no mtime) has the next refresh read it again.
+  if (unreadable.length) task.seen.fingerprint = fingerprintChat(loc.dir, undefined, undefined, undefined, true);
   if (isSameLog(task.row, d)) {
     await post({
       kind: "summary",
@@ -113,7 +118,7 @@ export async function readChat(
       summaryProblems: d.summary.problems.length,
       tailUnknown: d.summary.tail === null,
     });
-    return;
+    return unreadable;
   }
   const from = resumePoint(task.row, d);
   const pass = early as { reader: LogReader; st: Stats; path: string } | null;
@@ -128,4 +133,5 @@ export async function readChat(
     if (d.current) await reader.read(d.current);
   }
   await reader.flush(true);
+  return unreadable;
 }

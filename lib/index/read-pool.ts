@@ -21,8 +21,11 @@ import { TextCodec } from "./text-codec";
 export interface ReadHandlers {
   /** Applies one message of chat `i` (synchronously; a throw ends the whole read). */
   apply(i: number, message: ReadMessage): void;
-  /** Chat `i` was read (`error`: why it could not be); a throw ends the whole read. */
-  done(i: number, error: unknown): void;
+  /**
+   * Chat `i` was read (`error`: why it could not be; `unreadable`: the sentences of the files or folder of it
+   * the system would not give, so the chat was read without them); a throw ends the whole read.
+   */
+  done(i: number, error: unknown, unreadable?: string[]): void;
   /** True to start no further chat. */
   stopped(): boolean;
 }
@@ -50,14 +53,24 @@ interface ErrorData {
   code?: unknown;
   message: string;
   oda: boolean;
+  /** A system error's call and path (`lib/fs/system-error.ts` words it from them). */
+  syscall?: string;
+  path?: string;
 }
 const toData = (e: unknown): ErrorData => {
-  const x = e as { name?: string; code?: unknown; message?: string } | null;
-  return { name: x?.name ?? "Error", code: x?.code, message: x?.message ?? String(e), oda: isOdaError(e) };
+  const x = e as { name?: string; code?: unknown; message?: string; syscall?: string; path?: string } | null;
+  return {
+    name: x?.name ?? "Error",
+    code: x?.code,
+    message: x?.message ?? String(e),
+    oda: isOdaError(e),
+    syscall: typeof x?.syscall === "string" ? x.syscall : undefined,
+    path: typeof x?.path === "string" ? x.path : undefined,
+  };
 };
 function fromData(d: ErrorData): Error {
   if (d.oda) return new OdaError(d.code as ConstructorParameters<typeof OdaError>[0], d.message);
-  return Object.assign(new Error(d.message), { name: d.name, code: d.code });
+  return Object.assign(new Error(d.message), { name: d.name, code: d.code, syscall: d.syscall, path: d.path });
 }
 
 /** An error the writer threw, carried out of the reader's callback untouched. */
@@ -71,8 +84,9 @@ class WriterFailed extends Error {
 async function readHere(tasks: ReadTask[], h: ReadHandlers, codec: TextCodec): Promise<void> {
   for (let i = 0; i < tasks.length && !h.stopped(); i++) {
     let error: unknown = null;
+    let unreadable: string[] = [];
     try {
-      await readChat(
+      unreadable = await readChat(
         tasks[i] as ReadTask,
         async (m) => {
           try {
@@ -87,13 +101,13 @@ async function readHere(tasks: ReadTask[], h: ReadHandlers, codec: TextCodec): P
       if (e instanceof WriterFailed) throw e.error;
       error = e;
     }
-    h.done(i, error);
+    h.done(i, error, unreadable);
     // A turn of the event loop between chats: a server answering meanwhile keeps answering.
     await new Promise<void>((next) => setImmediate(next));
   }
 }
 
-type FromReader = { i: number; m: ReadMessage } | { i: number; end: true; error?: ErrorData };
+type FromReader = { i: number; m: ReadMessage } | { i: number; end: true; error?: ErrorData; unreadable?: string[] };
 type ToReader = { ack: true } | { i: number; task: ReadTask } | { dictionary: Uint8Array };
 
 /** What a reader thread starts with. */
@@ -143,7 +157,7 @@ function readOnThreads(
             return;
           }
           assigned.set(w, (assigned.get(w) ?? 1) - 1);
-          h.done(msg.i, msg.error ? fromData(msg.error) : null);
+          h.done(msg.i, msg.error ? fromData(msg.error) : null, msg.unreadable);
           feed(w);
         } catch (error) {
           finish(error);
@@ -197,7 +211,7 @@ export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData
     for (let job = queue.shift(); job; job = queue.shift()) {
       const { i, task } = job;
       try {
-        await readChat(
+        const unreadable = await readChat(
           task,
           async (m) => {
             if (credits <= 0) await new Promise<void>((go) => waiting.push(go));
@@ -206,7 +220,7 @@ export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData
           },
           codec,
         );
-        port.postMessage({ i, end: true });
+        port.postMessage({ i, end: true, unreadable });
       } catch (error) {
         port.postMessage({ i, end: true, error: toData(error) });
       }

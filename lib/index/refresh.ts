@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import type { ReadTask } from "./chat-read";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
@@ -58,6 +59,11 @@ export interface RefreshResult {
   ms: number;
   /** Set when the index file was damaged and set aside: where it went and why. */
   setAside: { path: string; reason: string } | null;
+  /**
+   * The files and folders the system would not give in this refresh (no permission, removed while read, an
+   * I/O error, …), one sentence each: what they hold is left out of the index, the rest is indexed.
+   */
+  unreadable: string[];
 }
 
 /** A refresh of at least this many chats, and a fifth of the folder, defers FTS5's merges to its end. */
@@ -81,7 +87,7 @@ const BULK_HASH_BYTES = 32 * 1024 * 1024;
 function changedBytes(changes: FolderChanges): number {
   let bytes = 0;
   for (const { seen } of changes.changed)
-    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":").at(-2)) || 0;
+    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":")[1]) || 0; // name:size:mtime[:ctime]; names hold no ":" only by habit
   return bytes;
 }
 
@@ -123,7 +129,17 @@ class WriteBatch {
 
 /** The counts a refresh adds up, at zero: at the start and again when a damaged index is rebuilt. */
 function zeroCounts() {
-  return { added: 0, changed: 0, removed: 0, appended: 0, reindexed: 0, linesRead: 0, textBytes: 0, threads: 0 };
+  return {
+    added: 0,
+    changed: 0,
+    removed: 0,
+    appended: 0,
+    reindexed: 0,
+    linesRead: 0,
+    textBytes: 0,
+    threads: 0,
+    unreadable: [] as string[],
+  };
 }
 
 /**
@@ -150,6 +166,17 @@ export async function refreshIndex(handle: IndexHandle, options: RefreshOptions 
   return result;
 }
 
+/** The index's record of each chat's files left out (`unreadableChats`); an unreadable record is an empty one. */
+function readUnreadable(db: Db): Map<string, string[]> {
+  try {
+    const record: unknown = JSON.parse(readMeta(db, "unreadableChats") ?? "{}");
+    if (record && typeof record === "object") return new Map(Object.entries(record as Record<string, string[]>));
+  } catch {
+    // Written by this module only; a damaged one is rebuilt as chats are read again.
+  }
+  return new Map();
+}
+
 async function refreshOnce(
   handle: IndexHandle,
   compress: boolean,
@@ -162,12 +189,17 @@ async function refreshOnce(
   if (readMeta(db, "compress") !== String(compress)) db.prepare("UPDATE chats SET fingerprint = ''").run();
   const changes = await scanChanges(db, handle.logDir);
   result.chats = changes.total;
+  for (const p of changes.problems) if (p.kind === "system") result.unreadable.push(p.message);
   const dropChat = db.transaction((cid: number) => {
     deleteEntries(db, cid);
     db.prepare("DELETE FROM chats WHERE cid = ?").run(cid);
     deleteUsage(db, cid);
   });
   for (const row of changes.gone) dropChat(row.cid);
+  // Each indexed chat's files the system would not give, kept between refreshes: the totals count every chat
+  // still left out, also one this refresh did not read again because nothing of it changed.
+  const unreadable = readUnreadable(db);
+  for (const row of changes.gone) unreadable.delete(row.id);
   result.removed = changes.gone.length;
   const total = changes.changed.length;
   options.onProgress?.(0, total);
@@ -193,6 +225,8 @@ async function refreshOnce(
     db.pragma("incremental_vacuum");
   }
   writeMeta(db, "folderProblems", JSON.stringify(changes.problems));
+  writeMeta(db, "unreadableChats", JSON.stringify(Object.fromEntries(unreadable)));
+  for (const sentences of unreadable.values()) result.unreadable.push(...sentences);
   writeMeta(db, "compress", String(compress));
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
@@ -227,9 +261,16 @@ async function refreshOnce(
           if (made) storeDictionary(db, made);
           if (batch.due()) batch.commit();
         },
-        done: (i, error) => {
-          // A chat folder removed or replaced while it was read: the next refresh sees it as it is then.
-          if (error && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        done: (i, error, found) => {
+          // A chat folder removed or replaced while it was read, or one the system would not give: the next
+          // refresh sees it as it is then; the others go on.
+          if (error && !isSystemError(error)) throw error;
+          const loc = changes.changed[i]?.seen.loc;
+          const sentences = [...(found ?? [])];
+          if (error && loc)
+            sentences.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, loc.dir)));
+          if (loc && sentences.length) unreadable.set(loc.id, sentences);
+          else if (loc) unreadable.delete(loc.id);
           if (changes.changed[i]?.row) result.changed++;
           else result.added++;
           const r = writes[i]?.done;

@@ -66,16 +66,19 @@ export function fingerprintChat(
   known?: string,
   list?: () => string[],
   stats?: Map<string, Stats>,
+  watchChange = known?.startsWith(WATCHED) ?? false,
 ): string {
-  let dirMtime: number;
+  let dirStat: Stats;
   try {
-    dirMtime = statSync(dir).mtimeMs;
+    dirStat = statSync(dir);
   } catch {
     return "unreadable";
   }
-  const head = `${dirMtime}|`;
+  // A chat with a file the system would not give is watched by change times too: a chmod changes no mtime.
+  const times = (st: Stats) => (watchChange ? `${st.mtimeMs}:${st.ctimeMs}` : `${st.mtimeMs}`);
+  const head = `${watchChange ? WATCHED : ""}${times(dirStat)}|`;
   let names: string[];
-  if (known?.startsWith(head)) {
+  if (known?.startsWith(head) && !watchChange) {
     names = [];
     for (const part of known.slice(head.length).split("|")) {
       if (part) names.push(part.slice(0, part.lastIndexOf(":", part.lastIndexOf(":") - 1)));
@@ -84,7 +87,7 @@ export function fingerprintChat(
     try {
       names = (list ? list() : readdirSync(dir)).filter((n) => !n.includes("|")).sort();
     } catch {
-      return "unreadable";
+      return `${head}unreadable`;
     }
   }
   const parts: string[] = [];
@@ -99,11 +102,17 @@ export function fingerprintChat(
     }
     // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
     if (!st) continue;
-    parts.push(`${name}:${st.size}:${st.mtimeMs}`);
+    parts.push(`${name}:${st.size}:${times(st)}`);
     stats?.set(name, st);
   }
   return head + parts.join("|");
 }
+
+/**
+ * The mark that starts the fingerprint of a chat indexed with a file or folder the system would not give:
+ * its change times are compared too, so giving access (which changes no mtime) has it read again.
+ */
+export const WATCHED = "!";
 
 /** What the scan needs of each indexed chat. */
 export interface ScannedRow {

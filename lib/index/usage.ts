@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { sep } from "node:path";
 import type Database from "better-sqlite3";
+import { isSystemError } from "../fs/system-error";
 import type { ChatSummary } from "../sessions";
 import { CACHE_FILE, LOCK_FILE } from "../sessions/names";
 import type { Db } from "./db";
@@ -150,7 +151,13 @@ export interface ChatFacts {
 }
 
 function sizeOf(path: string): number {
-  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  } catch (error) {
+    // Not to be seen (a folder without permission): the chat's summary names it; its size is unknown here.
+    if (isSystemError(error)) return 0;
+    throw error;
+  }
 }
 
 /**

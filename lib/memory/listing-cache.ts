@@ -2,6 +2,7 @@ import { type BigIntStats, type Dirent, promises as fsp, statSync } from "node:f
 import { join } from "node:path";
 import { OdaError } from "../errors";
 import { isInside, isTempFileName, realRootOf, removeLeftoverTemps, resolveInsideReal } from "../fs";
+import { isSystemError, systemErrorReason } from "../fs/system-error";
 import { StatCache, settleClock } from "./file-cache";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
@@ -51,7 +52,8 @@ async function folderEntries(folder: string, segments: string[]): Promise<Folder
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    throw new OdaError("io", `The memory folder ${relativeToHome(...segments)} cannot be read (${code}).`);
+    const reason = isSystemError(error) ? systemErrorReason(error, folder) : `${code}.`;
+    throw new OdaError("io", `The memory folder ${relativeToHome(...segments)} cannot be read: ${reason}`);
   }
   const entries: FolderEntries = { ids: [], ignored: [], temps: false };
   for (const e of dirents) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type BigIntStats, constants, promises as fsp, lstatSync, statSync } from "node:fs";
-import { describeFileKind } from "../fs";
+import { describeFileKind, isSystemError, systemErrorReason } from "../fs";
 import { StatCache, settleClock } from "./file-cache";
 import { countCodePoints } from "./format";
 import type { Limits } from "./limits";
@@ -16,11 +16,11 @@ export interface FileRead {
   parse: MemoryParse;
 }
 
-function readProblem(error: unknown): MemoryProblem {
+function readProblem(error: unknown, path: string): MemoryProblem {
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
-    code === "EACCES" || code === "EPERM"
-      ? "permission denied."
+    code === "EACCES" || code === "EPERM" || (isSystemError(error) && code !== "EISDIR" && code !== "ELOOP")
+      ? systemErrorReason(error as NodeJS.ErrnoException, path)
       : code === "EISDIR"
         ? "it is a folder."
         : code === "ELOOP"
@@ -104,13 +104,13 @@ export async function readMemoryFile(path: string, limits: Limits, noFollow = tr
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     const stat = await fsp.stat(path).catch(() => null);
     if (stat?.isFile() && stat.size > limits.fileMaxBytes) return { bytes: null, ...tooLarge(stat, limits) };
-    return { bytes: null, size: stat?.size ?? 0, mtimeMs: stat?.mtimeMs ?? 0, parse: readProblem(error) };
+    return { bytes: null, size: stat?.size ?? 0, mtimeMs: stat?.mtimeMs ?? 0, parse: readProblem(error, path) };
   }
   try {
     const big = await handle.stat({ bigint: true });
     const stat = { size: Number(big.size), mtimeMs: Number(big.mtimeNs) / 1e6 };
     if (big.isDirectory())
-      return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse: readProblem({ code: "EISDIR" }) };
+      return { bytes: null, size: 0, mtimeMs: stat.mtimeMs, parse: readProblem({ code: "EISDIR" }, path) };
     if (!big.isFile()) {
       const parse = {
         ok: false as const,
@@ -128,7 +128,7 @@ export async function readMemoryFile(path: string, limits: Limits, noFollow = tr
     try {
       bytes = await handle.readFile();
     } catch (error) {
-      return { bytes: null, size: stat.size, mtimeMs: stat.mtimeMs, parse: readProblem(error) };
+      return { bytes: null, size: stat.size, mtimeMs: stat.mtimeMs, parse: readProblem(error, path) };
     }
     const cached = bytes.length === stat.size ? parses.get(key, big) : undefined;
     if (cached) {

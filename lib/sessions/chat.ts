@@ -3,6 +3,7 @@ import { sep } from "node:path";
 import { isOdaError } from "../errors";
 import { type LockStatus, readLockStatus } from "../fs/lock";
 import { openRegularSync } from "../fs/open-regular";
+import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 import { asHeader, type ChatDetails, type ChatIdentity, type RebuiltLog, rebuildDetails } from "./details";
 import type { ChatLocation } from "./folder";
@@ -144,9 +145,14 @@ function markCurrent(gens: Generation[]): void {
   if (current) current.current = true;
 }
 
-/** Refuses a generation that turned out not to be a regular file when opened. */
-function blockGeneration(gens: Generation[], gen: Generation, message: string): void {
-  gen.blocked = { kind: "special", message: withRawLog(message, gen.path) };
+/** Refuses a generation that turned out not to be a regular file when opened, or that the system would not give. */
+function blockGeneration(
+  gens: Generation[],
+  gen: Generation,
+  message: string,
+  kind: BlockedEntry["kind"] = "special",
+): void {
+  gen.blocked = { kind, message: withRawLog(message, gen.path) };
   gen.refused = gen.blocked.message;
   gen.bytes = 0;
   markCurrent(gens);
@@ -205,8 +211,59 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
   }
 }
 
-/** Reads one chat folder: its generations, lock, checkpoint and details. */
+/**
+ * Reads one chat folder: its generations, lock, checkpoint and details. A
+ * system error on one of its files or on the folder (permission, removed while
+ * read, I/O error, …) is this chat's problem, with what was read so far: the
+ * walk over the other chats goes on.
+ */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
+  try {
+    return await summarizeChatFiles(loc, options);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    return unreadableChat(loc, error);
+  }
+}
+
+/** A chat the system would not give (see `summarizeChat`): no details, one problem naming the path. */
+export function unreadableChat(loc: ChatLocation, error: NodeJS.ErrnoException): ChatSummary {
+  const path = systemErrorPath(error, loc.dir);
+  return {
+    ...emptySummary(loc),
+    lock: { state: "unknown", reason: "The chat folder could not be read." },
+    problems: [problemAt("system", path, systemErrorSentence(error, path), { paths: [path] })],
+  };
+}
+
+function emptySummary(loc: ChatLocation): ChatSummary {
+  return {
+    id: loc.id,
+    folder: loc.folder,
+    group: loc.group,
+    cwd: loc.cwd,
+    format: null,
+    created: null,
+    generations: [],
+    continues: null,
+    title: null,
+    firstActivity: null,
+    lastActivity: null,
+    messages: 0,
+    models: [],
+    inputTokens: 0,
+    outputTokens: 0,
+    cached: false,
+    cacheState: "none",
+    cacheReason: "No checkpoint.",
+    behindBytes: 0,
+    lock: { state: "none", reason: "No lock file." },
+    tail: null,
+    problems: [],
+  };
+}
+
+async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
   const files = options.files ?? readChatFolder(loc);
   const { names } = files;
   const generations = nameGenerations(loc.dir, files, options.compress);
@@ -214,17 +271,19 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   let headBytes: HeadBytes | null = null;
   for (const g of generations) {
     if (g.blocked) continue;
-    if (!g.current) {
-      g.bytes = statSync(g.path).size;
-      continue;
-    }
     try {
+      if (!g.current) {
+        g.bytes = statSync(g.path).size;
+        continue;
+      }
       headBytes = readHeadBytes(g.path, options.log);
       g.bytes = headBytes.size;
     } catch (error) {
-      // Swapped for a FIFO or the like since the folder was listed: refused like one listed as such.
-      if (!isOdaError(error)) throw error;
-      blockGeneration(generations, g, error.message);
+      // Swapped for a FIFO or the like since the folder was listed: refused like one listed as such. One the
+      // system would not give (no permission, I/O error, removed meanwhile) is refused with what it answered.
+      if (isSystemError(error)) blockGeneration(generations, g, systemErrorSentence(error, g.path), "system");
+      else if (isOdaError(error)) blockGeneration(generations, g, error.message);
+      else throw error;
     }
   }
   const problems: Problem[] = generations
@@ -240,30 +299,8 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
       : { state: "none", reason: "No lock file." };
   const stale = lockProblem(lockPath, lock);
   if (stale) problems.push(stale);
-  const summary: ChatSummary = {
-    id: loc.id,
-    folder: loc.folder,
-    group: loc.group,
-    cwd: loc.cwd,
-    format: null,
-    created: null,
-    generations,
-    continues: null,
-    title: null,
-    firstActivity: null,
-    lastActivity: null,
-    messages: 0,
-    models: [],
-    inputTokens: 0,
-    outputTokens: 0,
-    cached: false,
-    cacheState: "none",
-    cacheReason: "No checkpoint.",
-    behindBytes: 0,
-    lock,
-    tail: null,
-    problems,
-  };
+  if (lock.unreadable) problems.push(problemAt("system", lockPath, lock.reason));
+  const summary: ChatSummary = { ...emptySummary(loc), generations, lock, problems };
   // Reported whether or not there is a log to go with it.
   const cacheBlocked = files.blocked.get(CACHE_FILE);
   if (cacheBlocked) {
@@ -301,7 +338,11 @@ export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions
   const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
   if (!cacheBlocked && names.includes(CACHE_FILE)) {
     const read = await readCheckpoint(cachePath);
-    if (read && "error" in read) {
+    if (read && "error" in read && read.system) {
+      summary.cacheState = "unreadable";
+      summary.cacheReason = read.error;
+      problems.push(problemAt("system", cachePath, `${read.error} The details were rebuilt from the log.`));
+    } else if (read && "error" in read) {
       summary.cacheState = "unreadable";
       summary.cacheReason = `The checkpoint cannot be read: ${read.error}`;
       problems.push(problemAt("cache", cachePath, `${summary.cacheReason}; the details were rebuilt from the log.`));

@@ -1,5 +1,6 @@
 import { closeSync } from "node:fs";
 import { openRegularSync, readFileStartSync } from "../fs/open-regular";
+import { isSystemError, systemErrorSentence } from "../fs/system-error";
 import type { ChatDetails, ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
@@ -102,12 +103,15 @@ function readCheckpointText(path: string): string {
 }
 
 /** Reads a checkpoint file: `null` when absent, `{error}` when it cannot be read or does not fit the schema. */
-export async function readCheckpoint(path: string): Promise<{ checkpoint: Checkpoint } | { error: string } | null> {
+export async function readCheckpoint(
+  path: string,
+): Promise<{ checkpoint: Checkpoint } | { error: string; system?: boolean } | null> {
   let text: string;
   try {
     text = readCheckpointText(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (isSystemError(error)) return { error: systemErrorSentence(error, path), system: true };
     return { error: (error as Error).message };
   }
   return parseCheckpoint(text);

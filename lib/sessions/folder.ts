@@ -1,6 +1,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
+import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -28,9 +29,24 @@ export interface FolderWalk {
   problems: Problem[];
 }
 
-/** The sub-folders of `dir`; its other entries become problems. */
-function subfolders(dir: string, root: string, problems: Problem[]): string[] {
-  const listing = listFolders(dir, root);
+/**
+ * The sub-folders of `dir`; its other entries become problems, and so does a
+ * group folder the system would not list (permission, removed meanwhile, …):
+ * its chats are left out, the others are read.
+ */
+function subfolders(dir: string, root: string, problems: Problem[], top = false): string[] {
+  let listing: ReturnType<typeof listFolders>;
+  try {
+    listing = listFolders(dir, root);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    // The log folder itself: nothing can be listed, the command says why.
+    if (top) throw new OdaError("unusable", systemErrorSentence(error, dir));
+    problems.push(
+      problemAt("system", dir, `${systemErrorSentence(error, dir)} The chats in this folder are left out.`),
+    );
+    return [];
+  }
   for (const r of listing.refused) problems.push(problemAt(r.link ? "link" : "special", r.path, r.message));
   return listing.folders;
 }
@@ -69,7 +85,7 @@ export function scanLogFolder(logDir: string): FolderScan {
   const groups: ScannedGroup[] = [];
   const groupOf = new Map<string, ScannedGroup>();
   const refused = new Set<string>();
-  for (const group of subfolders(logDir, root, problems)) {
+  for (const group of subfolders(logDir, root, problems, true)) {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
@@ -154,7 +170,28 @@ export function locateChat(logDir: string, id: string): ChatLocation {
       data: { problem: "duplicate", paths: found.map((c) => c.dir) },
     });
   if (first) return first;
+  // A group the system would not let us look into may hold it: say so rather than "no such chat".
+  const hidden = unreadableGroups(logDir, id)[0];
+  if (hidden)
+    throw new OdaError("io", `${hidden.message} Chat "${id}" may be in it.`, { data: { paths: [hidden.path] } });
   throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+}
+
+/** The groups of the log folder in which a folder for chat `id` cannot be looked for (see `locateChat`). */
+function unreadableGroups(logDir: string, id: string): { path: string; message: string }[] {
+  const root = realLogRoot(logDir);
+  const name = encodeName(id);
+  const out: { path: string; message: string }[] = [];
+  for (const group of subfolders(logDir, root, [], true)) {
+    if (!parseGroupName(group)) continue;
+    try {
+      lstatSync(`${join(logDir, group)}${sep}${name}`);
+    } catch (error) {
+      if (isSystemError(error) && !isVanished(error))
+        out.push({ path: join(logDir, group), message: systemErrorSentence(error, join(logDir, group)) });
+    }
+  }
+  return out;
 }
 
 /** Every folder holding chat `id`, in group order: one normally, two or more for a chat stored in two places. */
@@ -163,7 +200,7 @@ export function locateCopies(logDir: string, id: string): ChatLocation[] {
   const root = realLogRoot(logDir);
   const name = encodeName(id);
   const found: ChatLocation[] = [];
-  for (const group of subfolders(logDir, root, [])) {
+  for (const group of subfolders(logDir, root, [], true)) {
     const parsed = parseGroupName(group);
     if (!parsed) continue;
     const dir = `${join(logDir, group)}${sep}${name}`;

@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "no
 import { join } from "node:path";
 import { describeFileKind, notRegularMessage } from "../fs/open-regular";
 import { isInside } from "../fs/safe-path";
+import { isSystemError, systemErrorSentence } from "../fs/system-error";
 import { withRawLog } from "./problem";
 
 /**
@@ -35,6 +36,7 @@ export function notFolderSentence(path: string, stat: Parameters<typeof describe
 }
 
 function cannotReadSentence(path: string, error: unknown): string {
+  if (isSystemError(error)) return systemErrorSentence(error, path);
   return `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); it is not read.`;
 }
 
@@ -102,7 +104,7 @@ export function listFolders(dir: string, realRoot: string): FolderListing {
 
 /** A chat folder's entry that must not be opened, and the problem it is. */
 export interface BlockedEntry {
-  kind: "link" | "special";
+  kind: "link" | "special" | "system";
   message: string;
 }
 

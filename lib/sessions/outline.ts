@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type LockStatus, readLockStatus } from "../fs/lock";
+import { systemErrorAsOda } from "../fs/system-error";
 import { type Generation, listGenerations, readChatFolder } from "./chat";
 import { type ChatLocation, locateChat } from "./folder";
 import { LOCK_FILE } from "./names";
@@ -17,7 +18,13 @@ export interface ChatOutline {
  */
 export function outlineChat(logDir: string, id: string, options: { compress?: boolean } = {}): ChatOutline {
   const location = locateChat(logDir, id);
-  const files = readChatFolder(location);
+  let files: ReturnType<typeof readChatFolder>;
+  try {
+    files = readChatFolder(location);
+  } catch (error) {
+    // A chat folder the system would not list: its page explains with the sentence instead of failing.
+    throw systemErrorAsOda(error);
+  }
   const lockBlocked = files.blocked.get(LOCK_FILE);
   return {
     location,

@@ -32,7 +32,13 @@ export type ProblemKind =
    * An entry of the wrong kind: a FIFO, socket or device named like a log,
    * checkpoint or lock, or anything but a folder where a group or chat folder belongs (never read).
    */
-  | "special";
+  | "special"
+  /**
+   * A file or folder the system would not give (permission, removed or replaced
+   * while read, I/O error, too many open files, a link loop): the sentence says
+   * what the system answered and what to do (`lib/fs/system-error.ts`).
+   */
+  | "system";
 
 /** One problem the reader found, with the exact sentence to show. */
 export interface Problem {

@@ -1,4 +1,5 @@
 import { errorBody, isOdaError } from "@/lib/errors";
+import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { streamChatList } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 
@@ -24,7 +25,8 @@ export async function GET(request: Request): Promise<Response> {
         const next = await batches.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
-      } catch (error) {
+      } catch (thrown) {
+        const error = systemErrorAsOda(thrown);
         if (!isOdaError(error)) console.error("oda-admin: the chat list failed:", error);
         controller.enqueue(encoder.encode(`${JSON.stringify({ error: errorBody(error, UNEXPECTED) })}\n`));
         controller.close();
