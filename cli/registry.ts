@@ -21,6 +21,7 @@ export interface CommandEntry {
 // Each domain's module is imported on first use; its runs are keyed by the command's words.
 const doctor = () => import("./commands/doctor").then((m) => m.doctorRuns);
 const memory = () => import("./commands/memory").then((m) => m.memoryRuns);
+const memoryLint = () => import("./commands/memory-lint").then((m) => m.memoryLintRuns);
 const sessions = () => import("./commands/sessions").then((m) => m.sessionRuns);
 const search = () => import("./commands/search").then((m) => m.searchRuns);
 const serve = () => import("./commands/serve").then((m) => m.serveRuns);
@@ -87,6 +88,12 @@ export const commands: Record<string, CommandEntry> = {
     summary: "what a chat in --workspace (or none) receives",
     options: workspace,
     load: from(memory, "memory payload"),
+  },
+  "memory lint": {
+    summary:
+      "duplicates, conflicts, budgets and problem files: memory lint [--workspace KEY|--all] [--off-days N] (exit 1: findings)",
+    options: { ...workspace, all: { type: "boolean" }, "off-days": { type: "string", value: "N" } },
+    load: from(memoryLint, "memory lint"),
   },
   "sessions list": {
     summary: "list every chat of the log folder: --logs DIR [--json]",
