@@ -15,6 +15,8 @@
 
 import "server-only";
 
+export { type BulkAction, type BulkResult, type BulkTarget, bulkChange, undoBulk } from "./bulk";
+export { BULK_ID_PATTERN } from "./bulk-journal";
 export {
   type ChangeOptions,
   type ChangeResult,

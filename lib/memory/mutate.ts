@@ -12,6 +12,7 @@ import {
   stageFile,
   withLockFile,
 } from "../fs";
+import { finishPendingBulk } from "./bulk-journal";
 import { describeMemory, type MemoryDetail } from "./details";
 import { checkTitleAndText, type VersionSource } from "./format";
 import {
@@ -89,14 +90,27 @@ const ATTEMPTS = 3;
  * held, so every temporary file in it is a leftover.
  */
 async function withHomeLock<T>(home: string, place: MemoryPlace, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
-  const folder = await ensureFolderInside(home, "memory-history");
-  return withLockFile(join(folder, ".lock"), { busy: () => new OdaError("locked", MESSAGES.busy) }, async (lock) => {
+  return withMemoryLock(home, async (lock) => {
     await removeLeftoverTemps(place.history, { minAgeMs: 0 });
     return fn(lock);
   });
 }
 
-async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current | null> {
+/**
+ * Runs `fn` holding the home's memory lock, after finishing a bulk change a
+ * kill interrupted (`bulk.ts`): every change, single or bulk, starts from a
+ * home where each bulk change happened whole.
+ */
+export async function withMemoryLock<T>(home: string, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
+  const folder = await ensureFolderInside(home, "memory-history");
+  return withLockFile(join(folder, ".lock"), { busy: () => new OdaError("locked", MESSAGES.busy) }, async (lock) => {
+    await finishPendingBulk(home, lock);
+    return fn(lock);
+  });
+}
+
+/** The memory's file as it is now (null: absent), a killed change's intent settled first. */
+export async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current | null> {
   const [read, record] = await Promise.all([readMemoryFile(place.file, limits, false), readStateRecord(place.history)]);
   if (!read) return null;
   let bytes = read.bytes;
