@@ -65,24 +65,30 @@ export const commands: Record<string, CommandEntry> = {
     load: from(memory, "memory create"),
   },
   "memory set": {
-    summary: "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]",
+    summary:
+      "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]; several: memory set ID… --on|--off",
     options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
     load: from(memory, "memory set"),
   },
   "memory delete": {
-    summary: "delete a memory: memory delete ID [--expect SHA256]",
+    summary: "delete memories: memory delete ID… [--expect SHA256 (one id)]",
     options: expect,
     load: from(memory, "memory delete"),
   },
   "memory restore": {
-    summary: "restore a deleted memory, or a version: memory restore ID [VERSION]",
+    summary: "restore deleted memories, or a version: memory restore ID… | memory restore ID VERSION",
     options: expect,
     load: from(memory, "memory restore"),
   },
   "memory undo": {
-    summary: "undo the chat change that made a memory's text: memory undo ID",
-    options: expect,
+    summary: "undo the chat change that made a memory's text: memory undo ID; a bulk change: memory undo --bulk ID",
+    options: { ...expect, bulk: { type: "string", value: "ID" } },
     load: from(memory, "memory undo"),
+  },
+  "memory move": {
+    summary: "move memories to another set, all or nothing: memory move ID… --to KEY|--to-global [--workspace KEY]",
+    options: { ...workspace, to: { type: "string", value: "KEY" }, "to-global": { type: "boolean" } },
+    load: from(memory, "memory move"),
   },
   "memory payload": {
     summary: "what a chat in --workspace (or none) receives",
