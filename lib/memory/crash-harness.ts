@@ -16,6 +16,7 @@ import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
 import {
   changeMemory,
   createMemory,
+  createWorkspaceSet,
   findMemory,
   listDeleted,
   listSet,
@@ -186,11 +187,8 @@ export async function runBulkCrashHarness(options: {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++)
       ids.push((await createMemory(home, null, { title: `M${i}`, text: `text ${i}` })).memory!.id);
-    const sentinel = (await createMemory(home, "elsewhere", { title: "Sentinel", text: "s" }).catch(async () => {
-      const { createWorkspaceSet } = await import("./index");
-      await createWorkspaceSet(home, "elsewhere");
-      return createMemory(home, "elsewhere", { title: "Sentinel", text: "s" });
-    })).memory!.id;
+    await createWorkspaceSet(home, "elsewhere");
+    const sentinel = (await createMemory(home, "elsewhere", { title: "Sentinel", text: "s" })).memory!.id;
     for (let k = 0; k < options.kills && report.failures.length < 5; k++) {
       const killAfterMs = Math.floor(random() * (options.maxKillAfterMs ?? 100));
       const out = await runChild(child, home, `k${k}`, ids, killAfterMs, k % 2 === 1);
