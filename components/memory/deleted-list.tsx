@@ -92,7 +92,7 @@ export function DeletedList() {
               className="rounded-md border border-zinc-300 p-3 dark:border-zinc-700"
             >
               <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <label className="flex items-baseline gap-2">
+                <div className="flex items-baseline gap-2">
                   <input
                     type="checkbox"
                     aria-label={`Select “${name}”`}
@@ -100,7 +100,7 @@ export function DeletedList() {
                     onChange={(e) => pick(keyOf(m), e.target.checked)}
                   />
                   <h2 className="font-semibold break-words">{name}</h2>
-                </label>
+                </div>
                 <span className="text-sm text-zinc-700 dark:text-zinc-300">
                   {setName(m.workspace)} · <code className="font-mono">{m.id}</code>
                 </span>
