@@ -77,6 +77,11 @@ describe("bulk changes", () => {
     const error = await refusal(
       bulkChange(home, [...a, ...b, ...fine, { workspace: "c", id: "0000beef" }], { kind: "on" }),
     );
+    const overBudget = [
+      "This change would take the memory a chat in workspace a receives to 504 tokens; the limit is 500.",
+      "This change would take the memory a chat in workspace b receives to 504 tokens; the limit is 500.",
+    ];
+    // every reason at once: the missing memory, and each chat the others would take over the limit
     expect(error.data?.reasons).toEqual([
       {
         workspace: "c",
@@ -84,13 +89,12 @@ describe("bulk changes", () => {
         message:
           'No memory with the id "0000beef" exists in this chat\'s memory. Call memory_list for the current ids.',
       },
+      { workspace: "a", id: null, message: overBudget[0] },
+      { workspace: "b", id: null, message: overBudget[1] },
     ]);
-    // with the missing id gone, the budget: both chats, each with the contract's sentence
+    // with the missing id gone, the budget alone
     const budget = await refusal(bulkChange(home, [...a, ...b, ...fine], { kind: "on" }));
-    expect(budget.data?.reasons?.map((r) => r.message)).toEqual([
-      "This change would take the memory a chat in workspace a receives to 504 tokens; the limit is 500.",
-      "This change would take the memory a chat in workspace b receives to 504 tokens; the limit is 500.",
-    ]);
+    expect(budget.data?.reasons?.map((r) => r.message)).toEqual(overBudget);
     expect(budget.message).toBe(
       `Nothing was changed, for 2 reasons:\n${budget.data?.reasons?.map((r) => r.message).join("\n")}`,
     );

@@ -244,7 +244,8 @@ async function execute(
   action: string,
   now: string,
 ): Promise<BulkResult> {
-  if (!plan.reasons.length) plan.reasons.push(...(await budgetReasons(home, plan.steps, limits)));
+  // the budget of what would change, with the memories that could be planned: every reason at once
+  plan.reasons.push(...(await budgetReasons(home, plan.steps, limits)));
   if (plan.reasons.length) refuse(plan.reasons);
   if (!plan.steps.length) return { bulkId: null, changed: [], unchanged: plan.unchanged };
   const record: BulkRecord = { bulkId: newBulkId(now), at: now, action, steps: plan.steps };
