@@ -27,6 +27,7 @@ export interface CommandEntry {
 // Each domain's module is imported on first use; its runs are keyed by the command's words.
 const doctor = () => import("./commands/doctor").then((m) => m.doctorRuns);
 const memory = () => import("./commands/memory").then((m) => m.memoryRuns);
+const memoryLint = () => import("./commands/memory-lint").then((m) => m.memoryLintRuns);
 const sessions = () => import("./commands/sessions").then((m) => m.sessionRuns);
 const search = () => import("./commands/search").then((m) => m.searchRuns);
 const serve = () => import("./commands/serve").then((m) => m.serveRuns);
@@ -76,33 +77,46 @@ export const commands: Record<string, CommandEntry> = {
     load: from(memory, "memory create"),
   },
   "memory set": {
-    args: "ID",
-    summary: "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]",
+    args: "ID...",
+    summary:
+      "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]; several: memory set ID… --on|--off",
     options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
     load: from(memory, "memory set"),
   },
   "memory delete": {
-    args: "ID",
-    summary: "delete a memory: memory delete ID [--expect SHA256]",
+    args: "ID...",
+    summary: "delete memories: memory delete ID… [--expect SHA256 (one id)]",
     options: expect,
     load: from(memory, "memory delete"),
   },
   "memory restore": {
-    args: "ID [VERSION]",
-    summary: "restore a deleted memory, or a version: memory restore ID [VERSION]",
+    args: "ID...",
+    summary: "restore deleted memories, or a version: memory restore ID… | memory restore ID VERSION",
     options: expect,
     load: from(memory, "memory restore"),
   },
   "memory undo": {
-    args: "ID",
-    summary: "undo the chat change that made a memory's text: memory undo ID",
-    options: expect,
+    args: "[ID]",
+    summary: "undo the chat change that made a memory's text: memory undo ID; a bulk change: memory undo --bulk ID",
+    options: { ...expect, bulk: { type: "string", value: "ID" } },
     load: from(memory, "memory undo"),
+  },
+  "memory move": {
+    args: "ID...",
+    summary: "move memories to another set, all or nothing: memory move ID… --to KEY|--to-global [--workspace KEY]",
+    options: { ...workspace, to: { type: "string", value: "KEY" }, "to-global": { type: "boolean" } },
+    load: from(memory, "memory move"),
   },
   "memory payload": {
     summary: "what a chat in --workspace (or none) receives",
     options: workspace,
     load: from(memory, "memory payload"),
+  },
+  "memory lint": {
+    summary:
+      "duplicates, conflicts, budgets and problem files: memory lint [--workspace KEY|--all] [--off-days N] (exit 1: findings)",
+    options: { ...workspace, all: { type: "boolean" }, "off-days": { type: "string", value: "N" } },
+    load: from(memoryLint, "memory lint"),
   },
   "sessions list": {
     summary: "list every chat of the log folder: --logs DIR [--json]",

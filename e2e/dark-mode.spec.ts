@@ -46,6 +46,11 @@ const PAGES: Visit[] = [
   { name: "global set", path: at("/memory/global") },
   { name: "workspace set", path: at("/memory/workspaces/reports") },
   {
+    name: "memory health",
+    path: at("/memory/health"),
+    ready: (p) => expect(p.getByText(/^(\d+ findings?|No findings) in \d+ memories\.$/)).toBeVisible(),
+  },
+  {
     name: "editor",
     path: (oda) => memoryPath(oda, null, "Units and measures"),
     // The reached chats opened, and the delete dialog over the page.

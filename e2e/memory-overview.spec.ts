@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createMemory, setEnabled, tokenBudgets, writeSettings } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
@@ -87,5 +87,101 @@ test.describe("the memory overview", () => {
     await results.getByRole("link", { name: "Chart colours" }).click();
     await expect(page).toHaveURL(/\/memory\/workspaces\/reports\/[0-9a-f]{8}$/);
     await expect(page.getByLabel("Text", { exact: true })).toHaveValue("Use the blue palette for every chart.");
+  });
+});
+
+test.describe("memory health and bulk changes", () => {
+  const raw = (home: string, ws: string | null, id: string) =>
+    readFile(join(home, "memory", ...(ws === null ? ["global"] : ["workspaces", ws]), id), "utf8");
+  test.use({
+    odaSetup: seed(async ({ home }) => {
+      await createMemory(
+        home,
+        null,
+        { title: "Reply language", text: "Reply in short bullet points." },
+        { id: "0000a001" },
+      );
+      await createMemory(
+        home,
+        "reports",
+        { title: "Replies", text: "reply in **short** bullet points." },
+        { id: "0000d001" },
+      );
+      await createMemory(
+        home,
+        "reports",
+        { title: "Chart colours", text: "Use the blue palette." },
+        { id: "0000c001" },
+      );
+      await createMemory(
+        home,
+        "reports",
+        { title: "chart colours", text: "Use the green palette." },
+        { id: "0000c002" },
+      );
+    }),
+  });
+
+  test("lists findings, shows a change before making it, and one Undo puts a bulk change back", async ({
+    page,
+    oda,
+  }) => {
+    test.setTimeout(180_000); // four pages, each with an axe check
+    await page.goto("/memory");
+    await page.getByRole("link", { name: "Check memory health" }).click();
+    await expect(page).toHaveURL("/memory/health");
+    await expect(page.getByText("2 findings in 4 memories.")).toBeVisible();
+    const dup = page.getByRole("listitem", { name: "Exact duplicates 1: Reply language" });
+    await expect(dup.getByRole("link", { name: "Replies" })).toHaveAttribute(
+      "href",
+      "/memory/workspaces/reports/0000d001",
+    );
+    await expect(page.getByRole("listitem", { name: /^Conflicts: the same title, different texts 1/ })).toContainText(
+      "“Chart colours” has different texts in one chat.",
+    );
+    await expectAccessible(page);
+
+    // the change is shown first; nothing is written until it is confirmed
+    await dup.getByRole("button", { name: "Turn off the duplicates" }).click();
+    const dialog = page.getByRole("dialog", { name: "Turn off the duplicates" });
+    await expect(dialog).toContainText("Keeps “Reply language” (Global) as it is.");
+    await expect(dialog).toContainText("“Replies” (Workspace reports, 0000d001)");
+    expect(await raw(oda.home, "reports", "0000d001")).toContain("enabled: true");
+    await expectAccessible(page);
+    await dialog.getByRole("button", { name: "Turn off 1 memory" }).click();
+    const toast = page.getByRole("status").filter({ hasText: "Turned off 1 memory." });
+    await expect(toast).toBeVisible();
+    expect(await raw(oda.home, "reports", "0000d001")).toContain("enabled: false");
+    await toast.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Put back 1 memory." })).toBeVisible();
+    expect(await raw(oda.home, "reports", "0000d001")).toContain("enabled: true");
+
+    // bulk selection in a set: delete two, then one Undo brings both back
+    await page.goto("/memory/workspaces/reports");
+    await page.getByRole("checkbox", { name: "Select “Chart colours”", exact: true }).check();
+    await page.getByRole("checkbox", { name: "Select “chart colours”", exact: true }).check();
+    await expect(page.getByText("2 selected")).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    const deleted = page.getByRole("status").filter({ hasText: "Deleted 2 memories." });
+    await expect(deleted).toBeVisible();
+    await expect(page.getByRole("link", { name: "Chart colours", exact: true })).toHaveCount(0);
+    await deleted.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Put back 2 memories." })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Chart colours", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "chart colours", exact: true })).toBeVisible();
+
+    // bulk selection in Recently deleted: restore both at once
+    await page.getByRole("checkbox", { name: "Select all" }).check();
+    await page.getByRole("button", { name: "Delete selected" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Deleted 3 memories." })).toBeVisible();
+    await page.goto("/memory/deleted");
+    await page.getByRole("checkbox", { name: "Select all" }).check();
+    await expect(page.getByText("3 selected")).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Restore selected" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Restored 3 memories." })).toBeVisible();
+    await expect(page.getByText("No memory is deleted.")).toBeVisible();
+    expect(await raw(oda.home, "reports", "0000c002")).toContain("Use the green palette.");
   });
 });

@@ -33,6 +33,8 @@ export interface OdaErrorData {
   rawLog?: string;
   /** For a chat stored in two places: `duplicate`. */
   problem?: "duplicate";
+  /** A bulk change refused whole: every reason, each with the memory it concerns (id null: a chat's budget). */
+  reasons?: { workspace: string | null; id: string | null; message: string }[];
 }
 
 export class OdaError extends Error {

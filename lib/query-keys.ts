@@ -12,6 +12,7 @@ export const queryKeys = {
     deleted: () => ["memory", "deleted"] as const,
     payload: (workspace: string | null) => ["memory", "payload", workspace ?? "none"] as const,
     problems: () => ["memory", "problems"] as const,
+    health: () => ["memory", "health"] as const,
     settings: () => ["memory", "settings"] as const,
     /** The editor's limits and other memories' payload pieces (`null` id: a new memory). */
     editorContext: (workspace: string | null, id: string | null) =>

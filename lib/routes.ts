@@ -23,6 +23,7 @@ export const memoryPages = {
   deleted: "/memory/deleted",
   payload: "/memory/payload",
   problems: "/memory/problems",
+  health: "/memory/health",
   settings: "/memory/settings",
 } as const;
 

@@ -5,6 +5,7 @@ import {
   getOverviewAction,
   getSetAction,
   getSettingsAction,
+  lintAction,
   listDeletedAction,
   listProblemsAction,
   readHistoryAction,
@@ -30,6 +31,7 @@ export const READS = {
   "memory.deleted": listDeletedAction,
   "memory.payload": readPayloadAction,
   "memory.problems": listProblemsAction,
+  "memory.health": lintAction,
   // Polling may start a refresh when the folder changed, never force one (the Refresh button's action does).
   "search.status": (_input: unknown) => indexStatusAction({ refresh: "when-stale" }),
   "search.folders": indexFoldersAction,

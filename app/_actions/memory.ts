@@ -2,6 +2,8 @@
 
 import { z } from "zod";
 import {
+  BULK_ID_PATTERN,
+  bulkChange,
   changeMemory,
   chatPayload,
   createMemory,
@@ -23,6 +25,7 @@ import {
   restoreVersion,
   saveRawMemoryFile,
   setEnabled,
+  undoBulk,
   undoChatChange,
   writeSettings,
   ZMemoryId,
@@ -31,6 +34,7 @@ import {
   ZVersionName,
   ZWorkspace,
 } from "@/lib/memory";
+import { lintMemory } from "@/lib/memory/lint";
 import { runAction } from "@/server/action";
 import { requireHome, serverRoots } from "@/server/roots";
 
@@ -257,4 +261,37 @@ export async function countFormRefusalsAction(input: unknown) {
     // No log folder: no chat to refuse.
     return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
   });
+}
+
+/** Memory lint over every set: the Memory health page's findings. */
+export async function lintAction(input: unknown = {}) {
+  return runAction(z.object({}), input, () => lintMemory(requireHome(), { all: true }));
+}
+
+const ZBulkAction = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("on") }),
+  z.object({ kind: z.literal("off") }),
+  z.object({ kind: z.literal("delete") }),
+  z.object({ kind: z.literal("restore") }),
+  z.object({ kind: z.literal("move"), to: ZWorkspace }),
+]);
+
+/** A bulk change: all or nothing, refused whole with every reason; its `bulkId` is what one Undo takes. */
+export async function bulkChangeAction(input: unknown) {
+  return runAction(
+    z.object({ targets: z.array(ZMemoryRef).min(1).max(10_000), action: ZBulkAction }),
+    input,
+    ({ targets, action }) => bulkChange(requireHome(), targets, action),
+    { writes: true },
+  );
+}
+
+/** Puts back every memory of a bulk change, all or nothing. */
+export async function undoBulkAction(input: unknown) {
+  return runAction(
+    z.object({ bulkId: z.string().regex(BULK_ID_PATTERN) }),
+    input,
+    ({ bulkId }) => undoBulk(requireHome(), bulkId),
+    { writes: true },
+  );
 }

@@ -1,12 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { OdaError } from "../../lib/errors";
 import {
+  type BulkResult,
+  type BulkTarget,
+  bulkChange,
   type ChangeOptions,
   type ChangeResult,
   changeMemory,
   chatPayload,
   createMemory,
   deleteMemory,
+  isMemoryId,
   listDeleted,
   listSet,
   listVersions,
@@ -16,6 +20,7 @@ import {
   restoreVersion,
   SOURCE_WORDS,
   setEnabled,
+  undoBulk,
   undoChatChange,
 } from "../../lib/memory";
 import { requireRoot } from "../../lib/roots";
@@ -35,6 +40,33 @@ function idOf(ctx: CommandContext): string {
   const id = ctx.args[0];
   if (id === undefined) throw new OdaError("bad_input", "Give the memory's id.");
   return id;
+}
+
+/** Several ids (`memory set ID… --off`): the targets in the `--workspace` set, or null for a single id. */
+function manyIds(ctx: CommandContext): BulkTarget[] | null {
+  if (ctx.args.length < 2) return null;
+  const ws = workspaceOf(ctx);
+  return ctx.args.map((id) => ({ workspace: ws, id }));
+}
+
+function printBulk(ctx: CommandContext, result: BulkResult, done: string): number {
+  emit(ctx, { ok: true, ...result }, () => {
+    const lines = [`${done} ${result.changed.length} of ${result.changed.length + result.unchanged.length} memories.`];
+    for (const u of result.unchanged) lines.push(`  ${u.id}: ${u.message}`);
+    for (const c of result.changed)
+      if (c.to)
+        lines.push(
+          `  ${c.id} is now ${c.to.id} in ${c.to.workspace === null ? "global memory" : `workspace ${c.to.workspace}`}`,
+        );
+    if (result.bulkId) lines.push(`Undo all of it with: oda-admin memory undo --bulk ${result.bulkId}`);
+    return lines.join("\n");
+  });
+  return 0;
+}
+
+function refuseWithMany(ctx: CommandContext, ...flags: string[]): void {
+  for (const f of flags)
+    if (ctx.flags[f] !== undefined) throw new OdaError("bad_input", `--${f} takes one memory id, not several.`);
 }
 
 function where(ctx: CommandContext): string {
@@ -120,6 +152,12 @@ const set: Command = async (ctx) => {
   const on = ctx.flags.on === true;
   const off = ctx.flags.off === true;
   if (on && off) throw new OdaError("bad_input", "Give --on or --off, not both.");
+  const many = manyIds(ctx);
+  if (many) {
+    refuseWithMany(ctx, "title", "text", "text-file", "expect");
+    if (!on && !off) throw new OdaError("bad_input", "Give --on or --off to change several memories.");
+    return printBulk(ctx, await bulkChange(home, many, { kind: on ? "on" : "off" }), on ? "Turned on" : "Turned off");
+  }
   if (title === undefined && text === undefined && !on && !off)
     throw new OdaError("bad_input", MESSAGES.giveTitleOrText);
   let result: ChangeResult | null = null;
@@ -135,11 +173,23 @@ const set: Command = async (ctx) => {
   return printChange(ctx, result as ChangeResult, "Saved.");
 };
 
-const remove: Command = async (ctx) =>
-  printChange(ctx, await deleteMemory(homeOf(ctx), workspaceOf(ctx), idOf(ctx), changeOptions(ctx)), "Deleted.");
+const remove: Command = async (ctx) => {
+  const many = manyIds(ctx);
+  if (many) {
+    refuseWithMany(ctx, "expect");
+    return printBulk(ctx, await bulkChange(homeOf(ctx), many, { kind: "delete" }), "Deleted");
+  }
+  return printChange(ctx, await deleteMemory(homeOf(ctx), workspaceOf(ctx), idOf(ctx), changeOptions(ctx)), "Deleted.");
+};
 
 const restore: Command = async (ctx) => {
-  const version = ctx.args[1];
+  // `ID VERSION` restores a version; several ids restore deleted memories
+  const version = ctx.args.length === 2 && !isMemoryId(ctx.args[1]) ? ctx.args[1] : undefined;
+  const many = version === undefined ? manyIds(ctx) : null;
+  if (many) {
+    refuseWithMany(ctx, "expect");
+    return printBulk(ctx, await bulkChange(homeOf(ctx), many, { kind: "restore" }), "Restored");
+  }
   const args = [homeOf(ctx), workspaceOf(ctx), idOf(ctx)] as const;
   const result =
     version === undefined
@@ -148,8 +198,29 @@ const restore: Command = async (ctx) => {
   return printChange(ctx, result, "Restored.");
 };
 
-const undo: Command = async (ctx) =>
-  printChange(ctx, await undoChatChange(homeOf(ctx), workspaceOf(ctx), idOf(ctx), changeOptions(ctx)), "Undone.");
+const undo: Command = async (ctx) => {
+  const bulk = flagString(ctx, "bulk");
+  if (bulk !== undefined) {
+    if (ctx.args.length) throw new OdaError("bad_input", "Give --bulk ID or a memory's id, not both.");
+    return printBulk(ctx, await undoBulk(homeOf(ctx), bulk), "Put back");
+  }
+  return printChange(
+    ctx,
+    await undoChatChange(homeOf(ctx), workspaceOf(ctx), idOf(ctx), changeOptions(ctx)),
+    "Undone.",
+  );
+};
+
+/** `memory move ID… --to KEY` (or `--to-global`): one bulk change. */
+const move: Command = async (ctx) => {
+  const to = flagString(ctx, "to");
+  const toGlobal = ctx.flags["to-global"] === true;
+  if ((to === undefined) === !toGlobal) throw new OdaError("bad_input", "Give --to KEY or --to-global.");
+  if (!ctx.args.length) throw new OdaError("bad_input", "Give the memory's id.");
+  const ws = workspaceOf(ctx);
+  const targets = ctx.args.map((id) => ({ workspace: ws, id }));
+  return printBulk(ctx, await bulkChange(homeOf(ctx), targets, { kind: "move", to: to ?? null }), "Moved");
+};
 
 const payload: Command = async (ctx) => {
   const p = await chatPayload(homeOf(ctx), workspaceOf(ctx));
@@ -167,5 +238,6 @@ export const memoryRuns = {
   "memory delete": remove,
   "memory restore": restore,
   "memory undo": undo,
+  "memory move": move,
   "memory payload": payload,
 } satisfies Record<string, Command>;

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { restoreDeletedAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
@@ -12,6 +13,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { historyHref, memoryHref } from "@/lib/routes";
 import { setName } from "./names";
 import { memoryQueries } from "./queries";
+import { useBulkChange } from "./use-bulk-change";
 
 /** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
 export function DeletedList() {
@@ -32,8 +34,19 @@ export function DeletedList() {
     },
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const bulk = useBulkChange(() => setSelected(new Set()));
   if (!query.isSuccess) return <QueryState query={query} loading="Loading deleted memories…" />;
   const items = query.data;
+  const keyOf = (m: { workspace: string | null; id: string }) => `${m.workspace ?? ""}/${m.id}`;
+  const chosen = items.filter((m) => selected.has(keyOf(m)));
+  const pick = (k: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(k);
+      else next.delete(k);
+      return next;
+    });
   return (
     <div className="space-y-3">
       <p aria-live="polite" className="text-sm">
@@ -41,6 +54,34 @@ export function DeletedList() {
           ? "No memory is deleted."
           : `${items.length} deleted ${items.length === 1 ? "memory" : "memories"}, newest deletion first.`}
       </p>
+      {items.length > 0 && (
+        <div
+          role="toolbar"
+          aria-label="Selected deleted memories"
+          className="flex flex-wrap items-center gap-2 text-sm"
+        >
+          <label className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={chosen.length === items.length}
+              onChange={(e) => setSelected(new Set(e.target.checked ? items.map(keyOf) : []))}
+            />
+            Select all
+          </label>
+          <span aria-live="polite">{chosen.length} selected</span>
+          <Button
+            disabled={!chosen.length || bulk.isPending}
+            onClick={() =>
+              bulk.mutate({
+                targets: chosen.map((m) => ({ workspace: m.workspace, id: m.id })),
+                action: { kind: "restore" },
+              })
+            }
+          >
+            Restore selected
+          </Button>
+        </div>
+      )}
       <ul aria-label="Deleted memories" className="space-y-3">
         {items.map((m) => {
           const name = m.title || m.id;
@@ -51,7 +92,15 @@ export function DeletedList() {
               className="rounded-md border border-zinc-300 p-3 dark:border-zinc-700"
             >
               <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <h2 className="font-semibold break-words">{name}</h2>
+                <div className="flex items-baseline gap-2">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select “${name}”`}
+                    checked={selected.has(keyOf(m))}
+                    onChange={(e) => pick(keyOf(m), e.target.checked)}
+                  />
+                  <h2 className="font-semibold break-words">{name}</h2>
+                </div>
                 <span className="text-sm text-zinc-700 dark:text-zinc-300">
                   {setName(m.workspace)} · <code className="font-mono">{m.id}</code>
                 </span>

@@ -2,6 +2,7 @@ import { NavList } from "@/components/ui/nav-list";
 
 const LINKS = [
   { href: "/memory", label: "Overview", exact: true },
+  { href: "/memory/health", label: "Health" },
   { href: "/memory/deleted", label: "Recently deleted" },
   { href: "/memory/payload", label: "What a chat receives" },
   { href: "/memory/problems", label: "Problems" },

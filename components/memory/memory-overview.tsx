@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
 import { QueryState } from "@/components/ui/query-state";
-import { setHref } from "@/lib/routes";
+import { memoryPages, setHref } from "@/lib/routes";
 import { BudgetBar, BudgetLegend } from "./budget-bar";
 import { MemorySearch } from "./memory-search";
 import { setLabel } from "./names";
@@ -26,6 +26,12 @@ export function MemoryOverview() {
   return (
     <div className="space-y-8">
       <SettingsProblems problems={settingsProblems} />
+      <p>
+        <Link href={memoryPages.health} className="text-blue-800 underline dark:text-blue-300">
+          Check memory health
+        </Link>
+        : duplicates, conflicts, budgets and problem files across every set.
+      </p>
       <section aria-labelledby="sets-heading" className="space-y-3">
         <h2 id="sets-heading" className="text-lg font-semibold">
           Memory sets

@@ -44,6 +44,9 @@ export const memoryQueries = {
       ...readBy("memory.payload", { workspace }),
       refetchInterval: 4_000,
     }),
+  /** Memory lint over every set (the Memory health page). */
+  health: () =>
+    queryOptions({ queryKey: queryKeys.memory.health(), ...readBy("memory.health", {}), refetchInterval: 10_000 }),
   problems: () =>
     queryOptions({ queryKey: queryKeys.memory.problems(), ...readBy("memory.problems", {}), refetchInterval: 4_000 }),
 };

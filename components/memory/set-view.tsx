@@ -2,8 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { setEnabledAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
+import { Button } from "@/components/ui/button";
 import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
 import { QueryState } from "@/components/ui/query-state";
 import { Switch } from "@/components/ui/switch";
@@ -11,10 +13,13 @@ import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
+import type { BulkAction } from "@/lib/types";
 import { ProblemList } from "./problem-list";
 import { memoryQueries } from "./queries";
+import { useBulkChange } from "./use-bulk-change";
 
 const MEMORY_COLUMNS: ColumnHead[] = [
+  { label: "Select", className: "py-2 pr-2" },
   { label: "Title", className: "py-2 pr-3" },
   { label: "On", className: "px-3 py-2" },
   { label: "Source", className: "px-3 py-2" },
@@ -40,20 +45,64 @@ export function SetView({ workspace }: { workspace: string | null }) {
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
   });
 
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const bulk = useBulkChange(() => setSelected(new Set()));
+
   if (!query.isSuccess) return <QueryState query={query} loading="Reading the set…" />;
   const { set } = query.data;
+  const chosen = set.memories.filter((m) => selected.has(m.id));
+  const pick = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const run = (action: BulkAction) => bulk.mutate({ targets: chosen.map((m) => ({ workspace, id: m.id })), action });
   return (
     <div className="space-y-6">
       {set.memories.length === 0 ? (
         <p>This set has no memories yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="space-y-2 overflow-x-auto">
+          <div role="toolbar" aria-label="Selected memories" className="flex flex-wrap items-center gap-2 text-sm">
+            <label className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                checked={chosen.length === set.memories.length}
+                onChange={(e) => setSelected(new Set(e.target.checked ? set.memories.map((m) => m.id) : []))}
+              />
+              Select all
+            </label>
+            <span aria-live="polite">{chosen.length} selected</span>
+            <Button disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "on" })}>
+              Turn on selected
+            </Button>
+            <Button disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "off" })}>
+              Turn off selected
+            </Button>
+            <Button
+              variant="danger"
+              disabled={!chosen.length || bulk.isPending}
+              onClick={() => run({ kind: "delete" })}
+            >
+              Delete selected
+            </Button>
+          </div>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Memories of this set</caption>
             <ColumnHeads columns={MEMORY_COLUMNS} />
             <tbody>
               {set.memories.map((m) => (
                 <tr key={m.id} className="border-b border-zinc-200 align-top dark:border-zinc-800">
+                  <td className="py-2 pr-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select “${m.title}”`}
+                      checked={selected.has(m.id)}
+                      onChange={(e) => pick(m.id, e.target.checked)}
+                    />
+                  </td>
                   <th scope="row" className="max-w-[14rem] py-2 pr-3 font-normal break-words">
                     <Link href={memoryHref(workspace, m.id)} className="text-blue-800 underline dark:text-blue-300">
                       {m.title}

@@ -53,7 +53,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             role={t.tone === "error" ? "alert" : "status"}
             className={`pointer-events-auto flex items-start gap-3 rounded-md border-l-4 p-3 text-sm shadow-lg ${TONES[t.tone]}`}
           >
-            <p className="flex-1">{t.message}</p>
+            <p className="flex-1 whitespace-pre-line">{t.message}</p>
             {t.action && (
               <button
                 type="button"

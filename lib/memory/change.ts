@@ -68,7 +68,8 @@ export async function createMemory(
   });
 }
 
-async function freeId(home: string, workspace: string | null): Promise<string> {
+/** A random id with no file and no history in the set. */
+export async function freeId(home: string, workspace: string | null): Promise<string> {
   for (;;) {
     const id = randomBytes(4).toString("hex");
     const place = await placeMemory(home, workspace, id);

@@ -13,7 +13,17 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
-import { changeMemory, createMemory, findMemory, listSet, listVersions, writeSettings } from "./index";
+import {
+  changeMemory,
+  createMemory,
+  createWorkspaceSet,
+  findMemory,
+  listDeleted,
+  listSet,
+  listVersions,
+  setEnabled,
+  writeSettings,
+} from "./index";
 
 /** What a run found: empty `failures` means every check held. */
 export interface CrashReport {
@@ -22,10 +32,10 @@ export interface CrashReport {
   failures: string[];
 }
 
-function bundleChild(outDir: string): Promise<string> {
+function bundleChild(outDir: string, name = "crash-child"): Promise<string> {
   return bundle({
-    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), "crash-child.ts")],
-    outfile: join(outDir, "crash-child.mjs"),
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), `${name}.ts`)],
+    outfile: join(outDir, `${name}.mjs`),
     // bundled CommonJS dependencies (yaml) still call require()
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -129,6 +139,76 @@ export async function runCrashHarness(options: {
       await changeMemory(home, null, id, { text: "after the kills" });
       const temps = (await readdir(join(home, "memory-history", "global", id))).filter((n) => n.includes(".tmp-"));
       if (temps.length) report.failures.push(`history of ${id} keeps temporary files: ${temps.join(", ")}`);
+    }
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+  return report;
+}
+
+/** What a bulk run found: empty `failures` means every bulk change was whole after the next change. */
+export interface BulkCrashReport extends CrashReport {
+  /** Kills after which the memories were seen split (some changed, some not) before the next change finished the bulk. */
+  splitSeen: number;
+}
+
+/**
+ * SIGKILLs a process running bulk changes over six global memories (see
+ * `bulk-crash-child.ts`) at random moments. After each kill, before anything
+ * else, it notes whether the kill split a bulk change; then it makes one
+ * ordinary change elsewhere in the home (which finishes a pending bulk
+ * change first) and checks that the six memories are all in one state (all
+ * on, all off, or all deleted), unbroken, with their text and no pending
+ * journal.
+ */
+export async function runBulkCrashHarness(options: {
+  kills: number;
+  maxKillAfterMs?: number;
+  seed?: number;
+}): Promise<BulkCrashReport> {
+  const base = await mkdtemp(join(tmpdir(), "oda-bulk-crash-"));
+  const home = join(base, "home");
+  const report: BulkCrashReport = { kills: 0, savesCompleted: 0, failures: [], splitSeen: 0 };
+  let seed = options.seed ?? 1;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const states = async (ids: string[]) => {
+    const set = await listSet(home, null);
+    return ids.map((id) => {
+      const m = set.memories.find((x) => x.id === id);
+      return m ? (m.enabled ? "on" : "off") : set.problems.some((p) => p.id === id) ? "problem" : "deleted";
+    });
+  };
+  try {
+    const child = await bundleChild(base, "bulk-crash-child");
+    await writeSettings(home, { versionsKept: 100 });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push((await createMemory(home, null, { title: `M${i}`, text: `text ${i}` })).memory!.id);
+    await createWorkspaceSet(home, "elsewhere");
+    const sentinel = (await createMemory(home, "elsewhere", { title: "Sentinel", text: "s" })).memory!.id;
+    for (let k = 0; k < options.kills && report.failures.length < 5; k++) {
+      const killAfterMs = Math.floor(random() * (options.maxKillAfterMs ?? 100));
+      const out = await runChild(child, home, `k${k}`, ids, killAfterMs, k % 2 === 1);
+      report.kills++;
+      report.savesCompleted += out.split("\n").filter((l) => l.startsWith("ok ")).length;
+      if (new Set(await states(ids)).size > 1) report.splitSeen++;
+      await setEnabled(home, "elsewhere", sentinel, k % 2 === 0);
+      const after = await states(ids);
+      if (new Set(after).size > 1) report.failures.push(`after kill ${k}: the memories are split: ${after.join(" ")}`);
+      if (after.includes("problem")) report.failures.push(`after kill ${k}: a memory file has a problem`);
+      const deleted = await listDeleted(home, null);
+      for (const [i, id] of ids.entries()) {
+        const live = (await findMemory(home, null, id).catch(() => null)) ?? null;
+        const text = live?.ok ? live.text : deleted.find((d) => d.id === id)?.text;
+        if (text !== `text ${i}`) report.failures.push(`after kill ${k}: memory ${id} reads ${JSON.stringify(text)}`);
+        for (const v of await listVersions(home, null, id))
+          if (!v.ok) report.failures.push(`after kill ${k}: version ${id}/${v.name}: ${v.problem}`);
+      }
+      const pending = await readdir(join(home, "memory-history", ".bulk")).catch(() => [] as string[]);
+      if (pending.includes("pending.json")) report.failures.push(`after kill ${k}: the bulk journal is still pending`);
     }
   } finally {
     await rm(base, { recursive: true, force: true });

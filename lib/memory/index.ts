@@ -15,6 +15,8 @@
 
 import "server-only";
 
+export { type BulkAction, type BulkResult, type BulkTarget, bulkChange, undoBulk } from "./bulk";
+export { BULK_ID_PATTERN } from "./bulk-journal";
 export {
   type ChangeOptions,
   type ChangeResult,
@@ -95,6 +97,7 @@ export {
 } from "./payload";
 export { type PayloadChange, type PayloadPreview, previewPayloadChange } from "./preview";
 export { type HomeProblem, listAllProblems } from "./problems";
+export { type ChatMemory, chatMemories } from "./provenance";
 export { ZMemoryId, ZMemoryRef, ZSha256, ZVersionName, ZWorkspace } from "./schemas";
 export { readSettings, type Settings, type SettingsProblem, writeSettings } from "./settings";
 export { listVersions, readVersion, type VersionInfo } from "./versions";

@@ -13,6 +13,7 @@ import {
   type TargetedError,
   withLockFile,
 } from "../fs";
+import { finishPendingBulk } from "./bulk-journal";
 import { describeMemory, type MemoryDetail } from "./details";
 import { checkTitleAndText, type VersionSource } from "./format";
 import {
@@ -90,18 +91,31 @@ const ATTEMPTS = 3;
  * held, so every temporary file in it is a leftover.
  */
 async function withHomeLock<T>(home: string, place: MemoryPlace, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
+  return withMemoryLock(home, async (lock) => {
+    await removeLeftoverTemps(place.history, { minAgeMs: 0 });
+    return fn(lock);
+  });
+}
+
+/**
+ * Runs `fn` holding the home's memory lock, after finishing a bulk change a
+ * kill interrupted (`bulk.ts`): every change, single or bulk, starts from a
+ * home where each bulk change happened whole.
+ */
+export async function withMemoryLock<T>(home: string, fn: (lock: HeldLockFile) => Promise<T>): Promise<T> {
   const folder = await ensureFolderInside(home, "memory-history");
   const options = {
     busy: () => new OdaError("locked", MESSAGES.busy),
     broken: (problem: string) => new OdaError("refused", MESSAGES.couldNotChange(problem)),
   };
   return withLockFile(join(folder, ".lock"), options, async (lock) => {
-    await removeLeftoverTemps(place.history, { minAgeMs: 0 });
+    await finishPendingBulk(home, lock);
     return fn(lock);
   });
 }
 
-async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current | null> {
+/** The memory's file as it is now (null: absent), a killed change's intent settled first. */
+export async function loadCurrent(place: MemoryPlace, limits: Limits): Promise<Current | null> {
   const [read, record] = await Promise.all([readMemoryFile(place.file, limits, false), readStateRecord(place.history)]);
   if (!read) return null;
   let bytes = read.bytes;

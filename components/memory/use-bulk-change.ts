@@ -1,0 +1,55 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { bulkChangeAction, undoBulkAction } from "@/app/_actions/memory";
+import { unwrap } from "@/components/ui/action-error";
+import { useToast } from "@/components/ui/toast";
+import { queryKeys } from "@/lib/query-keys";
+import type { BulkAction, BulkResult, BulkTarget } from "@/lib/types";
+
+const DONE: Record<BulkAction["kind"] | "undo", string> = {
+  on: "Turned on",
+  off: "Turned off",
+  delete: "Deleted",
+  restore: "Restored",
+  move: "Moved",
+  undo: "Put back",
+};
+
+function sentence(kind: keyof typeof DONE, r: BulkResult): string {
+  const n = r.changed.length;
+  const skipped = r.unchanged.length ? ` ${r.unchanged.length} left as they were.` : "";
+  return `${DONE[kind]} ${n} ${n === 1 ? "memory" : "memories"}.${skipped}`;
+}
+
+/**
+ * A bulk change with the toast every bulk change gives: what it did, with one
+ * Undo that puts every memory back (itself undoable); a refusal's every
+ * reason in an error toast.
+ */
+export function useBulkChange(onDone?: () => void) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const offer = (kind: keyof typeof DONE, r: BulkResult) =>
+    toast({
+      tone: "success",
+      message: sentence(kind, r),
+      action: r.bulkId ? { label: "Undo", run: () => undo.mutate(r.bulkId as string) } : undefined,
+    });
+  const undo = useMutation({
+    mutationFn: (bulkId: string) => unwrap(undoBulkAction({ bulkId })),
+    onSuccess: (r) => offer("undo", r),
+    onError: (e: Error) => toast({ tone: "error", message: e.message }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
+  });
+  const change = useMutation({
+    mutationFn: (v: { targets: BulkTarget[]; action: BulkAction }) => unwrap(bulkChangeAction(v)),
+    onSuccess: (r, v) => {
+      offer(v.action.kind, r);
+      onDone?.();
+    },
+    onError: (e: Error) => toast({ tone: "error", message: e.message }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
+  });
+  return change;
+}
