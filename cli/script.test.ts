@@ -64,19 +64,20 @@ describe("oda-admin's exit codes", () => {
     const home = await homeWith("d0000001", "d0000003");
     const file = join(home, "memory/global/d0000001");
     const before = readFileSync(file, "utf8");
-    const set = await run("memory", "set", "d0000001", "d0000003", "deadbee0", "--off", "--home", home);
-    expect(set.code).toBe(2);
-    expect(set.stdout).toBe("");
-    expect(set.stderr).toMatch(
-      /^oda-admin memory set takes ID only: "d0000003" and "deadbee0" are extra\.\n\nUsage: oda-admin memory set ID \[options\]/,
+    const history = await run("memory", "history", "d0000001", "d0000003", "deadbee0", "--home", home);
+    expect(history.code).toBe(2);
+    expect(history.stdout).toBe("");
+    expect(history.stderr).toMatch(
+      /^oda-admin memory history takes ID only: "d0000003" and "deadbee0" are extra\.\n\nUsage: oda-admin memory history ID \[options\]/,
     );
     expect(readFileSync(file, "utf8")).toBe(before);
     const list = await run("memory", "list", "everything", "--home", home);
     expect(list.code).toBe(2);
     expect(list.stderr.split("\n")[0]).toBe('oda-admin memory list takes no arguments: "everything" is extra.');
-    // A command that takes words on purpose still does.
+    // A command that takes several ids on purpose checks each of them.
     const restore = await run("memory", "restore", "d0000001", "v1", "v2", "--home", home);
-    expect(restore.stderr.split("\n")[0]).toBe('oda-admin memory restore takes ID [VERSION] only: "v2" is extra.');
+    expect(restore.stderr.split("\n")[0]).toBe('"v1" is not a memory id: an id is eight characters, 0-9 and a-f.');
+    expect(readFileSync(file, "utf8")).toBe(before);
   });
 
   it("exits 2 on every usage error, 1 on a refusal, 0 when done", async () => {
