@@ -1,6 +1,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
+import { noChatSentence } from "./chat-words";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -154,7 +155,7 @@ export function locateChat(logDir: string, id: string): ChatLocation {
       data: { problem: "duplicate", paths: found.map((c) => c.dir) },
     });
   if (first) return first;
-  throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+  throw new OdaError("not_found", noChatSentence(id));
 }
 
 /** Every folder holding chat `id`, in group order: one normally, two or more for a chat stored in two places. */
