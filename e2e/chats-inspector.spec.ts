@@ -96,7 +96,17 @@ test.describe("the inspector, both formats", () => {
     const lines = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
     await expect(lines.getByText("Question 1 of c-one")).toBeVisible();
     await expect(lines.getByText("Answer 2 of c-one")).toBeVisible();
+    // The log starts on the first screen: its first three lines are in view before any scrolling.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const third = await lines.getByRole("listitem").nth(2).boundingBox();
+    expect((third?.y ?? 9999) + (third?.height ?? 0)).toBeLessThanOrEqual(844);
     await expectAccessible(page);
+    // Jump and find fold behind one button on a phone.
+    await expect(page.getByLabel("Find in this chat")).toBeHidden();
+    await page.getByRole("button", { name: "Jump and find" }).click();
+    await page.getByLabel("Find in this chat").fill("Answer 2");
+    await page.getByRole("button", { name: "Find next" }).click();
+    await expect(page.getByText("“Answer 2” found at line 4.")).toBeVisible();
   });
 
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {

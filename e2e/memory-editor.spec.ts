@@ -138,7 +138,7 @@ test.describe("file bytes and the tokens a chat receives", () => {
     await expect(counter(page, "bytes-counter")).toContainText("over the limit");
     await expect(save(page)).toBeDisabled();
     await expect(page.getByRole("alert").filter({ hasText: "larger than" })).toHaveText(
-      "The memory could not be changed: The file is larger than 1024 bytes.",
+      "The memory could not be changed: The file is larger than 1,024 bytes.", // grouped as the counters are
     );
   });
 });

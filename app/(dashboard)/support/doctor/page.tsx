@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { withPageNumbers } from "@/components/memory/page-numbers";
 import { MomentText } from "@/components/ui/moment-text";
 import { PageHeader } from "@/components/ui/page-header";
 import { PathText } from "@/components/ui/path-text";
@@ -76,7 +77,7 @@ export default async function DoctorPage() {
                     {p.line === undefined ? "" : `, line ${p.line.toLocaleString("en")}`}
                   </p>
                   <p className="mt-1 break-words">
-                    <MomentText text={p.message} />
+                    <MomentText text={withPageNumbers(p.message)} />
                   </p>
                   {p.links.length > 0 && (
                     <p className="mt-1 flex flex-wrap gap-x-4">
