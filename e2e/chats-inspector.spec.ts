@@ -90,6 +90,7 @@ test.describe("the inspector, both formats", () => {
   });
 
   test("opens a format 1 chat, in a narrow window too", async ({ page }) => {
+    test.slow(); // axe and a find on a shared, loaded machine
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/chats/c-one");
     await expect(page.getByText("v1, zstd-compressed")).toBeVisible();
