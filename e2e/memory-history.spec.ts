@@ -107,7 +107,10 @@ test.describe("a memory's history", () => {
     await changes.getByRole("button", { name: "Side by side" }).click();
     await expect(changes.getByRole("button", { name: "Side by side" })).toHaveAttribute("aria-pressed", "true");
     const table = changes.getByRole("table", { name: /side by side/ });
-    await expect(table.getByRole("columnheader")).toHaveText([await versionLabel(page, chatVersion), "the current text"]);
+    await expect(table.getByRole("columnheader")).toHaveText([
+      await versionLabel(page, chatVersion),
+      "the current text",
+    ]);
     const first = table.locator("tr[data-side-row]").first();
     await expect(first.locator("del[data-word]")).toHaveText("removed words: bullet points");
     await expect(first.locator("ins[data-word]")).toHaveText("added words: numbered lists");

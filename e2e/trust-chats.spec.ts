@@ -102,7 +102,11 @@ test.describe("the chat list", () => {
           out[m[0]] = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
         }
       }
-      return { out, height: box.getBoundingClientRect().height, line: Number.parseFloat(getComputedStyle(box).lineHeight) };
+      return {
+        out,
+        height: box.getBoundingClientRect().height,
+        line: Number.parseFloat(getComputedStyle(box).lineHeight),
+      };
     });
     expect(linesPerName.out).toEqual({ srv: 1, lone: 1 });
     expect(linesPerName.height).toBeGreaterThan(linesPerName.line * 1.5); // it did wrap
