@@ -104,7 +104,10 @@ test.describe("the inspector, both formats", () => {
     await expectAccessible(page);
     // Jump and find fold behind one button on a phone.
     await expect(page.getByLabel("Find in this chat")).toBeHidden();
-    await page.getByRole("button", { name: "Jump and find" }).click();
+    const tools = page.getByRole("button", { name: "Jump and find" });
+    await expect(tools).toHaveAttribute("aria-expanded", "false");
+    await tools.click();
+    await expect(tools).toHaveAttribute("aria-expanded", "true");
     await page.getByLabel("Find in this chat").fill("Answer 2");
     await page.getByRole("button", { name: "Find next" }).click();
     await expect(page.getByText("“Answer 2” found at line 4.")).toBeVisible();

@@ -44,7 +44,7 @@ test("a bundle made in the page opens in a second server: every page under the b
   await expect(
     page.getByText(/The map from placeholders back to the real values stays on this computer/),
   ).toBeVisible();
-  // its file name and the map's path wrap in a 390 px window instead of widening the page
+  // the page fits a 390 px window: the bundle file field, the file name and the map's path do not widen it
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(link).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -97,7 +97,7 @@ export function LogToolbar({
         aria-controls={toolsId}
         onClick={() => setToolsOpen(!toolsOpen)}
       >
-        {toolsOpen ? "Hide jump and find" : "Jump and find"}
+        Jump and find<span aria-hidden="true">{toolsOpen ? " ▴" : " ▾"}</span>
       </Button>
       <div id={toolsId} className={`${toolsOpen ? "flex" : "hidden"} flex-wrap items-end gap-x-4 gap-y-2 sm:flex`}>
         <form
