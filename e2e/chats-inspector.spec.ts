@@ -91,13 +91,27 @@ test.describe("the inspector, both formats", () => {
   });
 
   test("opens a format 1 chat, in a narrow window too", async ({ page }) => {
+    test.slow(); // axe and a find on a shared, loaded machine
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/chats/c-one");
     await expect(page.getByText("v1, zstd-compressed")).toBeVisible();
     const lines = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
     await expect(lines.getByText("Question 1 of c-one")).toBeVisible();
     await expect(lines.getByText("Answer 2 of c-one")).toBeVisible();
+    // The log starts on the first screen: its first three lines are in view before any scrolling.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const third = await lines.getByRole("listitem").nth(2).boundingBox();
+    expect((third?.y ?? 9999) + (third?.height ?? 0)).toBeLessThanOrEqual(844);
     await expectAccessible(page);
+    // Jump and find fold behind one button on a phone.
+    await expect(page.getByLabel("Find in this chat")).toBeHidden();
+    const tools = page.getByRole("button", { name: "Jump and find" });
+    await expect(tools).toHaveAttribute("aria-expanded", "false");
+    await tools.click();
+    await expect(tools).toHaveAttribute("aria-expanded", "true");
+    await page.getByLabel("Find in this chat").fill("Answer 2");
+    await page.getByRole("button", { name: "Find next" }).click();
+    await expect(page.getByText("“Answer 2” found at line 4.")).toBeVisible();
   });
 
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {

@@ -11,6 +11,7 @@ test.describe("the chat list", () => {
   });
 
   test("shows every chat with cached labels and every problem kind, with raw log paths", async ({ page, oda }) => {
+    test.slow(); // three axe runs and a doctor run on a shared, loaded machine
     await page.goto("/chats");
     const table = page.getByRole("table", { name: "Chats" });
     // The list is read from the folder after the page loads (no index yet): give a loaded machine its time.
@@ -39,27 +40,59 @@ test.describe("the chat list", () => {
       'The checkpoint does not match the log and was discarded: The checkpoint\'s cwd "/somewhere/else" does not match the chat\'s "/srv/a".',
     );
     await expect(row("c-mismatch")).toContainText(`raw log: ${join(made.mismatch.dir, "session.cache.json")}`);
+    // The moment in a problem's sentence is shown as every moment of the pages is (the ISO time on hover).
+    const started = row("c-stale").locator(`time[datetime="${made.holder.startedAt}"]`);
+    await expect(started).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M \S+$/);
     await expect(row("c-stale")).toContainText(
-      `The session.lock is stale (held by process ${made.holder.pid} on ${made.holder.host}, started ${made.holder.startedAt}): Process ${made.holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
+      `The session.lock is stale (held by process ${made.holder.pid} on ${made.holder.host}, started ${await started.textContent()}): Process ${made.holder.pid} is no longer running. Oda cannot write this chat until the lock file is removed.`,
     );
+    await expect(row("c-stale")).not.toContainText(made.holder.startedAt);
     await expect(row("c-stale")).toContainText(`raw log: ${join(made.stale.dir, "session.lock")}`);
     await expect(row("c-stale").getByText("stale lock", { exact: true })).toBeVisible();
     await expect(row("c-cut")).toContainText("The log's last zstd frame is cut off at byte");
     await expect(row("c-cut")).toContainText(`raw log: ${made.cut.logPath}`);
     await expectAccessible(page);
+
+    // The Doctor report has its place in the navigation and on Home, names folders decoded and links each
+    // problem to its chat, and to Repairs where a repair is offered.
+    await page.goto("/");
+    await page.getByRole("main").getByRole("link", { name: "Doctor report" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Doctor report" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Doctor" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    const logs = page.getByRole("list", { name: "Problems: chat logs" });
+    const form = logs.getByRole("listitem", { name: "/srv/a › chat c-form › session.v5.jsonl" });
+    await expect(form).toContainText("is plain but this log folder keeps zstd-compressed logs.");
+    await expect(form.getByRole("link", { name: "Open chat c-form" })).toHaveAttribute("href", "/chats/c-form");
+    await expect(form.getByRole("link", { name: "Repair chat c-form" })).toHaveAttribute("href", "/repairs");
+    const stale = logs.getByRole("listitem", { name: "/srv/a › chat c-stale › session.lock" });
+    await expect(stale.getByRole("link", { name: "Open chat c-stale" })).toBeVisible();
+    await expect(stale.locator(`time[datetime="${made.holder.startedAt}"]`)).toBeVisible();
+    // the place is named decoded; the sentence keeps the raw path on disk, as the CLI prints it
+    await expect(form.locator("p").first()).toHaveText("/srv/a › chat c-form › session.v5.jsonl");
+    await expect(form.locator("p").first()).toHaveAttribute("title", "--%2Fsrv%2Fa--/c-form/session.v5.jsonl");
+    await expectAccessible(page);
+    await form.getByRole("link", { name: "Open chat c-form" }).click();
+    await expect(page).toHaveURL("/chats/c-form");
   });
 
   test("sorts by a column and filters by lock, problems, format, working folder and id", async ({ page }) => {
+    test.slow(); // folder listings, a 404 page and axe on a shared, loaded machine
     await page.goto("/chats");
-    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible();
+    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible({ timeout: 30_000 });
     await page.getByLabel("Group by working folder").uncheck();
     const titles = page.getByRole("table", { name: "Chats" }).getByRole("row").getByRole("link");
 
-    await page.getByRole("button", { name: "Messages" }).click();
-    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "ascending");
+    // A count sorts largest first when chosen (the biggest chats are the ones looked for), then flips.
     await page.getByRole("button", { name: "Messages" }).click();
     await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "descending");
     await expect(titles.first()).toHaveText("Question 1 of c-old"); // 8 messages, the most
+    await page.getByRole("button", { name: "Messages" }).click();
+    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "ascending");
+    await page.getByRole("button", { name: "Tokens" }).click();
+    await expect(page.getByRole("columnheader", { name: "Tokens" })).toHaveAttribute("aria-sort", "descending");
 
     await page.getByRole("button", { name: "Title" }).click();
     await expect(titles.first()).toHaveText("before the crash");
@@ -87,6 +120,23 @@ test.describe("the chat list", () => {
     await page.getByLabel("Find by id or title").fill("c-behind");
     // Served from the checkpoint, which is behind the log: the title from before the last save.
     await expect(titles).toHaveText(["Question 1 of c-behind"]);
+
+    // A filter no chat matches says so, with the way back to every chat.
+    await page.getByLabel("Find by id or title").fill("no chat is called this");
+    await expect(page.getByRole("status").filter({ hasText: "No chat matches these filters." })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Chats" })).toHaveCount(0);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page.getByLabel("Find by id or title")).toHaveValue("");
+    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible();
+
+    // A chat that is not in the log folder: a 404 that says so in the CLI's sentence.
+    const res = await page.goto("/chats/nope-id");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      'No chat with the id "nope-id" is in the log folder.',
+    );
+    await expect(page.getByRole("link", { name: "All chats" })).toBeVisible();
   });
 
   test("the list streams in batches with a progress count", async ({ page }) => {

@@ -17,6 +17,25 @@ test.describe("a chat Oda is writing", () => {
     await expect(page.getByText(`Held by process ${process.pid} on ${hostname()}`)).toBeVisible();
     await expect(page.getByRole("button", { name: "Free this chat" })).toHaveCount(0);
     await expectAccessible(page);
+
+    // Find next, not following, finds a line written after the page read the log's line count:
+    // the viewer takes in the new lines, then shows, marks and links the line it names.
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    await expect(lines.getByText("Hello while writing")).toBeVisible();
+    await live.writer.appendTurn({
+      user: "How do I import the sales file?",
+      assistant: "Use the import wizard",
+      ts: at(2),
+    });
+    await page.getByLabel("Find in this chat").fill("import");
+    await page.getByRole("button", { name: "Find next" }).click();
+    await expect(page.getByText(/^“import” found at line \d+\.$/)).toBeVisible();
+    const said = Number((await page.getByText(/^“import” found at line \d+\.$/).textContent())?.match(/\d+/)?.[0]);
+    expect(said).toBeGreaterThan(4); // past the 4 lines the page opened with
+    const marked = lines.locator('[aria-current="true"]');
+    await expect(marked).toContainText("How do I import the sales file?");
+    await expect(page).toHaveURL(new RegExp(`[?&]line=${said}(&|$)`));
+    await expect(page.getByText("7 lines", { exact: false }).first()).toBeVisible();
   });
 
   test("follow mode shows a turn appended while the page is open", async ({ page }) => {

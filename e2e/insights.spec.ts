@@ -64,6 +64,14 @@ test.describe("insights", () => {
     }
     await expectAccessible(page);
 
+    // A chart's labels are drawn on a canvas: the whole label of the bar under the pointer is its hover title.
+    const models = page.getByRole("region", { name: "Tokens per model" }).getByRole("img");
+    const plot = models.locator(".u-over");
+    const box = await plot.boundingBox();
+    const first = t.modelBreakdowns[0]?.modelName || "(no model)";
+    await plot.hover({ position: { x: Math.min(4, (box?.width ?? 8) / 2), y: (box?.height ?? 8) / 2 } });
+    await expect(models).toHaveAttribute("title", first);
+
     // A filter: one working folder, grouped by month.
     const folder = all.folders.find((f) => f.cwd !== null)?.cwd as string;
     await page.getByRole("combobox", { name: "Working folder" }).selectOption(folder);

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page, Response } from "@playwright/test";
-import { createMemory, parseMemorySource, serialiseMemoryFile, writeSettings } from "../lib/memory";
+import { createMemory, parseMemorySource, restoreDeleted, serialiseMemoryFile, writeSettings } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 const globalFile = (home: string, id: string) => join(home, "memory", "global", id);
@@ -138,7 +138,7 @@ test.describe("file bytes and the tokens a chat receives", () => {
     await expect(counter(page, "bytes-counter")).toContainText("over the limit");
     await expect(save(page)).toBeDisabled();
     await expect(page.getByRole("alert").filter({ hasText: "larger than" })).toHaveText(
-      "The memory could not be changed: The file is larger than 1024 bytes.",
+      "The memory could not be changed: The file is larger than 1,024 bytes.", // grouped as the counters are
     );
   });
 });
@@ -247,6 +247,25 @@ test.describe("an open editor", () => {
         ),
       )
       .toBe("gone");
+
+    // Undo brings the memory back in its editor, which knows that file as its own: no outside-change note.
+    // The editor's last re-read is made to fail, so the memory as it was before the delete stays in the cache
+    // (as it does when the re-read is cut short by leaving the page).
+    await toasts(page).getByRole("button", { name: "Dismiss notification" }).click();
+    await restoreDeleted(oda.home, null, id);
+    await page.goto(`/memory/global/${id}`);
+    await expect(text(page)).toHaveValue("one");
+    await page.route("**/api/read/memory.one?*", (route) => route.abort());
+    await page.getByRole("button", { name: "Delete" }).click();
+    await dialog.getByRole("button", { name: "Delete memory" }).click();
+    await expect(page).toHaveURL(/\/memory\/global$/);
+    await page.unroute("**/api/read/memory.one?*");
+    await toasts(page).getByRole("button", { name: "Undo" }).click();
+    await expect(page).toHaveURL(`/memory/global/${id}`);
+    await expect(text(page)).toHaveValue("one");
+    await expect.poll(async () => (await readParsed(file)).text).toBe("one");
+    for (let read = 0; read < 2; read++) await page.waitForResponse(isDiskReread);
+    await expect(page.getByText("This memory was changed outside the editor")).toHaveCount(0);
   });
 
   test("the editor in a 390 px window", async ({ page }) => {
@@ -257,6 +276,16 @@ test.describe("an open editor", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page);
+
+    // One number format on the page: the counter and the refusal both say "2,000" (the CLI keeps "2000").
+    await text(page).fill("x".repeat(2001));
+    await expect(counter(page, "text-counter")).toContainText("2,001 / 2,000 characters");
+    await save(page).click();
+    await expect(page.locator("#text-error")).toHaveText(
+      "A memory is limited to 2,000 characters; this one has 2,001. Shorten it or split it into several memories.",
+    );
+    await text(page).fill("one");
+
     await page.goto("/memory/global");
     await expect(page.getByRole("switch", { name: "Send “Reply language” to chats" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -322,6 +351,17 @@ test.describe("a set", () => {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(404);
     }
+    // A memory that is not there is named with its set, in the sentence the CLI says, not a generic one.
+    await page.goto("/memory/global/00000001");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      'No memory with the id "00000001" exists in the global set.',
+    );
+    await expect(page.getByRole("link", { name: "Back to the set" })).toHaveAttribute("href", "/memory/global");
+    await expectAccessible(page);
+    await page.goto("/memory/workspaces/ws-a/zzzzzzzz");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+      'No memory with the id "zzzzzzzz" exists in workspace ws-a.',
+    );
   });
 });
 

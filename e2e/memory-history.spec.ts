@@ -1,4 +1,4 @@
-import { readFile, unlink } from "node:fs/promises";
+import { readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   changeMemory,
@@ -10,6 +10,7 @@ import {
   setEnabled,
 } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
+import { versionLabel } from "./version-label";
 
 const ID = "a1b2c3d4";
 const HISTORY = `/memory/global/${ID}/history`;
@@ -82,7 +83,11 @@ test.describe("a memory's history", () => {
     await expect(page).toHaveURL(new RegExp(`version=${chatVersion.name}(&compare=previous)?$`)); // the pair is in the URL
     await page.getByLabel("Compare this version with").selectOption("previous");
     const changes = page.getByRole("region", { name: "Changes" });
-    await expect(changes).toContainText(`From version ${versions[3]!.name} to version ${chatVersion.name}.`);
+    await expect(changes).toContainText(
+      `From ${await versionLabel(page, versions[3]!)} to ${await versionLabel(page, chatVersion)}.`,
+    );
+    await expect(changes.getByText(/^From /)).not.toContainText(chatVersion.name); // no version file name
+    await expect(row.getByRole("button", { name: /Changes shown/ })).toHaveAttribute("aria-pressed", "true");
     await expect(changes.locator("del[data-word]")).toHaveText(["removed words: short"]);
     await expect(changes.locator("ins[data-word]")).toHaveText(["added words: long"]);
     await expect(changes.locator('tr[data-line="added"]')).toHaveCount(2);
@@ -102,7 +107,10 @@ test.describe("a memory's history", () => {
     await changes.getByRole("button", { name: "Side by side" }).click();
     await expect(changes.getByRole("button", { name: "Side by side" })).toHaveAttribute("aria-pressed", "true");
     const table = changes.getByRole("table", { name: /side by side/ });
-    await expect(table.getByRole("columnheader")).toHaveText([`version ${chatVersion.name}`, "the current text"]);
+    await expect(table.getByRole("columnheader")).toHaveText([
+      await versionLabel(page, chatVersion),
+      "the current text",
+    ]);
     const first = table.locator("tr[data-side-row]").first();
     await expect(first.locator("del[data-word]")).toHaveText("removed words: bullet points");
     await expect(first.locator("ins[data-word]")).toHaveText("added words: numbered lists");
@@ -223,6 +231,8 @@ test.describe("Recently deleted", () => {
     await expect(item).toContainText("Workspace reports");
     await expect(item).toContainText("No pie charts.\nLabel every axis.");
     await expect(item.locator("time")).toHaveAttribute("datetime", "2026-12-01T09:02:00.000Z");
+    // one date format on the page: the formatted time, the ISO form only on hover
+    await expect(item).not.toContainText("2026-12-01T09:02:00.000Z");
     await expect(page.getByRole("list", { name: "Deleted memories" }).getByRole("listitem")).toHaveCount(1);
     await expectAccessible(page);
 
@@ -238,10 +248,37 @@ test.describe("Recently deleted", () => {
       page.getByRole("status").filter({ hasText: "Restored “Chart style” to workspace reports memory." }),
     ).toBeVisible();
     await expect(page.getByText("No memory is deleted.")).toBeVisible();
-    const restored = parseMemorySource(await readFile(join(oda.home, "memory", "workspaces", "reports", GONE), "utf8"));
+    const path = join(oda.home, "memory", "workspaces", "reports", GONE);
+    const restored = parseMemorySource(await readFile(path, "utf8"));
     expect(restored.ok && [restored.title, restored.text]).toEqual([
       "Chart style",
       "No pie charts.\nLabel every axis.",
     ]);
+
+    // The restore offers Undo, as a save and a delete do: the memory goes back under Recently deleted,
+    // and that too can be undone.
+    const exists = () =>
+      stat(path).then(
+        () => true,
+        () => false,
+      );
+    const notices = page.getByRole("region", { name: "Notifications" });
+    await notices
+      .getByRole("status")
+      .filter({ hasText: "Restored “Chart style”" })
+      .getByRole("button", { name: "Undo" })
+      .click();
+    await expect(
+      notices.getByText("“Chart style” is deleted again; it waits here under Recently deleted."),
+    ).toBeVisible();
+    await expect(page.getByRole("list", { name: "Deleted memories" }).getByRole("listitem")).toHaveCount(1);
+    await expect.poll(exists).toBe(false);
+    await notices
+      .getByRole("status")
+      .filter({ hasText: "is deleted again" })
+      .getByRole("button", { name: "Undo" })
+      .click();
+    await expect(page.getByText("No memory is deleted.")).toBeVisible();
+    await expect.poll(exists).toBe(true);
   });
 });

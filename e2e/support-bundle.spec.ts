@@ -21,7 +21,19 @@ test("a bundle made in the page opens in a second server: every page under the b
   await expect(page.getByRole("heading", { level: 1, name: "Support bundle" })).toBeVisible();
   await expectAccessible(page);
 
-  // the preview comes before anything is written
+  // "Chat ids" is read only with "These chats": with every chat chosen, it is disabled
+  const ids = page.getByLabel("Chat ids (comma-separated)");
+  await expect(page.getByLabel("Every chat")).toBeChecked();
+  await expect(ids).toBeDisabled();
+  await page.getByLabel("These chats").check();
+  await expect(ids).toBeEnabled();
+  await page.getByLabel("Every chat").check();
+  await expect(ids).toBeDisabled();
+
+  // the preview comes before anything is written, and the greyed-out Create bundle says so
+  const create = page.getByRole("button", { name: "Create bundle" });
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription(/^Preview first: it lists every file that goes in/);
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByRole("heading", { name: "What goes in" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/\d+ files, .*: \d+ chats, \d+ memories/)).toBeVisible();
@@ -32,6 +44,11 @@ test("a bundle made in the page opens in a second server: every page under the b
   await expect(
     page.getByText(/The map from placeholders back to the real values stays on this computer/),
   ).toBeVisible();
+  // the page fits a 390 px window: the bundle file field, the file name and the map's path do not widen it
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(link).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   const dir = await mkdtemp(join(tmpdir(), "oda-e2e-bundle-"));
   const file = join(dir, download.suggestedFilename());

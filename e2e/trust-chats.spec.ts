@@ -35,16 +35,17 @@ test.describe("the chat list", () => {
     await expect(page).toHaveURL(/grouped=false/);
     await expect(page).toHaveURL(/find=c-/);
     const titles = table.getByRole("row").getByRole("link");
-    await expect(titles).toHaveText(["Question 1 of c-beta", "Question 1 of c-gamma", "Question 1 of c-alpha"]);
+    await expect(titles).toHaveText(["Question 1 of c-alpha", "Question 1 of c-gamma", "Question 1 of c-beta"]);
 
     await titles.first().click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Question 1 of c-beta");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Question 1 of c-alpha");
     await page.goBack();
     await expect(page.getByLabel("Find by id or title")).toHaveValue("c-");
     await expect(page.getByLabel("Group by working folder")).not.toBeChecked();
     await expect(page.getByRole("combobox", { name: "Working folder" })).toHaveValue("--%2Fhome%2Fana%2Freports--");
-    await expect(table.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "ascending");
-    await expect(titles).toHaveText(["Question 1 of c-beta", "Question 1 of c-gamma", "Question 1 of c-alpha"]);
+    // a count sorts largest first when chosen
+    await expect(table.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "descending");
+    await expect(titles).toHaveText(["Question 1 of c-alpha", "Question 1 of c-gamma", "Question 1 of c-beta"]);
   });
 
   test("a group of one reads “1 chat”", async ({ page }) => {
@@ -73,7 +74,42 @@ test.describe("the chat list", () => {
       const box = await cell.boundingBox();
       expect((box?.x ?? 9999) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
     }
+    // Grouped, the working folder is the heading above the rows: the row does not repeat it.
+    // (kept for screen readers, which name it by its column header: out of sight, not out of the table)
+    const folderCell = row.getByRole("cell").filter({ hasText: "/srv/lone" });
+    const folderWidth = () => folderCell.evaluate((c) => c.getBoundingClientRect().width);
+    await expect.poll(folderWidth).toBeLessThanOrEqual(1);
+    await expect(page.getByRole("cell", { name: "/srv/lone · 1 chat", exact: true })).toBeVisible();
+    await page.getByLabel("Group by working folder").uncheck();
+    await expect.poll(folderWidth).toBeGreaterThan(100);
     await expectAccessible(page);
+
+    // A folder path wraps after a "/", never inside a name: in a box too narrow for the whole path,
+    // each name stays on one line ("Übe rsetzungen" was the complaint).
+    const linesPerName = await folderCell.evaluate((cell) => {
+      const box = cell as HTMLElement;
+      box.style.width = "4.5em";
+      box.style.maxWidth = "4.5em";
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      const out: Record<string, number> = {};
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const m of text.matchAll(/[^/]+/g)) {
+          if (m[0] !== "srv" && m[0] !== "lone") continue;
+          const range = document.createRange();
+          range.setStart(node, m.index ?? 0);
+          range.setEnd(node, (m.index ?? 0) + m[0].length);
+          out[m[0]] = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }
+      }
+      return {
+        out,
+        height: box.getBoundingClientRect().height,
+        line: Number.parseFloat(getComputedStyle(box).lineHeight),
+      };
+    });
+    expect(linesPerName.out).toEqual({ srv: 1, lone: 1 });
+    expect(linesPerName.height).toBeGreaterThan(linesPerName.line * 1.5); // it did wrap
   });
 
   test("favicon.ico is served, no page asks for anything missing, every text field has dir=auto", async ({ page }) => {

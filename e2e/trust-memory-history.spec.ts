@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { changeMemory, createMemory, listVersions, parseMemorySource, setEnabled } from "../lib/memory";
 import { expect, expectAccessible, seed, test } from "./fixtures";
+import { versionLabel } from "./version-label";
 
 /** Issue 11, items 4 (an id that never existed), 6, 7 and 16: the History page. */
 
@@ -63,16 +64,22 @@ test.describe("a memory's history", () => {
     await page.goto(`${HISTORY}?version=${v3!.name}`);
     await compareWith(page).selectOption(v1!.name);
     await expect(page).toHaveURL(new RegExp(`version=${v3!.name}&compare=${v1!.name}$`));
-    await expect(changes(page)).toContainText(`From version ${v1!.name} to version ${v3!.name}.`);
+    await expect(changes(page)).toContainText(
+      `From ${await versionLabel(page, v1!)} to ${await versionLabel(page, v3!)}.`,
+    );
     await expect(changes(page).locator('tr[data-line="removed"]')).toHaveText([/v1/]);
     await expect(changes(page).locator('tr[data-line="added"]')).toHaveText([/v3/]);
 
     // The older one is always on the left, whichever was picked first.
     await page.goto(`${HISTORY}?version=${v1!.name}&compare=${v2!.name}`);
     await expect(compareWith(page)).toHaveValue(v2!.name);
-    await expect(changes(page)).toContainText(`From version ${v1!.name} to version ${v2!.name}.`);
+    await expect(changes(page)).toContainText(
+      `From ${await versionLabel(page, v1!)} to ${await versionLabel(page, v2!)}.`,
+    );
     await page.reload();
-    await expect(changes(page)).toContainText(`From version ${v1!.name} to version ${v2!.name}.`);
+    await expect(changes(page)).toContainText(
+      `From ${await versionLabel(page, v1!)} to ${await versionLabel(page, v2!)}.`,
+    );
     await expectAccessible(page);
   });
 
@@ -99,7 +106,7 @@ test.describe("a memory id that never existed", () => {
   test("its history says no memory with that id exists, and offers no restore", async ({ page }) => {
     await page.goto("/memory/global/0badc0de/history");
     await expect(page.getByRole("alert").filter({ hasText: "No memory with the id" })).toContainText(
-      "No memory with the id 0badc0de exists in the global set",
+      'No memory with the id "0badc0de" exists in the global set.',
     );
     await expect(page.getByText("Restore a version to bring it back")).toHaveCount(0);
     await expectAccessible(page);

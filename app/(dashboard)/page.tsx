@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { GlanceCards } from "@/components/home/glance-cards";
 import { RootsCard } from "@/components/home/roots-card";
 import { serverRoots } from "@/server/roots";
@@ -17,6 +18,17 @@ export default async function HomePage() {
         </p>
       </div>
       <GlanceCards roots={roots} />
+      <section aria-labelledby="home-doctor" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+        <h2 id="home-doctor" className="text-lg font-semibold">
+          <Link href="/support/doctor" className="text-blue-700 underline dark:text-blue-300">
+            Doctor report
+          </Link>
+        </h2>
+        <p className="mt-2 text-sm">
+          Reads every memory file and every log through, as <code>oda-admin doctor</code> does, and lists every problem
+          with a link to its chat, its memory or its repair.
+        </p>
+      </section>
       <RootsCard roots={roots} />
     </div>
   );

@@ -51,10 +51,17 @@ export function CreateBundle() {
           variant="primary"
           onClick={() => start.mutate()}
           disabled={!checking?.preview || start.isPending || status?.state === "running"}
+          aria-describedby={checking?.preview ? undefined : "create-hint"}
         >
           Create bundle
         </Button>
       </div>
+      {!checking?.preview && (
+        <p id="create-hint" className="text-sm text-zinc-700 dark:text-zinc-300">
+          Preview first: it lists every file that goes in and what each redaction replaces. Create bundle is available
+          once the preview is shown, and a change to the choices above asks for a new one.
+        </p>
+      )}
       {(preview.error || start.error) && <Alert tone="error">{(preview.error ?? start.error)?.message}</Alert>}
       {checking?.state === "running" && (
         <Progress
@@ -78,8 +85,8 @@ export function CreateBundle() {
           role="status"
           className="space-y-1 rounded-md border-l-4 border-green-700 bg-green-50 p-3 dark:bg-green-950"
         >
-          <p>
-            The bundle is ready: {status.files} files, {size(status.bytes)}.{" "}
+          <p className="[overflow-wrap:anywhere]">
+            The bundle is ready: {status.files.toLocaleString("en")} files, {size(status.bytes)}.{" "}
             <a
               className="font-semibold underline"
               href={`/support/download?job=${job}`}
@@ -88,7 +95,7 @@ export function CreateBundle() {
               Download {status.fileName}
             </a>
           </p>
-          <p className="text-sm">
+          <p className="text-sm [overflow-wrap:anywhere]">
             The map from placeholders back to the real values stays on this computer, in {status.mapFile}. Do not send
             it.
           </p>

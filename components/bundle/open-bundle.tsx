@@ -38,7 +38,13 @@ export function OpenBundle() {
           open.mutate();
         }}
       >
-        <Field label="Bundle file on this computer" labelClassName="block text-sm" error={open.error?.message}>
+        {/* min-w-0: a flex item, the field would take the input's 24rem however narrow the window (10 px too wide at 390) */}
+        <Field
+          label="Bundle file on this computer"
+          labelClassName="block text-sm"
+          className="min-w-0 max-w-full space-y-1"
+          error={open.error?.message}
+        >
           {(control) => (
             <input
               {...control}

@@ -65,11 +65,13 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
         ))}
         <label className="mt-2 block text-sm">
           Chat ids (comma-separated)
+          {/* Only "These chats" reads the ids: with every chat or none chosen, the field says so by being disabled. */}
           <input
             dir="auto"
-            className={`${input} mt-1 block w-full`}
+            className={`${input} mt-1 block w-full disabled:cursor-not-allowed disabled:opacity-60`}
             value={value.ids}
-            onChange={(e) => set({ ids: e.target.value, chats: "chosen" })}
+            disabled={value.chats !== "chosen"}
+            onChange={(e) => set({ ids: e.target.value })}
           />
         </label>
         <label className="mt-2 block text-sm">

@@ -4,12 +4,13 @@ import { useMemo } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { MomentText } from "@/components/ui/moment-text";
 import { Progress } from "@/components/ui/progress";
 import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { filterRows, groupOptions, groupRows, sortRows } from "./list-view";
+import { filterRows, groupOptions, groupRows, NO_FILTERS, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { useChatList } from "./use-chat-list";
 
@@ -32,11 +33,13 @@ export function ChatList() {
       {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
       {state.index && (
         <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-          {state.index.checking
-            ? state.index.sentence
-            : state.index.fresh
-              ? `Chats are listed from the search index. ${state.index.sentence}`
-              : `${state.index.sentence} Chats are listed from the log folder directly.`}
+          {state.index.checking ? (
+            <MomentText text={state.index.sentence} />
+          ) : state.index.fresh ? (
+            <MomentText text={`Chats are listed from the search index. ${state.index.sentence}`} />
+          ) : (
+            <MomentText text={`${state.index.sentence} Chats are listed from the log folder directly.`} />
+          )}
         </p>
       )}
       {state.error && <Alert tone="error">{state.error}</Alert>}
@@ -74,7 +77,17 @@ export function ChatList() {
           ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
           : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`}
       </p>
-      <ChatTable items={items} sort={sort} onSort={onSort} />
+      {!listing && shown.length === 0 && state.rows.length > 0 ? (
+        <div role="status" className="space-y-2 rounded-md border border-zinc-300 p-4 dark:border-zinc-700">
+          <p className="font-semibold">No chat matches these filters.</p>
+          <p className="text-sm">
+            {formatCount(state.rows.length)} {state.rows.length === 1 ? "chat is" : "chats are"} in the log folder.
+          </p>
+          <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>
+        </div>
+      ) : (
+        <ChatTable items={items} sort={sort} onSort={onSort} grouped={grouped} />
+      )}
     </div>
   );
 }

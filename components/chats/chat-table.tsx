@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
+import { PathText } from "@/components/ui/path-text";
 import { Time } from "@/components/ui/time";
 import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref } from "@/lib/routes";
@@ -61,7 +62,7 @@ function CachedLabel({ row }: { row: ChatRow }) {
   );
 }
 
-function ChatCells({ row }: { row: ChatRow }) {
+function ChatCells({ row, grouped }: { row: ChatRow; grouped: boolean }) {
   const problems = row.problems.length;
   return (
     <>
@@ -77,9 +78,10 @@ function ChatCells({ row }: { row: ChatRow }) {
           <CachedLabel row={row} />
         </div>
       </div>
-      <div role="cell" className="min-w-0 text-xs break-all">
+      {/* Grouped, the folder is the heading above the row: below lg it would repeat it on every row. */}
+      <div role="cell" className={`min-w-0 text-xs ${grouped ? "max-lg:sr-only" : ""}`}>
         <NarrowLabel>Working folder</NarrowLabel>
-        <span className="font-mono">{workingFolderLabel(row.cwd)}</span>
+        <PathText path={workingFolderLabel(row.cwd)} className="font-mono" />
       </div>
       <div role="cell">
         <NarrowLabel>Last activity</NarrowLabel>
@@ -125,7 +127,17 @@ function ChatCells({ row }: { row: ChatRow }) {
 }
 
 /** The virtualised chat table: sortable headers, working-folder headings, one row per chat. */
-export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: Sort; onSort: (key: SortKey) => void }) {
+export function ChatTable({
+  items,
+  sort,
+  onSort,
+  grouped,
+}: {
+  items: ListItem[];
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  grouped: boolean;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -188,8 +200,9 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
                 aria-rowindex={v.index + 2}
                 className="border-t border-zinc-300 bg-zinc-50 px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900/60"
               >
-                <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold break-all">
-                  {item.label} <span className="font-sans font-normal">· {countOf(item.count, "chat")}</span>
+                <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold">
+                  <PathText path={item.label} />{" "}
+                  <span className="font-sans font-normal">· {countOf(item.count, "chat")}</span>
                 </div>
               </VirtualRow>
             );
@@ -206,7 +219,7 @@ export function ChatTable({ items, sort, onSort }: { items: ListItem[]; sort: So
                 bad ? "border-l-4 border-l-red-600" : ""
               }`}
             >
-              <ChatCells row={item.row} />
+              <ChatCells row={item.row} grouped={grouped} />
             </VirtualRow>
           );
         })}

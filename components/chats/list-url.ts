@@ -2,7 +2,7 @@
 
 import { parseAsBoolean, parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
 import { useMemo } from "react";
-import type { ListFilters, Sort, SortKey } from "./list-view";
+import { firstDirection, type ListFilters, type Sort, type SortKey } from "./list-view";
 
 const LOCKS = ["none", "live", "stale", "unknown"] as const;
 const SORT_KEYS = ["title", "folder", "lastActivity", "messages", "tokens", "format", "lock", "problems"] as const;
@@ -44,7 +44,7 @@ export function useListUrlState() {
       }),
     sort,
     onSort: (key: SortKey) =>
-      setQ(q.sort === key ? { dir: q.dir === "asc" ? "desc" : "asc" } : { sort: key, dir: "asc" }),
+      setQ(q.sort === key ? { dir: q.dir === "asc" ? "desc" : "asc" } : { sort: key, dir: firstDirection(key) }),
     grouped: q.grouped,
     setGrouped: (grouped: boolean) => setQ({ grouped }),
   };

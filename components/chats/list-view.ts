@@ -20,6 +20,17 @@ export interface ListFilters {
   find: string;
 }
 
+/** Every chat: what Clear filters sets. */
+export const NO_FILTERS: ListFilters = { group: "", lock: "", problemsOnly: false, format: "", find: "" };
+
+/**
+ * The direction a column sorts in when it is chosen: names A to Z, numbers and moments largest (newest) first,
+ * the way a person looks for the biggest chats or the latest activity.
+ */
+export function firstDirection(key: SortKey): Sort["dir"] {
+  return key === "title" || key === "folder" ? "asc" : "desc";
+}
+
 /** One item of the virtualised list: a working-folder heading or a chat. */
 export type ListItem = { type: "group"; group: string; label: string; count: number } | { type: "chat"; row: ChatRow };
 

@@ -53,6 +53,8 @@ export function LogToolbar({
   const [query, setQuery] = useState("");
   const lineId = useId();
   const findId = useId();
+  const toolsId = useId();
+  const [toolsOpen, setToolsOpen] = useState(false);
   const nextError = useMutation({
     mutationFn: () => unwrap(nextErrorAction({ id, from: current + 1, generation })),
     onSuccess: (found) => {
@@ -88,63 +90,74 @@ export function LogToolbar({
           </Button>
         ))}
       </fieldset>
-      <form
-        className="flex items-end gap-1"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const n = Number(line);
-          if (Number.isInteger(n) && n >= 1) onGo(n);
-          else onMessage("Give a line number of 1 or more.");
-        }}
+      {/* On a phone the tools fold behind one button, so the log's first lines are on the first screen. */}
+      <Button
+        className="sm:hidden"
+        aria-expanded={toolsOpen}
+        aria-controls={toolsId}
+        onClick={() => setToolsOpen(!toolsOpen)}
       >
-        <label htmlFor={lineId} className="flex flex-col gap-0.5">
-          <span>Jump to line</span>
-          <input
-            id={lineId}
-            type="number"
-            min={1}
-            // no max: the browser would block the form without a word; onGo says why a line does not exist
-            value={line}
-            onChange={(e) => setLine(e.target.value)}
-            className={`${FIELD} w-32`}
-          />
-        </label>
-        <Button type="submit">Go</Button>
-      </form>
-      <div className="flex gap-1">
-        <Button onClick={() => onJump(1)}>Start</Button>
-        <Button onClick={onEnd}>End</Button>
-        <Button onClick={() => nextError.mutate()} disabled={nextError.isPending}>
-          {nextError.isPending ? "Looking…" : "Next error"}
-        </Button>
+        Jump and find<span aria-hidden="true">{toolsOpen ? " ▴" : " ▾"}</span>
+      </Button>
+      <div id={toolsId} className={`${toolsOpen ? "flex" : "hidden"} flex-wrap items-end gap-x-4 gap-y-2 sm:flex`}>
+        <form
+          className="flex items-end gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = Number(line);
+            if (Number.isInteger(n) && n >= 1) onGo(n);
+            else onMessage("Give a line number of 1 or more.");
+          }}
+        >
+          <label htmlFor={lineId} className="flex flex-col gap-0.5">
+            <span>Jump to line</span>
+            <input
+              id={lineId}
+              type="number"
+              min={1}
+              // no max: the browser would block the form without a word; onGo says why a line does not exist
+              value={line}
+              onChange={(e) => setLine(e.target.value)}
+              className={`${FIELD} w-32`}
+            />
+          </label>
+          <Button type="submit">Go</Button>
+        </form>
+        <div className="flex gap-1">
+          <Button onClick={() => onJump(1)}>Start</Button>
+          <Button onClick={onEnd}>End</Button>
+          <Button onClick={() => nextError.mutate()} disabled={nextError.isPending}>
+            {nextError.isPending ? "Looking…" : "Next error"}
+          </Button>
+        </div>
+        <form
+          className="flex items-end gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (query.trim()) find.mutate(query);
+          }}
+        >
+          <label htmlFor={findId} className="flex flex-col gap-0.5">
+            <span>Find in this chat</span>
+            <input
+              dir="auto"
+              id={findId}
+              type="search"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              className={`${FIELD} w-48`}
+            />
+          </label>
+          <Button type="submit" disabled={find.isPending}>
+            {find.isPending ? "Finding…" : "Find next"}
+          </Button>
+        </form>
+        {canFollow && (
+          <Button aria-pressed={follow} variant={follow ? "primary" : "secondary"} onClick={() => onFollow(!follow)}>
+            {follow ? "Following new lines" : "Follow new lines"}
+          </Button>
+        )}
       </div>
-      <form
-        className="flex items-end gap-1"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (query.trim()) find.mutate(query);
-        }}
-      >
-        <label htmlFor={findId} className="flex flex-col gap-0.5">
-          <span>Find in this chat</span>
-          <input
-            dir="auto"
-            id={findId}
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            className={`${FIELD} w-48`}
-          />
-        </label>
-        <Button type="submit" disabled={find.isPending}>
-          {find.isPending ? "Finding…" : "Find next"}
-        </Button>
-      </form>
-      {canFollow && (
-        <Button aria-pressed={follow} variant={follow ? "primary" : "secondary"} onClick={() => onFollow(!follow)}>
-          {follow ? "Following new lines" : "Follow new lines"}
-        </Button>
-      )}
     </div>
   );
 }

@@ -131,15 +131,25 @@ export function LogViewer({
   );
 
   const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
-  const jumpTo = useCallback(
-    (n: number, scroll = true) => {
-      const line = Math.max(1, count ? Math.min(n, count) : n);
+  const place = useCallback(
+    (n: number, lines: number, scroll: boolean) => {
+      const line = Math.max(1, lines ? Math.min(n, lines) : n);
       setSelected(line);
-      setBase(windowBase(line, count));
+      setBase(windowBase(line, lines));
       if (scroll) setPendingScroll(line);
       writeUrl(line, view);
     },
-    [count, view, writeUrl],
+    [view, writeUrl],
+  );
+  const { refetch: refetchStatus } = status;
+  const jumpTo = useCallback(
+    (n: number, scroll = true) => {
+      if (total === null || n <= total) return place(n, count, scroll);
+      // A live log grew since its line count was read (Find next or Next error found a newer line):
+      // read the count again, so the viewer holds that line before it is selected, shown and put in the URL.
+      void refetchStatus().then((r) => place(n, Math.max(count, r.data?.lines ?? 0), scroll));
+    },
+    [total, count, place, refetchStatus],
   );
   const targetLoaded = pendingScroll !== null && byLine.has(pendingScroll);
   useEffect(() => {

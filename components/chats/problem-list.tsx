@@ -1,10 +1,13 @@
+import { MomentText } from "@/components/ui/moment-text";
 import type { ChatProblem } from "@/lib/types";
 
 /** One problem sentence, with each `raw log: <path>` note on a line of its own. */
 export function ProblemItem({ problem }: { problem: ChatProblem }) {
   return (
     <li className="break-words">
-      <span>{problem.sentence}</span>
+      <span>
+        <MomentText text={problem.sentence} />
+      </span>
       {problem.paths.map((path) => (
         <span key={path} className="block font-mono text-xs break-all text-red-900 dark:text-red-200">
           raw log: {path}

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { fitLabel } from "./fit-label";
 
 /**
  * A stacked bar chart drawn with uPlot. uPlot was chosen over Recharts for
@@ -86,7 +87,14 @@ export function BarChart({
                 const step = Math.max(1, Math.ceil(categories.length / room));
                 return categories.map((_, i) => i).filter((i) => i % step === 0);
               },
-              values: (_u, ticks) => ticks.map((t) => shorten(categories[t] ?? "")),
+              font: AXIS_FONT,
+              // Each label gets its share of the width (its category's and the skipped ones'); only a label
+              // wider than that is cut, in the middle. The whole label shows on hover and in the table view.
+              values: (u, ticks) => {
+                const step = ticks.length > 1 ? (ticks[1] as number) - (ticks[0] as number) : categories.length;
+                const room = ((u.bbox.width / devicePixelRatio) * step) / Math.max(1, categories.length) - 8;
+                return ticks.map((t) => fitLabel(categories[t] ?? "", room, measureAxisText));
+              },
             },
             { ...axis, size: 70, values: (_u, ticks) => ticks.map((t) => compact(t)) },
           ],
@@ -107,12 +115,22 @@ export function BarChart({
       );
     };
     void draw();
+    // The whole label of the category under the pointer, as the chart's hover title.
+    const hover = (e: PointerEvent) => {
+      const over = plot?.over.getBoundingClientRect();
+      if (!plot || !over) return;
+      const x = e.clientX - over.left;
+      const i = Math.round(plot.posToVal(x, "x"));
+      el.title = x >= 0 && x <= over.width && categories[i] !== undefined ? categories[i] : "";
+    };
+    el.addEventListener("pointermove", hover);
     const resize = new ResizeObserver(() => plot?.setSize({ width: Math.max(200, el.clientWidth), height }));
     resize.observe(el);
     const redraw = () => void draw();
     dark.addEventListener("change", redraw);
     return () => {
       cancelled = true;
+      el.removeEventListener("pointermove", hover);
       resize.disconnect();
       dark.removeEventListener("change", redraw);
       plot?.destroy();
@@ -142,9 +160,17 @@ export function BarChart({
 /** The room one x-axis label takes, in CSS pixels. */
 const LABEL_PX = 110;
 
-/** A long label (a folder path) keeps its end: "…/research notes". Tables show it whole. */
-function shorten(label: string): string {
-  return label.length > 16 ? `…${label.slice(-15)}` : label;
+/** The x-axis labels' font, as uPlot draws them (CSS pixels; it scales by the device pixel ratio itself). */
+const AXIS_FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+
+let measurer: CanvasRenderingContext2D | null = null;
+
+/** The width of `text` in the axis font, in CSS pixels. */
+function measureAxisText(text: string): number {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return text.length * 7;
+  measurer.font = AXIS_FONT;
+  return measurer.measureText(text).width;
 }
 
 /** 1234567 → "1.2M": axis labels only; tables show every digit. */

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { restoreDeletedAction } from "@/app/_actions/memory";
+import { deleteMemoryAction, restoreDeletedAction } from "@/app/_actions/memory";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { QueryState } from "@/components/ui/query-state";
@@ -15,21 +15,41 @@ import { setName } from "./names";
 import { memoryQueries } from "./queries";
 import { useBulkChange } from "./use-bulk-change";
 
+/** A deleted memory as its Restore (and the Undo of that) names it. */
+type Restorable = { workspace: string | null; id: string; title: string };
+
 /** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
 export function DeletedList() {
   const client = useQueryClient();
   const toast = useToast();
   const query = useQuery(memoryQueries.deleted());
+  // Callbacks sit on the mutations, not on `mutate`, so an Undo still works after the page changed.
   const restore = useMutation({
-    mutationFn: (m: { workspace: string | null; id: string; title: string }) =>
-      unwrap(restoreDeletedAction({ workspace: m.workspace, id: m.id })),
+    mutationFn: (m: Restorable) => unwrap(restoreDeletedAction({ workspace: m.workspace, id: m.id })),
     onSuccess: (r, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      toast(
+        r.changed
+          ? {
+              message: `Restored “${m.title || m.id}” to ${setName(m.workspace).toLowerCase()} memory.`,
+              tone: "success",
+              action: { label: "Undo", run: () => deleteAgain.mutate(m) },
+            }
+          : { message: r.message ?? "", tone: "success" },
+      );
+    },
+    onError: (e) => toast({ message: e.message, tone: "error" }),
+  });
+  // The Undo of a restore: the memory goes back under Recently deleted, and that too can be undone.
+  const deleteAgain = useMutation({
+    mutationFn: (m: Restorable) => unwrap(deleteMemoryAction({ workspace: m.workspace, id: m.id })),
+    onSuccess: (_, m) => {
+      void client.invalidateQueries({ queryKey: queryKeys.memory.all });
+      restore.reset();
       toast({
-        message: r.changed
-          ? `Restored “${m.title || m.id}” to ${setName(m.workspace).toLowerCase()} memory.`
-          : (r.message ?? ""),
+        message: `“${m.title || m.id}” is deleted again; it waits here under Recently deleted.`,
         tone: "success",
+        action: { label: "Undo", run: () => restore.mutate(m) },
       });
     },
     onError: (e) => toast({ message: e.message, tone: "error" }),
@@ -106,8 +126,7 @@ export function DeletedList() {
                 </span>
               </div>
               <p className="text-sm">
-                Deleted <Time iso={m.deletedAt} />{" "}
-                <span className="font-mono text-xs text-zinc-700 dark:text-zinc-300">({m.deletedAt})</span>
+                Deleted <Time iso={m.deletedAt} />
               </p>
               <pre className="mt-2 max-h-40 overflow-auto rounded bg-zinc-100 p-2 font-mono text-sm whitespace-pre-wrap break-words dark:bg-zinc-900">
                 {m.text ?? "(its last version cannot be read)"}

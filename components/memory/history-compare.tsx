@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useMemo } from "react";
+import { useMomentFormat } from "@/components/ui/time";
 import { diffMemory } from "@/lib/diff/memory-diff";
 import { DiffView } from "./diff-view";
 import { entryLabel, type HistoryEntry } from "./history-model";
@@ -55,8 +56,9 @@ export function HistoryCompare({
   const current = entries.find((e) => e.current) ?? null;
   const { against, older, newer } = comparePair(entries, selected, compareWith);
   const diff = useMemo(() => (older ? diffMemory(older.side, newer.side) : null), [older, newer]);
-  const oldLabel = older ? entryLabel(older) : "";
-  const newLabel = entryLabel(newer);
+  const moment = useMomentFormat();
+  const oldLabel = older ? entryLabel(older, moment) : "";
+  const newLabel = entryLabel(newer, moment);
   return (
     <section aria-labelledby={`${selectId}-h`} className="min-w-0 space-y-3 self-start">
       <h2 id={`${selectId}-h`} className="text-lg font-semibold">
@@ -81,7 +83,7 @@ export function HistoryCompare({
               .filter((e) => !e.current && e !== selected)
               .map((e) => (
                 <option key={e.key} value={e.key}>
-                  version {e.exact} ({e.words})
+                  {entryLabel(e, moment)}
                 </option>
               ))}
           </select>
@@ -113,7 +115,7 @@ export function HistoryCompare({
           {[older, newer].map((e) =>
             e.problem ? (
               <p key={e.key} className="text-sm text-red-800 dark:text-red-300">
-                {`${entryLabel(e)} had a problem, so its whole file is compared: ${e.problem}`}
+                {`${entryLabel(e, moment)} had a problem, so its whole file is compared: ${e.problem}`}
               </p>
             ) : null,
           )}

@@ -55,7 +55,8 @@ export function HistoryList({
                 aria-pressed={isSelected}
                 onClick={() => onSelect(e.key)}
               >
-                {isSelected ? "Shown below" : "Show changes"}
+                {/* the diff is beside the list on a wide window and under it on a narrow one: no "below" */}
+                {isSelected ? "Changes shown" : "Show changes"}
                 <span className="sr-only">{e.current ? " of the current state" : ` of version ${e.exact}`}</span>
               </Button>
               {!e.current && (

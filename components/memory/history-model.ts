@@ -51,7 +51,10 @@ export function historyEntries(current: MemoryDetail | null, versions: VersionIn
   return out;
 }
 
-/** How an entry is named in the diff's labels. */
-export function entryLabel(e: HistoryEntry): string {
-  return e.current ? "the current text" : `version ${e.exact}`;
+/**
+ * How an entry is named in the diff's labels and choices: by when it was saved (`formatMoment` as the page
+ * shows moments) and where it came from, not by its version file name, which the list shows beside it.
+ */
+export function entryLabel(e: HistoryEntry, moment: (iso: string) => string): string {
+  return e.current ? "the current text" : `the version of ${moment(e.moment)} (${e.words})`;
 }

@@ -12,6 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import { noMemoryInSet } from "@/lib/memory/admin-words";
 import { MESSAGES } from "@/lib/memory/messages";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
@@ -131,8 +132,7 @@ export function HistoryView({ workspace, id, initialVersion, initialCompare = nu
       <QueryState query={query} loading="Loading the history…" />
       {data && !data.current && !data.deleted && data.versions.length === 0 && (
         <Alert tone="error">
-          No memory with the id {id} exists in {workspace === null ? "the global set" : `workspace ${workspace}`}: it
-          has no file, no saved version and no deletion mark.
+          {noMemoryInSet(id, workspace)} It has no file, no saved version and no deletion mark.
         </Alert>
       )}
       {data && !data.current && (data.deleted || data.versions.length > 0) && (

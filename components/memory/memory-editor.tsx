@@ -23,6 +23,7 @@ import { DraftOffer } from "./draft-offer";
 import { LimitCounter, limitLevel } from "./limit-counter";
 import { setLabel } from "./names";
 import { OutsideChangeNotice } from "./outside-change-notice";
+import { withPageNumbers } from "./page-numbers";
 import { TokenEstimate } from "./token-estimate";
 import { useMemoryEditor } from "./use-memory-editor";
 
@@ -65,7 +66,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
   // A refusal shown under a field stays only while the value still fails the server's own check.
   const live = limits ? checkTitleAndText(ed.draft.title, ed.draft.text, limits) : [];
   const liveError = (field: "title" | "text") =>
-    ed.errors[field] ? live.find((p) => p.field === field)?.message : undefined;
+    ed.errors[field] ? withPageNumbers(live.find((p) => p.field === field)?.message ?? "") || undefined : undefined;
   const errors = { title: liveError("title"), text: liveError("text") };
   const guard = useLeaveGuard(ed.dirty);
   const submit = () => {
@@ -209,7 +210,7 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
       </Field>
       {bytesOver && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          {MESSAGES.couldNotChange(MESSAGES.fileTooLarge(limits.fileMaxBytes))}
+          {withPageNumbers(MESSAGES.couldNotChange(MESSAGES.fileTooLarge(limits.fileMaxBytes)))}
         </p>
       )}
       {ed.errors.form && (

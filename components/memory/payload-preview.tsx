@@ -7,6 +7,7 @@ import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { setName } from "./names";
+import { withPageNumbers } from "./page-numbers";
 
 interface Pickable {
   id: string;
@@ -143,7 +144,7 @@ function PreviewForm({ workspace, memory }: { workspace: string | null; memory: 
           <>
             {r.problems.map((p) => (
               <p key={p.field} className="text-red-800 dark:text-red-300">
-                Saving this would be refused: {p.message}
+                Saving this would be refused: {withPageNumbers(p.message)}
               </p>
             ))}
             <p>

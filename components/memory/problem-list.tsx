@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { SetProblem } from "@/lib/types";
+import { withPageNumbers } from "./page-numbers";
 
 /** Problem files with their exact messages; a link to the Problems page for the fixes. */
 export function ProblemList({ problems, heading }: { problems: SetProblem[]; heading: string }) {
@@ -14,7 +15,7 @@ export function ProblemList({ problems, heading }: { problems: SetProblem[]; hea
         {problems.map((p) => (
           <li key={p.path}>
             <code className="break-all">{p.path}</code>
-            {p.line !== undefined ? ` (line ${p.line})` : ""}: <span>{p.message}</span>
+            {p.line !== undefined ? ` (line ${p.line})` : ""}: <span>{withPageNumbers(p.message)}</span>
           </li>
         ))}
       </ul>
@@ -38,7 +39,7 @@ export function SettingsProblems({ problems }: { problems: { path: string; messa
       <h2 className="font-semibold">Settings problems</h2>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
         {problems.map((p) => (
-          <li key={`${p.key ?? p.path}:${p.message}`}>{p.message}</li>
+          <li key={`${p.key ?? p.path}:${p.message}`}>{withPageNumbers(p.message)}</li>
         ))}
       </ul>
     </section>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { FixButton } from "@/components/repairs/fix-button";
 import { QueryState } from "@/components/ui/query-state";
 import { setName } from "./names";
+import { withPageNumbers } from "./page-numbers";
 import { ProblemsFile } from "./problems-file";
 import { memoryQueries } from "./queries";
 
@@ -36,7 +37,7 @@ export function ProblemsList() {
                   : `${setName(p.workspace)} set`}
               {p.line !== null ? ` · line ${p.line}` : ""}
             </p>
-            <p className="text-sm font-medium text-red-800 dark:text-red-300">{p.message}</p>
+            <p className="text-sm font-medium text-red-800 dark:text-red-300">{withPageNumbers(p.message)}</p>
             {p.id !== null && (
               <FixButton
                 target={{ kind: "memory", workspace: p.workspace, memory: p.id }}

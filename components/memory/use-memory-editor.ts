@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import {
   changeMemoryAction,
   createMemoryAction,
@@ -15,6 +15,7 @@ import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/f
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { MemoryDetail } from "@/lib/types";
+import { withPageNumbers } from "./page-numbers";
 import { memoryQueries } from "./queries";
 import { draftKey, useStoredDraft } from "./use-stored-draft";
 import { useUndoToast } from "./use-undo-toast";
@@ -32,6 +33,13 @@ export interface EditorErrors {
 
 /** The memory an Undo acts on, as it was when its toast was made. */
 type MemoryRef = { workspace: string | null; id: string };
+
+/**
+ * The file states this tab's own writes left (their sha256), kept across editor instances: an Undo in a toast
+ * can bring back a memory after its editor was left (a delete, then Undo), and the editor that opens on it
+ * must not take that state for an outside change.
+ */
+const ownStates = new Set<string>();
 
 function loadedOf(m: MemoryDetail): Loaded {
   return m.ok
@@ -60,7 +68,6 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const [gone, setGone] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const [errors, setErrors] = useState<EditorErrors>({});
-  const ours = useRef(new Set<string>());
 
   const dirty =
     id === null
@@ -80,7 +87,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   /** Takes in the state one of our own writes left on disk. */
   const applyOwn = useCallback(
     (m: MemoryDetail, keepDraft = false) => {
-      ours.current.add(m.sha256);
+      ownStates.add(m.sha256);
       client.setQueryData(oneKey, m);
       adopt(loadedOf(m), keepDraft);
       void client.invalidateQueries({ queryKey: queryKeys.memory.all, refetchType: "active" });
@@ -100,7 +107,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
     setGone(false);
     if (!loaded) return adopt(loadedOf(d));
     if (d.sha256 === loaded.sha256) return;
-    if (ours.current.has(d.sha256)) return adopt(loadedOf(d), true);
+    if (ownStates.has(d.sha256)) return adopt(loadedOf(d), true);
     if (!dirty) {
       adopt(loadedOf(d));
       setNote("This memory was changed outside the editor; its new text is loaded.");
@@ -109,8 +116,9 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
 
   const showError = (e: Error) => {
     const f = e instanceof ActionError ? e.fieldErrors : {};
-    if (f.title || f.text) setErrors({ title: f.title, text: f.text });
-    else setErrors({ form: e.message });
+    const shown = (m: string | undefined) => (m === undefined ? undefined : withPageNumbers(m));
+    if (f.title || f.text) setErrors({ title: shown(f.title), text: shown(f.text) });
+    else setErrors({ form: withPageNumbers(e.message) });
   };
 
   const undoToast = useUndoToast(workspace, id, (m) => applyOwn(m));
@@ -165,7 +173,12 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const undoRemove = useMutation({
     mutationFn: (m: MemoryRef) => unwrap(restoreDeletedAction(m)),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
-    onSuccess: (_, m) => {
+    onSuccess: (r, m) => {
+      // The editor that opens next starts from the restored file, which this tab wrote: not an outside change.
+      if (r.memory) {
+        ownStates.add(r.memory.sha256);
+        client.setQueryData(queryKeys.memory.one(m.workspace, m.id), r.memory);
+      }
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       router.push(memoryHref(m.workspace, m.id));
     },

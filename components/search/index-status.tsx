@@ -5,6 +5,7 @@ import { useState } from "react";
 import { indexStatusAction } from "@/app/_actions/search";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { MomentText } from "@/components/ui/moment-text";
 import { Progress } from "@/components/ui/progress";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
@@ -53,9 +54,11 @@ export function IndexStatusPanel() {
         {data && (
           <>
             <p>
-              {running
-                ? "Refreshing the index in the background; results may be incomplete until it ends."
-                : data.freshness.sentence}
+              {running ? (
+                "Refreshing the index in the background; results may be incomplete until it ends."
+              ) : (
+                <MomentText text={data.freshness.sentence} />
+              )}
             </p>
             <p>
               {data.chats.toLocaleString("en")} chats and {data.entries.toLocaleString("en")} searchable entries

@@ -7,7 +7,9 @@ const LINKS = [
   { href: "/search", label: "Search" },
   { href: "/insights", label: "Insights" },
   { href: "/repairs", label: "Repairs" },
-  { href: "/support", label: "Support" },
+  { href: "/support/doctor", label: "Doctor" },
+  // exact: the Doctor report lives under /support but is its own entry
+  { href: "/support", label: "Support", exact: true },
 ];
 
 /** The main navigation; the current section is marked for screen readers too. */

@@ -1,3 +1,5 @@
+import { noMemoryInSet } from "./admin-words";
+
 /**
  * The exact sentences of the seed and the contract (`shared/oda-files.md`).
  * Tests compare them verbatim; nothing else may spell them.
@@ -16,8 +18,7 @@ export const MESSAGES = {
   noMemory: (id: string) =>
     `No memory with the id "${id}" exists in this chat's memory. Call memory_list for the current ids.`,
   /** No memory `id` in the set of `workspace` (null: the global set), as the CLI and the pages say it. */
-  noMemoryIn: (id: string, workspace: string | null) =>
-    `No memory with the id "${id}" exists in ${workspace === null ? "the global set" : `workspace ${workspace}`}.`,
+  noMemoryIn: noMemoryInSet,
   noVersion: (name: string) => `No saved version "${name}" of this memory exists.`,
   overTokens: (where: string, v: number, n: number) =>
     `This change would take the memory a chat in ${where} receives to ${v} tokens; the limit is ${n}.`,

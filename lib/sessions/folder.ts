@@ -2,6 +2,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
+import { noChatSentence } from "./chat-words";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -174,7 +175,7 @@ export function locateChat(logDir: string, id: string): ChatLocation {
   const hidden = unreadableGroups(logDir, id)[0];
   if (hidden)
     throw new OdaError("io", `${hidden.message} Chat "${id}" may be in it.`, { data: { paths: [hidden.path] } });
-  throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
+  throw new OdaError("not_found", noChatSentence(id));
 }
 
 /** The groups of the log folder in which a folder for chat `id` cannot be looked for (see `locateChat`). */

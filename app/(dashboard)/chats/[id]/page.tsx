@@ -11,6 +11,7 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import { parseCopy } from "@/lib/routes";
+import { noChatSentence } from "@/lib/sessions/chat-words";
 import { activeBundle } from "@/server/bundle";
 import {
   chatIdParam,
@@ -138,7 +139,9 @@ export default async function ChatPage({ params, searchParams }: { params: Param
   try {
     outline = outlineFor(id);
   } catch (error) {
-    if (isOdaError(error) && error.code === "not_found") notFound();
+    // No such chat is a 404 whose page says the CLI's sentence (./not-found.tsx); any other refusal (a log
+    // folder that does not exist, a chat stored in two places) is said as it is.
+    if (isOdaError(error) && error.message === noChatSentence(id)) notFound();
     if (!isOdaError(error)) throw error;
     return (
       <RefusedChat id={id} message={error.message} duplicate={error.data?.problem === "duplicate"} search={search} />

@@ -1,22 +1,45 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Metadata } from "next";
+import Link from "next/link";
+import { withPageNumbers } from "@/components/memory/page-numbers";
+import { MomentText } from "@/components/ui/moment-text";
 import { PageHeader } from "@/components/ui/page-header";
+import { PathText } from "@/components/ui/path-text";
 import { Time } from "@/components/ui/time";
 import { BOUNDED_READ, type DoctorReport, runDoctor } from "@/lib/doctor";
+import { listRepairable, type Repairable } from "@/lib/repair";
 import { activeBundle } from "@/server/bundle";
+import { doctorView } from "@/server/doctor-view";
+import { repairRoots } from "@/server/repairs";
 import { serverRoots } from "@/server/roots";
 
 export const metadata: Metadata = { title: "Doctor report" };
 export const dynamic = "force-dynamic";
 
-/** Every problem `oda-admin doctor` finds: the bundle's own report when a bundle is shown. */
+/** What the Repairs page offers here; none in a bundle (read-only) or without an admin state. */
+async function offeredRepairs(): Promise<Repairable[] | null> {
+  if (activeBundle()) return null;
+  try {
+    return await listRepairable(repairRoots());
+  } catch {
+    return null;
+  }
+}
+
+const LINK = "text-blue-800 underline dark:text-blue-300";
+
+/** Every problem `oda-admin doctor` finds (the bundle's own report when a bundle is shown), each with its links. */
 export default async function DoctorPage() {
   const bundle = activeBundle();
-  const report: DoctorReport = bundle
-    ? JSON.parse(readFileSync(join(bundle.dir, "bundle", "doctor.json"), "utf8"))
-    : await runDoctor(serverRoots(), BOUNDED_READ);
-  const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
+  const [report, repairable] = await Promise.all([
+    bundle
+      ? (JSON.parse(readFileSync(join(bundle.dir, "bundle", "doctor.json"), "utf8")) as DoctorReport)
+      : runDoctor(serverRoots(), BOUNDED_READ),
+    offeredRepairs(),
+  ]);
+  const sections = doctorView(report, repairable);
+  const count = sections.reduce((n, s) => n + s.items.length, 0);
   return (
     <div>
       <PageHeader
@@ -31,23 +54,44 @@ export default async function DoctorPage() {
           )
         }
       />
-      <p className="mb-4">{count === 0 ? "No problems found." : `${count} problem${count === 1 ? "" : "s"} found.`}</p>
-      {report.sections.map((s) => (
-        <section key={s.name} className="mb-6">
-          <h2 className="text-lg font-semibold">
-            {s.name} ({s.problems.length})
+      <p className="mb-4">
+        {count === 0 ? "No problems found." : `${count.toLocaleString("en")} problem${count === 1 ? "" : "s"} found.`}
+      </p>
+      {sections.map((s) => (
+        <section key={s.name} aria-labelledby={`doctor-${s.name.replace(/\W/g, "-")}`} className="mb-6">
+          <h2 id={`doctor-${s.name.replace(/\W/g, "-")}`} className="text-lg font-semibold">
+            {s.name === "memory" ? "Memory" : "Chat logs"} ({s.items.length.toLocaleString("en")})
           </h2>
-          <ul className="mt-2 space-y-2 text-sm">
-            {s.problems.map((p) => (
-              <li key={`${p.path}:${p.line ?? ""}:${p.message}`}>
-                <code className="break-all">
-                  {p.path}
-                  {p.line === undefined ? "" : `:${p.line}`}
-                </code>
-                <p>{p.message}</p>
-              </li>
-            ))}
-          </ul>
+          {s.items.length === 0 ? (
+            <p className="mt-2 text-sm">No problems.</p>
+          ) : (
+            <ul aria-label={`Problems: ${s.name}`} className="mt-2 space-y-3 text-sm">
+              {s.items.map((p) => (
+                <li
+                  key={`${p.path}:${p.line ?? ""}:${p.message}`}
+                  aria-label={p.place}
+                  className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800"
+                >
+                  <p className="font-medium" title={p.path}>
+                    <PathText path={p.place} />
+                    {p.line === undefined ? "" : `, line ${p.line.toLocaleString("en")}`}
+                  </p>
+                  <p className="mt-1 break-words">
+                    <MomentText text={withPageNumbers(p.message)} />
+                  </p>
+                  {p.links.length > 0 && (
+                    <p className="mt-1 flex flex-wrap gap-x-4">
+                      {p.links.map((l) => (
+                        <Link key={l.label} className={LINK} href={l.href}>
+                          {l.label}
+                        </Link>
+                      ))}
+                    </p>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
       ))}
     </div>

@@ -1,0 +1,5 @@
+import { NotFoundHere } from "@/components/shell/not-found-here";
+
+export default function NotFound() {
+  return <NotFoundHere kind="chat" />;
+}
