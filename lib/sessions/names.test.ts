@@ -11,6 +11,27 @@ describe("encodeName / decodeName", () => {
     expect(encodeName("x.y_z-1")).toBe("x.y_z-1");
   });
 
+  it("encodes all printable ASCII, alone and together, as the contract's table says", () => {
+    // Written out by hand from the rule (A-Z a-z 0-9 . _ - kept, every other byte %XX upper-case).
+    const printable =
+      " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+    const encoded =
+      "%20%21%22%23%24%25%26%27%28%29%2A%2B%2C-.%2F0123456789%3A%3B%3C%3D%3E%3F%40ABCDEFGHIJKLMNOPQRSTUVWXYZ" +
+      "%5B%5C%5D%5E_%60abcdefghijklmnopqrstuvwxyz%7B%7C%7D%7E";
+    expect(printable).toHaveLength(95);
+    expect(encodeName(printable)).toBe(encoded);
+    expect(decodeName(encoded)).toBe(printable);
+    const kept = /^[A-Za-z0-9._-]$/;
+    for (const ch of printable) {
+      const hex = `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+      const alone = ch === "." ? "%2E" : kept.test(ch) ? ch : hex;
+      expect(encodeName(ch)).toBe(alone);
+      expect(encodeName(`a${ch}b`)).toBe(`a${kept.test(ch) ? ch : hex}b`);
+      expect(encodeName(`a ${ch}`)).toBe(`a%20${kept.test(ch) ? ch : hex}`);
+      expect(decodeName(`a${ch}b`)).toBe(kept.test(ch) ? `a${ch}b` : null);
+    }
+  });
+
   it("encodes the dots of an all-dots string", () => {
     expect(encodeName(".")).toBe("%2E");
     expect(encodeName("..")).toBe("%2E%2E");
