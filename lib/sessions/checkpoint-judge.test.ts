@@ -103,7 +103,7 @@ describe("judgeCheckpoint's identity and log rules", () => {
     const hash = shellTailHash(l.path, 5_000);
     expect(judgeCheckpoint(checkpoint(5_000, hash, { continues: null }), identity, l)).toEqual({
       state: "discarded",
-      reason: 'The checkpoint\'s continues null does not match the chat\'s "c-2026-11-28-b2".',
+      reason: "The checkpoint's continues null does not match the chat's \"c-2026-11-28-b2\".",
       behindBytes: 0,
     });
     expect(judgeCheckpoint(checkpoint(5_000, hash, { continues: "c-other" }), identity, l).reason).toBe(
@@ -118,7 +118,7 @@ describe("judgeCheckpoint's identity and log rules", () => {
       'The checkpoint\'s id "c-x" does not match the chat\'s "c-2026-11-29-a1".',
     );
     expect(judgeCheckpoint(checkpoint(5_000, hash, { created: null }), identity, l).reason).toBe(
-      'The checkpoint\'s created null does not match the chat\'s "2026-11-29T18:24:08.123Z".',
+      "The checkpoint's created null does not match the chat's \"2026-11-29T18:24:08.123Z\".",
     );
     expect(judgeCheckpoint(checkpoint(5_000, hash, { cwd: "/home/bo" }), identity, l).reason).toBe(
       'The checkpoint\'s cwd "/home/bo" does not match the chat\'s "/home/ana/reports".',
