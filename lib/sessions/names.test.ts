@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeName, encodeName, logFileName, parseGroupName, parseLogName } from "./names";
+import {
+  CACHE_FILE,
+  decodeName,
+  encodeName,
+  groupName,
+  LOCK_FILE,
+  logFileName,
+  parseGroupName,
+  parseLogName,
+} from "./names";
 
 describe("encodeName / decodeName", () => {
   it("encodes every byte outside A-Z a-z 0-9 . _ - as upper-case %XX", () => {
@@ -38,6 +47,14 @@ describe("encodeName / decodeName", () => {
     expect(encodeName("a..")).toBe("a..");
   });
 
+  it("pads control bytes to two hex digits, and decodes dots inside or at an end of a plain name", () => {
+    expect(encodeName("a\tb\n\u0001\u007f")).toBe("a%09b%0A%01%7F");
+    expect(decodeName("a%09b%0A%01%7F")).toBe("a\tb\n\u0001\u007f");
+    for (const plain of ["a..", ".a", "..a", "a.b", "a."]) expect(decodeName(plain)).toBe(plain);
+    expect(decodeName("%2E%2E")).toBe("..");
+    expect(decodeName("%2E")).toBe(".");
+  });
+
   it("refuses names that do not decode cleanly", () => {
     for (const bad of ["", "..", ".", "a%2fb", "a%2", "a%zz", "a b", "%41", "%C3", "%FF", "a/b"]) {
       expect(decodeName(bad)).toBeNull();
@@ -69,6 +86,12 @@ describe("groups and log names", () => {
     expect(parseGroupName("--%2fhome--")).toBeNull();
     expect(parseGroupName("home")).toBeNull();
     expect(parseGroupName("----")).toBeNull();
+    expect(parseGroupName("-----")).toEqual({ cwd: "-" });
+    expect(parseGroupName("--a--")).toEqual({ cwd: "a" });
+    for (const bad of ["x-a--", "--a-x", "-a--", "--a-", "a----", "----a"]) expect(parseGroupName(bad)).toBeNull();
+    expect(groupName(null)).toBe("_no-cwd");
+    expect(groupName("")).toBe("_no-cwd");
+    expect(groupName("/srv/a b")).toBe("--%2Fsrv%2Fa%20b--");
   });
 
   it("accepts exactly session.jsonl and session.v<N>.jsonl (N ≥ 2, no leading zero), with .zstd", () => {
@@ -76,6 +99,7 @@ describe("groups and log names", () => {
     expect(parseLogName("session.jsonl.zstd")).toEqual({ name: "session.jsonl.zstd", format: 1, compressed: true });
     expect(parseLogName("session.v4.jsonl.zstd")?.format).toBe(4);
     expect(parseLogName("session.v12.jsonl")?.format).toBe(12);
+    expect(parseLogName("session.v2.jsonl")).toEqual({ name: "session.v2.jsonl", format: 2, compressed: false });
     for (const bad of [
       "session.v1.jsonl",
       "session.v04.jsonl",
@@ -84,10 +108,13 @@ describe("groups and log names", () => {
       "Session.jsonl",
       "session.v4.jsonl.zstd.bak",
       "session.json",
+      "xsession.jsonl",
+      "old.session.v4.jsonl.zstd",
     ]) {
       expect(parseLogName(bad)).toBeNull();
     }
     expect(logFileName(4, true)).toBe("session.v4.jsonl.zstd");
+    expect([LOCK_FILE, CACHE_FILE]).toEqual(["session.lock", "session.cache.json"]);
     expect(logFileName(1, false)).toBe("session.jsonl");
   });
 });
