@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -63,6 +63,28 @@ describe("the start-time tolerance of one second", () => {
     });
   }
 
+  it("a start time exactly 1000 ms off is still within the second: live", () => {
+    for (const off of [1000, -1000]) {
+      const startedAt = new Date(started.getTime() + off).toISOString();
+      expect(judgeHolder({ pid: process.pid, host: hostname(), startedAt }).state).toBe("live");
+    }
+  });
+
+  it("reads a process's start time as /proc shows it, computed here apart from the code", () => {
+    const child = spawn("sleep", ["30"]);
+    try {
+      const pid = child.pid as number;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ticks = Number(stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[19]);
+      const btime = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+      const hz = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+      expect(readProcessStartTime(pid)?.getTime()).toBe(btime * 1000 + (ticks * 1000) / hz);
+    } finally {
+      child.kill();
+    }
+    expect(readProcessStartTime(deadPid())).toBeNull();
+  });
+
   it("a start time that is not a date cannot be compared: live", () => {
     expect(judgeHolder({ pid: process.pid, host: hostname(), startedAt: "yesterday" }).state).toBe("live");
   });
@@ -92,14 +114,20 @@ describe("reason sentences, exactly", () => {
       raw: '{"pid":0,"host":"h","startedAt":"s"}',
       reason: "The lock file does not name a process; it cannot be checked.",
     });
-    for (const content of [
+    for (const raw of [
       "null",
+      "7",
       '{"pid":1.5,"host":"h","startedAt":"s"}',
+      '{"pid":"12","host":"h","startedAt":"s"}',
       '{"pid":1,"host":2,"startedAt":"s"}',
       '{"pid":1,"host":"h","startedAt":2}',
       '{"pid":1,"host":"h"}',
     ]) {
-      expect(readLockStatus(lockWith(content)).state).toBe("unknown");
+      expect(readLockStatus(lockWith(raw))).toEqual({
+        state: "unknown",
+        raw,
+        reason: "The lock file does not name a process; it cannot be checked.",
+      });
     }
   });
 
@@ -145,6 +173,8 @@ describe("a process of another user", () => {
   it.skipIf(process.getuid?.() !== 0)(
     "is running: kill(pid, 0) answers EPERM, which is a live process, not a dead one",
     () => {
+      // In this process too, so that coverage (StrykerJS's perTest) ties this test to isPidRunning's branches.
+      expect([isPidRunning(process.pid), isPidRunning(deadPid())]).toEqual([true, false]);
       const lock = pathToFileURL(join(import.meta.dirname, "lock.ts")).href;
       const code = `const m = await import(${JSON.stringify(lock)});
       process.setgroups([]); process.setgid(65534); process.setuid(65534);
@@ -165,6 +195,16 @@ describe("a process of another user", () => {
 
   it("a pid that is gone is not running", () => {
     expect(isPidRunning(deadPid())).toBe(false);
+  });
+});
+
+describe("readLockStatus", () => {
+  it("closes the lock file it reads", () => {
+    const path = lockWith(JSON.stringify(me));
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 50; i++) readLockStatus(path);
+    expect(open()).toBe(before);
   });
 });
 
