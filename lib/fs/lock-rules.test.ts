@@ -1,5 +1,15 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -254,5 +264,48 @@ describe("withLockFile and a lock held on another computer", () => {
       `${JSON.stringify(me)}\n`,
     );
     await exited;
+  });
+});
+
+describe("withLockFile's held lock", () => {
+  const busy = () => new OdaError("locked", "busy");
+
+  it("assertHeld passes while the file names this holder, and refuses once it does not", async () => {
+    const path = join(tempFolder("oda-lock-rules-"), ".lock");
+    const other = JSON.stringify({ pid: 1, host: "oda-elsewhere", startedAt: me.startedAt });
+    await withLockFile(path, { busy }, async (held) => {
+      expect(held.path).toBe(path);
+      await expect(held.assertHeld()).resolves.toBeUndefined();
+      writeFileSync(path, other);
+      await expect(held.assertHeld()).rejects.toThrow("busy");
+    });
+    // Not ours any more: left in place.
+    expect(readFileSync(path, "utf8")).toBe(other);
+  });
+
+  it("a lock path that is a folder or a symbolic link is waited for and refused, and left alone", async () => {
+    const dir = tempFolder("oda-lock-rules-");
+    const folder = join(dir, "folder.lock");
+    mkdirSync(folder);
+    await expect(withLockFile(folder, { busy, waitMs: 50 }, async () => "ran")).rejects.toThrow("busy");
+    expect(statSync(folder).isDirectory()).toBe(true);
+    const link = join(dir, "link.lock");
+    const target = join(dir, "target");
+    writeFileSync(target, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: me.startedAt }));
+    symlinkSync(target, link);
+    await expect(withLockFile(link, { busy, waitMs: 50 }, async () => "ran")).rejects.toThrow("busy");
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it("closes every file it opens, also while it waits", async () => {
+    const path = join(tempFolder("oda-lock-rules-"), ".lock");
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    writeFileSync(path, JSON.stringify({ pid: 1, host: "oda-elsewhere", startedAt: me.startedAt }));
+    await expect(withLockFile(path, { busy, waitMs: 100 }, async () => "ran")).rejects.toThrow("busy");
+    rmSync(path);
+    await withLockFile(path, { busy }, async () => "ran");
+    expect(open()).toBe(before);
   });
 });
