@@ -64,6 +64,9 @@ for (const { file, tests } of wanted) {
       incremental,
       "--concurrency",
       String(concurrency),
+      // Its own sandbox folder, so that two runs at once (e.g. two files at concurrency 1) never clean each other's.
+      "--tempDirName",
+      `.stryker-tmp/${name}`,
     ],
     {
       cwd: root,

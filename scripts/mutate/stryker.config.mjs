@@ -14,6 +14,7 @@ export default {
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
   ignorePatterns: [
+    ".stryker-tmp",
     ".next",
     ".next-*",
     ".oda-demo",
