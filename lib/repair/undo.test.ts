@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyRepair, undoRepair } from ".";
 import { changedSentence } from "./files";
-import { journalFolder, readJournal } from "./journal";
+import { journalFolder, readJournal, writeJournal } from "./journal";
 import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
 
 /**
@@ -36,9 +36,10 @@ describe("undoRepair refuses and changes nothing", () => {
     writeFileSync(keptPath, bytes);
     const logs = snapshotFiles(world.logs);
     const state = snapshotFiles(world.state);
-    await expect(undoRepair(world.state, journal.id)).rejects.toThrow(
-      `The kept copy ${keep} of repair ${journal.id} is damaged; nothing was changed.`,
-    );
+    await expect(undoRepair(world.state, journal.id)).rejects.toMatchObject({
+      code: "unusable",
+      message: `The kept copy ${keep} of repair ${journal.id} is damaged; nothing was changed.`,
+    });
     expect(snapshotFiles(world.logs)).toEqual(logs);
     expect(snapshotFiles(world.state)).toEqual(state);
     expect(readJournal(world.state, journal.id)?.undoneBy).toBeUndefined();
@@ -61,6 +62,17 @@ describe("undoRepair refuses and changes nothing", () => {
     expect(snapshotFiles(world.state)).toEqual(state);
   });
 
+  it("when the repair did not finish", async () => {
+    const { journal } = await convertedChat();
+    await writeJournal(world.state, { ...journal, phase: "swapping" });
+    const logs = snapshotFiles(world.logs);
+    await expect(undoRepair(world.state, journal.id)).rejects.toMatchObject({
+      code: "refused",
+      message: `Repair ${journal.id} did not finish (swapping); run oda-admin repair resume first.`,
+    });
+    expect(snapshotFiles(world.logs)).toEqual(logs);
+  });
+
   it("when a file the repair moved away was made again", async () => {
     const { journal } = await convertedChat();
     const moved = journal.files.find((f) => f.before && !f.after);
@@ -78,16 +90,21 @@ describe("undoRepair refuses and changes nothing", () => {
     const before = snapshotFiles(world.logs);
     const journal = await applyRepair(world.roots, { kind: "form", chat: "c-form" });
     const undo = await undoRepair(world.state, journal.id);
+    expect(undo).toMatchObject({ kind: "undo", undoOf: journal.id, phase: "done" });
+    expect(undo.summary).toBe(`Undo repair ${journal.id}: ${journal.summary}`);
     expect(snapshotFiles(world.logs)).toEqual(before);
     expect(readJournal(world.state, journal.id)?.undoneBy).toBe(undo.id);
-    await expect(undoRepair(world.state, journal.id)).rejects.toThrow(
-      `Repair ${journal.id} was already undone by ${undo.id}.`,
-    );
-    await expect(undoRepair(world.state, undo.id)).rejects.toThrow(
-      `Repair ${undo.id} is an undo; apply the repair again instead.`,
-    );
-    await expect(undoRepair(world.state, "20261129T182408123Z-form-nope-abcdef")).rejects.toThrow(
-      'No repair "20261129T182408123Z-form-nope-abcdef" is in the admin state.',
-    );
+    await expect(undoRepair(world.state, journal.id)).rejects.toMatchObject({
+      code: "refused",
+      message: `Repair ${journal.id} was already undone by ${undo.id}.`,
+    });
+    await expect(undoRepair(world.state, undo.id)).rejects.toMatchObject({
+      code: "refused",
+      message: `Repair ${undo.id} is an undo; apply the repair again instead.`,
+    });
+    await expect(undoRepair(world.state, "20261129T182408123Z-form-nope-abcdef")).rejects.toMatchObject({
+      code: "not_found",
+      message: 'No repair "20261129T182408123Z-form-nope-abcdef" is in the admin state.',
+    });
   });
 });
