@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fuzz [-- --inputs 10000] [-- --no-server] [-- --log c-long-line] [-- --vanish-chats 1500]`:
+ * `npm run bench:fuzz [-- --inputs 10000] [-- --seed N] [-- --no-server] [-- --log c-long-line] [-- --vanish-chats 1500]`:
  * every fuzz module with the full count (at least 10,000 inputs in all), then
  * the vanishing case (`bench/vanish.ts`: a bundle of every chat while two
  * chat folders in five are deleted), then the production
@@ -34,6 +34,7 @@ const root = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
   options: {
     inputs: { type: "string" },
+    seed: { type: "string" },
     "no-server": { type: "boolean" },
     log: { type: "string" },
     "vanish-chats": { type: "string" },
@@ -52,7 +53,10 @@ async function runFuzz(total: number): Promise<number> {
     }
     const fuzz = (await import(join(root, m.file)))[m.fn] as Fuzz;
     const t = performance.now();
-    const result = await fuzz(runs);
+    // One seed per module, printed first, so a failure can be replayed with `-- --seed <n>`.
+    const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+    log(`  ${m.fn}: seed ${seed}`);
+    const result = await fuzz(runs, seed);
     inputs += result.inputs;
     log(`  ${m.fn}: ${result.inputs} inputs in ${((performance.now() - t) / 1000).toFixed(1)} s, no crash, no hang`);
   }

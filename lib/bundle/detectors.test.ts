@@ -25,6 +25,21 @@ describe("detectors", () => {
     expect(redact("2001:0db8:0000:0000:0000:ff00:0042:8329")).toBe("<ip-1>");
   });
 
+  it("takes e-mail local parts with every character legal in them, whole", () => {
+    // RFC 5322 atext, then a dot inside: each one alone between letters, and all of them together.
+    const legal = "!#$%&'*+-/=?^_`{|}~.";
+    for (const ch of legal) {
+      expect(redact(`to ana${ch}x@example.org, please`)).toBe("to <email-1>, please");
+      expect(redact(`${ch === "'" || ch === "`" ? "" : ch}ana@example.org`)).toBe("<email-1>");
+    }
+    const r = new Redactor(ctx, all);
+    expect(r.redactText("ana+work@example.org and Ana+Work@Example.org")).toBe("<email-1> and <email-1>");
+    expect(r.redactText("a!#$%&'*+-/=?^_`{|}~.z@example.org")).toBe("<email-2>");
+    expect(r.mapEntries().map((e) => e.value)).toEqual(["ana+work@example.org", "a!#$%&'*+-/=?^_`{|}~.z@example.org"]);
+    // A quote or backtick around an address stays where it is.
+    expect(redact("write to `ana@example.org` or 'bo@example.org'")).toBe("write to `<email-1>` or '<email-2>'");
+  });
+
   it("finds API keys, tokens and JWTs by shape, and long secrets after key words", () => {
     const text = [
       "sk-proj-AbCdEf0123456789XyZqRs",

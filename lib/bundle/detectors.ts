@@ -37,7 +37,11 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // The user name after a home root; JSON text doubles Windows backslashes, so one or two are accepted.
 const HOME_SHAPE = /(\/home\/|\/Users\/|[A-Za-z]:(?:\\\\|\\|\/)Users(?:\\\\|\\|\/))([^\s/\\"'<>:|*?%]+)/g;
 const PLACEHOLDER = /^(?:user-\d+|<[a-z]+-\d+>)$/;
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// The local part takes every character RFC 5322 allows unquoted (atext and dots), so no part of an address
+// such as `ana+work@…` or `o'neil@…` is left behind; it may not begin with a quote or backtick, which wrap
+// addresses in prose and Markdown. `email=ana@…` is replaced whole (`=` is legal): more hidden, never less.
+const EMAIL =
+  /[A-Za-z0-9!#$%&*+/=?^_{|}~.-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]*\d)/g;
 // A run of hex and colons with a `::` or seven colons, proved by `net.isIPv6`.
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?![\w:])/g;

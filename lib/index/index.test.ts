@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,6 +99,28 @@ describe("incremental refresh", () => {
     // The old lines are still there exactly once.
     expect((await searchChats(state, logs, { query: "first" })).groups[0]?.count).toBe(2);
     expect((await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "grow")?.messages).toBe(4);
+  });
+
+  it("finds an append whose log got its old mtime back (the same log is the same size too)", async () => {
+    const { logs, state } = roots();
+    await writeChat(logs, "sly", "/w", [["first question", "first answer"]], { compress: false });
+    await refreshIndex(state, logs, { compress: false });
+    const writer = await openChat(logs, "sly", { compress: false });
+    // touch -r copies the time to the nanosecond, which utimes with a Date or a double cannot.
+    const reference = join(logs, "mtime-reference");
+    execFileSync("touch", ["-r", writer.logPath, reference]);
+    const before = statSync(writer.logPath, { bigint: true });
+    await writer.appendTurn({ user: "okapis question", assistant: "okapis answer", ts: "2026-11-21T10:00:00.000Z" });
+    await writer.close();
+    execFileSync("touch", ["-m", "-r", reference, writer.logPath]);
+    rmSync(reference);
+    const after = statSync(writer.logPath, { bigint: true });
+    expect([after.mtimeNs, after.ino]).toEqual([before.mtimeNs, before.ino]);
+    expect(after.size).toBeGreaterThan(before.size);
+    const result = await refreshIndex(state, logs, { compress: false });
+    expect(result).toMatchObject({ chats: 1, changed: 1, appended: 1, reindexed: 0 });
+    expect(hitLines(await searchChats(state, logs, { query: "okapis" }), "sly")).toEqual([5, 6]);
+    expect((await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "sly")?.messages).toBe(4);
   });
 
   it("re-reads a log that was replaced rather than grown", async () => {

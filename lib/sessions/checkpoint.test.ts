@@ -1,6 +1,9 @@
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseCheckpoint } from "./checkpoint";
+import { tempFolder } from "../test-temp";
+import { checkpointDetails, hashLogTail, parseCheckpoint, readCheckpoint } from "./checkpoint";
 import { ZCheckpoint } from "./checkpoint-schema";
 
 const valid = {
@@ -72,5 +75,87 @@ describe("checkpoint files", () => {
       error: "log.bytes: Too small: expected number to be >=0",
     });
     expect(await parseCheckpoint("{nope")).toEqual({ error: expect.stringMatching(/^not JSON \(/) });
+  });
+});
+
+describe("checkpoint files at the quick check's edges", () => {
+  const text = (doc: unknown) => JSON.stringify(doc);
+  const withLog = (log: Record<string, unknown>) => text({ ...valid, log: { ...valid.log, ...log } });
+  const withDetails = (details: Record<string, unknown>) =>
+    text({ ...valid, details: { ...valid.details, ...details } });
+
+  it("refuses token counts that JSON reads as Infinity, as the schema does", async () => {
+    for (const key of ["inputTokens", "outputTokens"]) {
+      const doc = withDetails({ [key]: 1 }).replace(`"${key}":1`, `"${key}":1e999`);
+      expect(JSON.parse(doc).details[key]).toBe(Number.POSITIVE_INFINITY);
+      expect(await parseCheckpoint(doc)).toEqual({ error: expect.stringMatching(new RegExp(`^details\\.${key}: `)) });
+      expect(await parseCheckpoint(doc)).toEqual(bySchema(doc));
+    }
+  });
+
+  it("takes a tail hash of exactly 64 lower-case hex digits, nothing before or after", async () => {
+    expect(await parseCheckpoint(withLog({ tailSha256: "0".repeat(64) }))).toMatchObject({ checkpoint: {} });
+    for (const bad of [`x${"a".repeat(64)}`, `${"a".repeat(64)}x`, "a", "a".repeat(63), "a".repeat(65)]) {
+      const doc = withLog({ tailSha256: bad });
+      expect(await parseCheckpoint(doc)).toEqual({ error: expect.stringMatching(/^log\.tailSha256: /) });
+    }
+  });
+
+  it("takes 0 as a count and an amount, and nothing negative", async () => {
+    expect(await parseCheckpoint(withLog({ bytes: 0 }))).toMatchObject({ checkpoint: { log: { bytes: 0 } } });
+    expect(await parseCheckpoint(withDetails({ messages: 0, inputTokens: 0, outputTokens: 0 }))).toMatchObject({
+      checkpoint: { details: { messages: 0, inputTokens: 0, outputTokens: 0 } },
+    });
+    expect(await parseCheckpoint(withDetails({ inputTokens: -0.5 }))).toEqual({ error: expect.any(String) });
+    expect(await parseCheckpoint(withDetails({ messages: -1 }))).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("readCheckpoint", () => {
+  it("reads a file, answers null when there is none and an error for one that cannot be read", async () => {
+    const dir = tempFolder("oda-ckpt-read-");
+    const path = join(dir, "session.cache.json");
+    expect(await readCheckpoint(path)).toBeNull();
+    writeFileSync(path, JSON.stringify(valid));
+    expect(await readCheckpoint(path)).toEqual({ checkpoint: valid });
+    // Larger than the first read's 64 KiB: read whole all the same.
+    const big = { ...valid, details: { ...valid.details, title: "é".repeat(50_000) } };
+    writeFileSync(path, JSON.stringify(big));
+    expect(await readCheckpoint(path)).toEqual({ checkpoint: big });
+    const folder = join(dir, "folder.json");
+    mkdirSync(folder);
+    expect(await readCheckpoint(folder)).toEqual({ error: expect.stringContaining("is a folder") });
+  });
+
+  it("hashLogTail closes what it opens", () => {
+    const path = join(tempFolder("oda-ckpt-fd-"), "log");
+    writeFileSync(path, "x".repeat(5000));
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 50; i++) hashLogTail(path, 5000);
+    expect(open()).toBe(before);
+  });
+});
+
+describe("checkpointDetails", () => {
+  it("keeps the details and names the last model used, or none", () => {
+    const details = {
+      title: "t",
+      firstActivity: "a",
+      lastActivity: "b",
+      messages: 3,
+      models: ["m1", "m2"],
+      inputTokens: 5,
+      outputTokens: 7,
+    };
+    expect(checkpointDetails(details)).toEqual({
+      title: "t",
+      messages: 3,
+      lastActivity: "b",
+      model: "m2",
+      inputTokens: 5,
+      outputTokens: 7,
+    });
+    expect(checkpointDetails({ ...details, models: [] }).model).toBeNull();
   });
 });

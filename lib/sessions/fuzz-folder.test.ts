@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { fuzzSeeds, withSeed } from "../test-fuzz";
 import { fuzzFolder } from "./fuzz-folder";
 
 describe("fuzz: hostile log folders", () => {
-  it("lists, locates and reads random folders of FIFOs, sockets and links without a hang, a crash, a silent entry or a byte from outside", async () => {
-    const { inputs } = await fuzzFolder(25);
-    expect(inputs).toBeGreaterThan(25);
-  }, 60_000);
+  for (const { label, seed } of fuzzSeeds(31)) {
+    const runs = label === "fixed" ? 17 : 8;
+    it(`lists, locates and reads random folders of FIFOs, sockets and links without a hang, a crash, a silent entry or a byte from outside (${label} seed ${seed})`, async () => {
+      const { inputs } = await withSeed("fuzzFolder", seed, (s) => fuzzFolder(runs, s));
+      expect(inputs).toBeGreaterThan(runs);
+    }, 60_000);
+  }
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzSeeds } from "../../test-fuzz";
 import { DEFAULT_LOG_LIMITS } from "../limits";
 import { readLogLines } from "../line-index";
 import { FIXTURES, tempDir } from "../test-helpers";
@@ -108,7 +109,7 @@ const arbSaves = fc.array(
   { minLength: 1, maxLength: 5 },
 );
 
-describe("truncation at any byte", () => {
+describe.each(fuzzSeeds(4096))("truncation at any byte ($label seed $seed)", ({ label, seed }) => {
   it("never throws and never loses a complete line before the cut (zstd)", async () => {
     const dir = tempDir();
     await fc.assert(
@@ -141,7 +142,7 @@ describe("truncation at any byte", () => {
         expect(read.tail?.state).toBe(boundaries.includes(cut) ? "complete" : "cut-frame");
         if (read.tail?.state === "cut-frame") expect(read.tail.frameOffset).toBe(frames);
       }),
-      { numRuns: 60 },
+      { numRuns: label === "fixed" ? 40 : 20, seed },
     );
   });
 
@@ -166,7 +167,7 @@ describe("truncation at any byte", () => {
         expect(read.tail?.state).toBe(unfinished ? "unfinished-line" : "complete");
         if (unfinished) expect(read.tail?.offset).toBe(bytes.subarray(0, cut).lastIndexOf(10) + 1);
       }),
-      { numRuns: 100 },
+      { numRuns: label === "fixed" ? 70 : 30, seed },
     );
   });
 });

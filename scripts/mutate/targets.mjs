@@ -1,0 +1,54 @@
+// The safety core that `npm run mutate` mutates (issue 31), each file with the unit tests that run
+// against its mutants. Tests that spawn processes to run the code (CLI, kill, crash and race tests)
+// and the fuzz tests are left out: a mutant is active only inside vitest's worker, so a child process
+// runs the original code, and those tests cost minutes per mutant on two cores.
+
+const BUNDLE = [
+  "lib/bundle/detectors.test.ts",
+  "lib/bundle/create.test.ts",
+  "lib/bundle/read.test.ts",
+  "lib/bundle/stage.test.ts",
+  "lib/bundle/memory.test.ts",
+  "lib/bundle/long-line.test.ts",
+  "lib/bundle/text-stream.test.ts",
+];
+const REPAIR = [
+  "lib/repair/form.test.ts",
+  "lib/repair/kinds.test.ts",
+  "lib/repair/resume.test.ts",
+  "lib/repair/undo.test.ts",
+];
+
+/**
+ * Each mutated file, in the order a full run takes them, with the tests that run against its mutants:
+ * those of the file itself and of its closest callers. A static mutant (a module-level constant such as
+ * a pattern) runs every one of them, so the lists are kept tight.
+ */
+export const TARGETS = [
+  ["lib/fs/lock.ts", ["lib/fs/lock.test.ts", "lib/fs/lock-rules.test.ts", "lib/fs/home-lock.test.ts"]],
+  ["lib/fs/home-lock.ts", ["lib/fs/home-lock.test.ts", "lib/fs/lock-rules.test.ts"]],
+  ["lib/fs/atomic.ts", ["lib/fs/atomic.test.ts"]],
+  ["lib/fs/open-regular.ts", ["lib/fs/open-regular.test.ts"]],
+  ["lib/fs/safe-path.ts", ["lib/fs/safe-path.test.ts"]],
+  ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts"]],
+  ["lib/sessions/names.ts", ["lib/sessions/names.test.ts", "lib/sessions/folder-scan.test.ts"]],
+  ["lib/sessions/checkpoint.ts", ["lib/sessions/checkpoint.test.ts", "lib/sessions/checkpoint-judge.test.ts"]],
+  ["lib/sessions/zstd/decode.ts", ["lib/sessions/zstd/*.test.ts", "lib/sessions/limits.test.ts"]],
+  ["lib/bundle/detectors.ts", ["lib/bundle/detectors.test.ts"]],
+  ["lib/bundle/redactor.ts", ["lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"]],
+  ["lib/bundle/redact-log.ts", BUNDLE],
+  ["lib/bundle/redact-memory.ts", BUNDLE],
+  ["lib/bundle/unpack.ts", BUNDLE],
+  ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
+  ["lib/repair/engine.ts", REPAIR],
+  ["lib/repair/journal.ts", REPAIR],
+  ["lib/repair/locks.ts", REPAIR],
+  [
+    "lib/memory/limits.ts",
+    ["lib/memory/format.test.ts", "lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"],
+  ],
+  ["lib/memory/format.ts", ["lib/memory/format.test.ts"]],
+  ["lib/memory/parse.ts", ["lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"]],
+  ["lib/memory/history.ts", ["lib/memory/history.property.test.ts", "lib/memory/store.test.ts"]],
+  ["lib/memory/change.ts", ["lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"]],
+].map(([file, tests]) => ({ file, tests }));
