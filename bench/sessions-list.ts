@@ -4,7 +4,7 @@
  *    /dev/null) against a new process doing the plain read + JSON.parse of every `session.cache.json`
  *    (the same readdirs): wall and CPU (user + system), each a median of 3 alternating runs, and peak RSS;
  *  - for the record, the floor the contract sets under that ratio: a new process doing only the reads that
- *    `shared/oda-files.md` ("The chat list's checkpoint") makes every chat cost before its details may be
+ *    `docs/file-contract.md` ("The chat list's checkpoint") makes every chat cost before its details may be
  *    served (the chat folder's listing for the newest log, the log's head, the tail hash, and the checkpoint
  *    read and parsed), with no checks and no output: once with the head decoded for its header (all the
  *    head bytes read, 256 decodes at a time; a listing decodes only the first frame, so this one can be

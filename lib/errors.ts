@@ -1,6 +1,6 @@
 /**
  * The one domain error of Oda Admin. `message` is always the exact,
- * user-facing sentence from the on-disk contract (`shared/oda-files.md`) or the
+ * user-facing sentence from the on-disk contract (`docs/file-contract.md`) or the
  * seeds; `code` is for programs (the CLI's exit path, the server actions' result
  * objects, tests).
  */

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { OdaError, type OdaErrorCode } from "./errors";
 
-/** The three folders the dashboard works on (`shared/oda-files.md`, Roots). */
+/** The three folders the dashboard works on (`docs/file-contract.md`, Roots). */
 export interface Roots {
   /** Oda home: memory sets, their history, settings.json. */
   home: string | null;

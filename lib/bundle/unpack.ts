@@ -6,7 +6,7 @@ import { readBundle } from "./read";
 
 /**
  * Opening a bundle: checked and unpacked into `<admin state>/bundles/<name>/`
- * (`shared/oda-files.md`, What Oda Admin itself writes). The checked files go
+ * (`docs/file-contract.md`, What Oda Admin itself writes). The checked files go
  * in `bundle/` (its `home/` and `logs/` are the roots served read-only), the
  * dashboard's own index for it in `state/`. A bundle that fails a check
  * leaves nothing behind.

@@ -7,7 +7,7 @@ import { describeThisProcess, judgeHolder, type LockHolder, parseLockContent } f
 
 /**
  * A lock file shared by every Oda Admin process (servers, CLI), with the
- * `session.lock` rules (`shared/oda-files.md`, One writer; What Oda Admin
+ * `session.lock` rules (`docs/file-contract.md`, One writer; What Oda Admin
  * itself writes): `{"pid", "host", "startedAt"}`, created exclusively; a
  * holder that is provably gone is taken over; a live one is waited for
  * briefly, polling with backoff (never blocking the event loop), then the

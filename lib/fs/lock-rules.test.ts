@@ -27,7 +27,7 @@ import {
 } from "./lock";
 
 /**
- * The `session.lock` rules (`shared/oda-files.md`, One writer) at their edges:
+ * The `session.lock` rules (`docs/file-contract.md`, One writer) at their edges:
  * the one-second start-time tolerance, another host, a process of another
  * user, the exclusive create's other errors, and every reason sentence exactly.
  */

@@ -5,7 +5,7 @@ import { openRegularSync } from "./open-regular";
 import { isSystemError, systemErrorSentence } from "./system-error";
 
 /**
- * `session.lock` liveness (`shared/oda-files.md`, One writer). The file holds
+ * `session.lock` liveness (`docs/file-contract.md`, One writer). The file holds
  * `{"pid", "host", "startedAt"}`; its holder is alive when the host is this
  * machine's, the pid runs and, where `/proc` shows it, that process started
  * within one second of `startedAt`.

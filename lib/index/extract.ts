@@ -1,5 +1,5 @@
 /**
- * The searchable text of one log line (`shared/oda-files.md`, Chat logs > Lines).
+ * The searchable text of one log line (`docs/file-contract.md`, Chat logs > Lines).
  * A message gives its text under its role and, when it calls or answers a
  * tool, a second entry under the role `tool`; a memory line gives its text
  * under `memory`, a title under `title`. Format 1 lines give their text under

@@ -1,6 +1,6 @@
 /**
  * The memory store: the one code path for the dashboard, the CLI, the demo
- * generator and the tests (`shared/oda-files.md`, Memories).
+ * generator and the tests (`docs/file-contract.md`, Memories).
  *
  * Browser-safe parts (no `node:*`) can be imported on their own from
  * `@/lib/memory/format` (with `@/lib/memory/limits`, `@/lib/memory/messages`,

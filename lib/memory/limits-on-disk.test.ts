@@ -7,7 +7,7 @@ import { listSet } from "./list-set";
 import { readMemoryFile } from "./read-file";
 
 /**
- * The read-time limits (`shared/oda-files.md`, A file with a problem): text
+ * The read-time limits (`docs/file-contract.md`, A file with a problem): text
  * and title counted in code points, exactly at the limit and one over, read
  * from real files. Astral characters (two UTF-16 units, four UTF-8 bytes) keep
  * a count of code units or bytes from passing for a count of code points.

@@ -1,4 +1,4 @@
-/** The limits of `settings.json` → `memory` (`shared/oda-files.md`, Roots). */
+/** The limits of `settings.json` → `memory` (`docs/file-contract.md`, Roots). */
 export interface Limits {
   titleMaxChars: number;
   textMaxChars: number;

@@ -1,7 +1,7 @@
 import { noMemoryInSet } from "./admin-words";
 
 /**
- * The exact sentences of the seed and the contract (`shared/oda-files.md`).
+ * The exact sentences of the seed and the contract (`docs/file-contract.md`).
  * Tests compare them verbatim; nothing else may spell them.
  */
 export const MESSAGES = {

@@ -1,6 +1,6 @@
 /**
  * `lib/repair`: guided, reversible repairs of what the dashboard diagnoses
- * (`shared/oda-files.md`, What Oda Admin itself writes). Every repair holds the
+ * (`docs/file-contract.md`, What Oda Admin itself writes). Every repair holds the
  * chat's `session.lock` (or the home's memory lock), keeps every replaced or
  * moved file byte for byte in `<state>/repairs/<id>/` with a journal, and can be
  * undone; an interrupted one is finished or rolled back by `resumeRepairs`.

@@ -75,7 +75,7 @@ export interface ChatSummary extends ChatDetails {
   problems: Problem[];
 }
 
-/** The sentence for a log of the other form (`shared/oda-files.md`, Layout). */
+/** The sentence for a log of the other form (`docs/file-contract.md`, Layout). */
 export function formSentence(path: string, compressed: boolean, folderCompressed: boolean): string {
   const form = (z: boolean) => (z ? "zstd-compressed" : "plain");
   return withRawLog(`${path} is ${form(compressed)} but this log folder keeps ${form(folderCompressed)} logs.`, path);

@@ -8,7 +8,7 @@ import { type Checkpoint, hashLogTail, judgeCheckpoint } from "./checkpoint";
 import type { ChatIdentity } from "./details";
 
 /**
- * The checkpoint rule (`shared/oda-files.md`, The chat list's checkpoint),
+ * The checkpoint rule (`docs/file-contract.md`, The chat list's checkpoint),
  * judged against a real file whose tail hash is computed apart from the code:
  * by `head -c | tail -c 4096 | sha256sum`, never by `hashLogTail` itself.
  */

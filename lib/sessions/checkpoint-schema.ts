@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Checkpoint } from "./checkpoint";
 
-/** `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint). */
+/** `session.cache.json` (`docs/file-contract.md`, The chat list's checkpoint). */
 export const ZCheckpoint = z.object({
   cacheFormat: z.literal(1),
   identity: z.object({

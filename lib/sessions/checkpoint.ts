@@ -6,7 +6,7 @@ import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
 
 /**
- * `session.cache.json` (`shared/oda-files.md`, The chat list's checkpoint), as
+ * `session.cache.json` (`docs/file-contract.md`, The chat list's checkpoint), as
  * `ZCheckpoint` (`checkpoint-schema.ts`) parses it. The schema is loaded only
  * for a file the quick check below does not accept: zod's module is most of a
  * new CLI process's start-up.

@@ -13,7 +13,7 @@ export interface SessionHeader {
   continues: string | null;
 }
 
-/** A chat's identity (`shared/oda-files.md`, The chat list's checkpoint). */
+/** A chat's identity (`docs/file-contract.md`, The chat list's checkpoint). */
 export interface ChatIdentity {
   id: string;
   created: string | null;

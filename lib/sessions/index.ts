@@ -1,6 +1,6 @@
 /**
  * `lib/sessions`: DataMind Oda's chat logs, read faithfully and fast
- * (`shared/oda-files.md`, Chat logs; the seed "Session files on your computer").
+ * (`docs/file-contract.md`, Chat logs; the seed "Session files on your computer").
  * The reader never opens a file for writing; the one write the dashboard may
  * make in a chat folder is `freeStaleLock`, after a person confirms it. It
  * never blocks on a FIFO (every open is `openRegularSync`) and never reads

@@ -14,7 +14,7 @@ import { readRange } from "./zstd/file-window";
  * last point instead of rebuilt (follow mode).
  */
 
-/** How a log ends (`shared/oda-files.md`, Saves, crashes and the unfinished tail). */
+/** How a log ends (`docs/file-contract.md`, Saves, crashes and the unfinished tail). */
 export interface TailReport {
   state: "complete" | "unfinished-line" | "cut-frame";
   /** Decompressed offset where the unfinished line starts (`null`: none). */

@@ -2,7 +2,7 @@ import { formatBytes, LINE_HEAD_BYTES, logLimits } from "./limits";
 
 /**
  * Splitting a decompressed log into lines, and reading one line
- * (`shared/oda-files.md`, Chat logs > Lines): every line is one JSON object
+ * (`docs/file-contract.md`, Chat logs > Lines): every line is one JSON object
  * ended by `\n`; any object is kept as it is, an unknown type is never an
  * error; a complete line that is not a JSON object is an error at its number.
  */

@@ -1,5 +1,5 @@
 /**
- * Folder and file names of the log folder (`shared/oda-files.md`, Chat logs >
+ * Folder and file names of the log folder (`docs/file-contract.md`, Chat logs >
  * Layout). Working folders and chat ids are encoded the same way: every UTF-8
  * byte outside `A-Z a-z 0-9 . _ -` becomes `%XX` (upper-case hex), and a string
  * of dots only has its dots encoded too.
