@@ -59,8 +59,10 @@ describe("the order of a save's writes", () => {
     const setSync = at(trace, "sync w/", at(trace, `rename ${id}`));
     expect(setSync).toBeLessThan(at(trace, "rename state.json"));
     expect(at(trace, `sync ${id}/`, at(trace, "rename state.json"))).toBe(trace.length - 1);
-    // the version, the file, state.json and the intent (files), the history folder twice and the set folder once
-    expect(trace.filter((s) => s.startsWith("sync"))).toHaveLength(7);
+    // first the memory lock: its file synced before it is linked into place, then its folder
+    expect(trace.slice(0, 2)).toEqual([expect.stringMatching(/^sync \.lock\.new-/), "sync memory-history/"]);
+    // then the version, the file, state.json and the intent (files), the history folder twice and the set folder once
+    expect(trace.slice(2).filter((s) => s.startsWith("sync"))).toHaveLength(7);
   });
 
   it("makes the version and deleted.json durable (one folder fsync) before the file is removed", async () => {
