@@ -184,14 +184,25 @@ function chatSums(scope: Scope): { sql: string; params: unknown[] } {
   };
 }
 
-/** The chats with the most tokens (then messages), `limit` of them (0: all). */
+/**
+ * The chats with the most tokens (then messages), `limit` of them (0: all),
+ * and `totals` over every chat in scope (not only those listed), as
+ * `ccusage session` gives them: the same sums as the period reports' totals
+ * for the same filter.
+ */
 export function usageByChat(
   db: Db,
   filter: InsightsFilter = {},
   limit = 20,
-): { scope: ReportScope; chats: ChatUsage[] } {
+): { scope: ReportScope; chats: ChatUsage[]; totals: UsageSums & { chats: number } } {
   const scope = resolveScope(db, filter);
   const source = chatSums(scope);
+  const total = db
+    .prepare(
+      `SELECT count(*) AS n, coalesce(sum(t.m), 0) AS m, coalesce(sum(t.b), 0) AS b, coalesce(sum(t.i), 0) AS i,
+              coalesce(sum(t.o), 0) AS o FROM (${source.sql}) t`,
+    )
+    .get(...source.params) as { n: number; m: number; b: number; i: number; o: number };
   const order = "ORDER BY t.i + t.o DESC, t.m DESC, t.sid";
   const rows = db
     .prepare(
@@ -217,6 +228,7 @@ export function usageByChat(
   );
   return {
     scope: reportScope(scope),
+    totals: { chats: total.n, ...sums(total) },
     chats: rows.map((r) => {
       const models = modelsOf.pluck().get(r.cid, ...scope.params) as string | null;
       return {
