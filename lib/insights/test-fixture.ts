@@ -110,6 +110,19 @@ export async function makeDstFixture(): Promise<InsightsFixture> {
     ["d-early", "/work/b", [{ at: "2026-10-24T12:00:00.000Z", model: "alpha", usage: [37, 8] }]],
   ];
   for (const [id, cwd, t] of turns) await (await chat(logs, id, cwd, t)).close();
+  // A message whose time cannot be read falls on no day: left out of every report.
+  const undated = await openChat(logs, "d-late");
+  await undated.appendEvents([
+    {
+      type: "message",
+      ts: "not a time",
+      role: "assistant",
+      content: [],
+      model: "beta",
+      usage: { input_tokens: 1000, output_tokens: 100 },
+    },
+  ]);
+  await undated.close();
   await (await chat(logs, "d-old", "/work/a", [{ at: "2026-10-25T10:00:00.000Z" }], { format: 1 })).close();
   return { dir, logs, state, betaCompleteBytes: 0 };
 }
