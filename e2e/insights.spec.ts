@@ -64,6 +64,14 @@ test.describe("insights", () => {
     }
     await expectAccessible(page);
 
+    // The page says how it counts: which lines, and what is left out.
+    await page.getByText("How tokens are counted").click();
+    const counting = page.getByRole("group").filter({ hasText: "How tokens are counted" });
+    await expect(counting).toContainText("Each chat's current log is read once");
+    await expect(counting).toContainText("usage.input_tokens and usage.output_tokens");
+    await expect(counting).toContainText("messages whose time cannot be read");
+    await expect(counting).toContainText("local to Europe/Paris");
+
     // A filter: one working folder, grouped by month.
     const folder = all.folders.find((f) => f.cwd !== null)?.cwd as string;
     await page.getByRole("combobox", { name: "Working folder" }).selectOption(folder);
