@@ -203,7 +203,7 @@ test.describe("memory health and bulk changes", () => {
     expect(await raw(oda.home, null, "0000c001")).toContain("Use the blue palette.");
     expect(await raw(oda.home, null, "0000c002")).toContain("Use the green palette.");
     await moved.getByRole("button", { name: "Undo" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Put back 2 memories." })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Moved back 2 memories." })).toBeVisible();
     await expect(page.getByRole("link", { name: "chart colours", exact: true })).toBeVisible();
     expect(await raw(oda.home, "reports", "0000c002")).toContain("Use the green palette.");
     await expect(raw(oda.home, null, "0000c002")).rejects.toThrow();
