@@ -72,6 +72,14 @@ test.describe("insights", () => {
     await plot.hover({ position: { x: Math.min(4, (box?.width ?? 8) / 2), y: (box?.height ?? 8) / 2 } });
     await expect(models).toHaveAttribute("title", first);
 
+    // The page says how it counts: which lines, and what is left out.
+    await page.getByText("How tokens are counted").click();
+    const counting = page.getByRole("group").filter({ hasText: "How tokens are counted" });
+    await expect(counting).toContainText("Each chat's current log is read once");
+    await expect(counting).toContainText("usage.input_tokens and usage.output_tokens");
+    await expect(counting).toContainText("messages whose time cannot be read");
+    await expect(counting).toContainText("local to Europe/Paris");
+
     // A filter: one working folder, grouped by month.
     const folder = all.folders.find((f) => f.cwd !== null)?.cwd as string;
     await page.getByRole("combobox", { name: "Working folder" }).selectOption(folder);

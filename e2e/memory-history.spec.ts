@@ -9,6 +9,7 @@ import {
   serialiseMemoryFile,
   setEnabled,
 } from "../lib/memory";
+import { closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 import { versionLabel } from "./version-label";
 
@@ -203,6 +204,50 @@ test.describe("a memory's history", () => {
     await page.getByRole("button", { name: "Side by side" }).click();
     await expect(page.getByRole("table", { name: /side by side/ })).toBeVisible();
     await expectAccessible(page);
+  });
+});
+
+test.describe("where a memory came from", () => {
+  const SAVED = "b1b2c3d4";
+  const ORPHAN = "c1b2c3d4";
+  test.use({
+    odaSetup: seed(async ({ home, logs }) => {
+      const now = clock();
+      await closedChat(logs, "c-saver", null, 1);
+      const saver = { source: "chat" as const, sessionId: "c-saver", now };
+      await createMemory(home, null, { title: "Week start", text: "Weeks start on Monday." }, { id: SAVED, ...saver });
+      await changeMemory(home, null, SAVED, { text: "Weeks start on Monday, ISO numbering." }, saver);
+      await createMemory(
+        home,
+        null,
+        { title: "Old habit", text: "Round to whole euros." },
+        { id: ORPHAN, source: "chat", sessionId: "c-gone", now },
+      );
+    }),
+  });
+
+  test("a memory links to the chat that saved it, and the chat lists it with links to its versions", async ({
+    page,
+    oda,
+  }) => {
+    const [version] = (await listVersions(oda.home, null, SAVED)).filter((v) => v.source === "chat");
+    await page.goto(`/memory/global/${SAVED}`);
+    await page.getByRole("link", { name: "chat c-saver" }).click();
+    await expect(page).toHaveURL(/\/chats\/c-saver$/);
+    await page.getByText("Memories this chat saved or changed").click();
+    const item = page.getByRole("listitem").filter({ hasText: "Week start" }).first();
+    await expect(item).toContainText("in Global · its current text is this chat's");
+    await expect(page.getByText("Old habit")).toHaveCount(0); // another chat's memory is not listed
+    await expectAccessible(page);
+    await item.getByRole("link", { name: /^Version of .* of Week start$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/memory/global/${SAVED}/history\\?version=${version!.name}$`));
+    await expect(page.getByRole("region", { name: "Changes" })).toBeVisible();
+  });
+
+  test("a memory whose chat no longer exists says so, without a link", async ({ page }) => {
+    await page.goto(`/memory/global/${ORPHAN}`);
+    await expect(page.getByText("saved by the agent in chat c-gone, which no longer exists")).toBeVisible();
+    await expect(page.getByRole("link", { name: /c-gone/ })).toHaveCount(0);
   });
 });
 

@@ -183,5 +183,29 @@ test.describe("memory health and bulk changes", () => {
     await expect(page.getByRole("status").filter({ hasText: "Restored 3 memories." })).toBeVisible();
     await expect(page.getByText("No memory is deleted.")).toBeVisible();
     expect(await raw(oda.home, "reports", "0000c002")).toContain("Use the green palette.");
+
+    // bulk selection in a set: move two to Global, shown first, then one Undo brings both back
+    await page.goto("/memory/workspaces/reports");
+    await page.getByRole("checkbox", { name: "Select “Chart colours”", exact: true }).check();
+    await page.getByRole("checkbox", { name: "Select “chart colours”", exact: true }).check();
+    await expect(page.getByRole("button", { name: "Move to…" })).toBeDisabled(); // no set chosen yet
+    await page.getByRole("combobox", { name: "Move selected to" }).selectOption({ label: "Global" });
+    await page.getByRole("button", { name: "Move to…" }).click();
+    const move = page.getByRole("dialog", { name: "Move to Global" });
+    await expect(move).toContainText("Moves 2 memories from Workspace reports to Global:");
+    await expect(move.getByRole("listitem")).toHaveText(["“Chart colours” (0000c001)", "“chart colours” (0000c002)"]);
+    await expectAccessible(page);
+    expect(await raw(oda.home, "reports", "0000c001")).toContain("Use the blue palette."); // nothing written yet
+    await move.getByRole("button", { name: "Move 2 memories" }).click();
+    const moved = page.getByRole("status").filter({ hasText: "Moved 2 memories." });
+    await expect(moved).toBeVisible();
+    await expect(page.getByRole("link", { name: "Chart colours", exact: true })).toHaveCount(0);
+    expect(await raw(oda.home, null, "0000c001")).toContain("Use the blue palette.");
+    expect(await raw(oda.home, null, "0000c002")).toContain("Use the green palette.");
+    await moved.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Moved back 2 memories." })).toBeVisible();
+    await expect(page.getByRole("link", { name: "chart colours", exact: true })).toBeVisible();
+    expect(await raw(oda.home, "reports", "0000c002")).toContain("Use the green palette.");
+    await expect(raw(oda.home, null, "0000c002")).rejects.toThrow();
   });
 });

@@ -23,3 +23,20 @@ describe("the memory editor page's data", () => {
     expect(await loadEditorMemory(home, null, "../x")).toEqual({ kind: "missing" });
   });
 });
+
+describe("where a memory came from", () => {
+  it("names the chat of a memory the agent saved, and none for one a person wrote", async () => {
+    await putFile(
+      home,
+      "memory/global/0000000d",
+      "---\ntitle: From a chat\nenabled: true\nsource: ai\nsessionId: c-2026-11-02-7f3c\n---\n\nText.\n",
+    );
+    await putFile(
+      home,
+      "memory/global/0000000e",
+      "---\ntitle: Typed\nenabled: true\nsource: user\nsessionId: c-2026-11-02-7f3c\n---\n\nText.\n",
+    );
+    expect(await loadEditorMemory(home, null, "0000000d")).toEqual({ kind: "found", chat: "c-2026-11-02-7f3c" });
+    expect(await loadEditorMemory(home, null, "0000000e")).toEqual({ kind: "found" });
+  });
+});

@@ -4,7 +4,14 @@ import { findMemory } from "@/lib/memory";
 import { isMemoryId } from "@/lib/memory/names";
 
 /** What the editor page shows for an id: the editor, "not found", or a refusal sentence. */
-export type EditorMemory = { kind: "found" } | { kind: "missing" } | { kind: "refused"; message: string };
+export type EditorMemory =
+  | {
+      kind: "found";
+      /** The chat that saved it (`sessionId`), set only for a memory whose `source` is `ai`. */
+      chat?: string;
+    }
+  | { kind: "missing" }
+  | { kind: "refused"; message: string };
 
 /**
  * The editor page's data: whether the memory exists, or why it cannot be
@@ -19,7 +26,10 @@ export async function loadEditorMemory(
 ): Promise<EditorMemory> {
   if (!isMemoryId(id) || !home) return { kind: "missing" };
   try {
-    return (await findMemory(home, workspace, id)) ? { kind: "found" } : { kind: "missing" };
+    const found = await findMemory(home, workspace, id);
+    if (!found) return { kind: "missing" };
+    const chat = found.ok && found.fields.source === "ai" ? found.fields.sessionId : undefined;
+    return chat === undefined ? { kind: "found" } : { kind: "found", chat };
   } catch (error) {
     if (isOdaError(error)) return { kind: "refused", message: error.message };
     throw error;

@@ -3,6 +3,7 @@ import { chatUsageTable, folderUsageTable, modelTable, periodTable } from "@/lib
 import { BarChart, type BarSeries } from "./bar-chart";
 import { ChartCard } from "./chart-card";
 import { InsightsSection } from "./section";
+import { TokenCounting } from "./token-counting";
 import { TopFoldersChart } from "./top-folders-chart";
 
 const MAX_SERIES = 6;
@@ -37,6 +38,7 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
         {n(t.inputTokens)} input and {n(t.outputTokens)} output tokens ({n(t.totalTokens)} in all) over {n(t.messages)}{" "}
         messages.
       </p>
+      <TokenCounting timezone={o.usage.scope.timezone} />
       {o.usage.note && (
         <p className="rounded-md bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100">
           {o.usage.note}

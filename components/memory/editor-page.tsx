@@ -9,6 +9,7 @@ import { setHref } from "@/lib/routes";
 import { loadEditorMemory } from "@/server/memory-page";
 import { serverRoots } from "@/server/roots";
 import { MemoryEditor } from "./memory-editor";
+import { MemoryOrigin } from "./memory-origin";
 import { setLabel } from "./names";
 import { NoSuchSet } from "./no-such-set";
 import { memoryQueries } from "./queries";
@@ -54,6 +55,7 @@ export async function EditorPage({ workspace, id }: { workspace: string | null; 
                 · id <code>{id}</code>
               </>
             )}
+            {found?.kind === "found" && found.chat !== undefined && <MemoryOrigin chat={found.chat} />}
           </>
         }
       />

@@ -14,6 +14,7 @@ import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
 import type { BulkAction } from "@/lib/types";
+import { MoveSelected } from "./move-selected";
 import { ProblemList } from "./problem-list";
 import { memoryQueries } from "./queries";
 import { useBulkChange } from "./use-bulk-change";
@@ -88,6 +89,12 @@ export function SetView({ workspace }: { workspace: string | null }) {
             >
               Delete selected
             </Button>
+            <MoveSelected
+              workspace={workspace}
+              chosen={chosen}
+              disabled={bulk.isPending}
+              onMove={(to) => run({ kind: "move", to })}
+            />
           </div>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Memories of this set</caption>

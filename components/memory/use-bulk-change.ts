@@ -16,10 +16,11 @@ const DONE: Record<BulkAction["kind"] | "undo", string> = {
   undo: "Put back",
 };
 
+const memories = (n: number) => `${n} ${n === 1 ? "memory" : "memories"}`;
+
 function sentence(kind: keyof typeof DONE, r: BulkResult): string {
-  const n = r.changed.length;
   const skipped = r.unchanged.length ? ` ${r.unchanged.length} left as they were.` : "";
-  return `${DONE[kind]} ${n} ${n === 1 ? "memory" : "memories"}.${skipped}`;
+  return `${DONE[kind]} ${memories(r.changed.length)}.${skipped}`;
 }
 
 /**
@@ -30,15 +31,18 @@ function sentence(kind: keyof typeof DONE, r: BulkResult): string {
 export function useBulkChange(onDone?: () => void) {
   const client = useQueryClient();
   const toast = useToast();
-  const offer = (kind: keyof typeof DONE, r: BulkResult) =>
+  const offer = (kind: keyof typeof DONE, r: BulkResult, message = sentence(kind, r)) =>
     toast({
       tone: "success",
-      message: sentence(kind, r),
-      action: r.bulkId ? { label: "Undo", run: () => undo.mutate(r.bulkId as string) } : undefined,
+      message,
+      action: r.bulkId
+        ? { label: "Undo", run: () => undo.mutate({ bulkId: r.bulkId as string, moved: kind === "move" ? r : null }) }
+        : undefined,
     });
   const undo = useMutation({
-    mutationFn: (bulkId: string) => unwrap(undoBulkAction({ bulkId })),
-    onSuccess: (r) => offer("undo", r),
+    mutationFn: (v: { bulkId: string; moved: BulkResult | null }) => unwrap(undoBulkAction({ bulkId: v.bulkId })),
+    // Undoing a move changes each memory in both sets: the toast counts the memories moved, not the places.
+    onSuccess: (r, v) => offer("undo", r, v.moved ? `Moved back ${memories(v.moved.changed.length)}.` : undefined),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
   });

@@ -31,8 +31,6 @@ export interface Scope {
   /** Conditions on `usage u` (dated rows only) and their parameters. */
   where: string;
   params: unknown[];
-  /** Same, without the dated-only condition: chat and folder totals over all time count undated messages too. */
-  whereAll: string;
   /** The working-folder and model conditions alone (on `usage u`), and their parameters. */
   filterWhere: string;
   filterParams: unknown[];
@@ -109,7 +107,6 @@ export function resolveScope(db: Db, filter: InsightsFilter = {}): Scope {
     day,
     where: `u.q >= 0 AND ${rest}`,
     params,
-    whereAll: rest,
     filterWhere: filterConds.length ? filterConds.join(" AND ") : "1",
     filterParams,
     spans,
@@ -118,7 +115,11 @@ export function resolveScope(db: Db, filter: InsightsFilter = {}): Scope {
   };
 }
 
-/** The conditions chat and folder totals use: all time counts undated messages, a date range only dated ones. */
+/**
+ * The conditions chat and folder totals use: dated messages only, as the
+ * period reports count, so the per-chat sums add up to the daily totals for
+ * the same filter (a message with no readable time falls on no day).
+ */
 export function totalsWhere(scope: Scope): string {
-  return scope.since === null && scope.until === null ? scope.whereAll : scope.where;
+  return scope.where;
 }

@@ -82,6 +82,51 @@ export async function makeInsightsFixture(): Promise<InsightsFixture> {
   return { dir, logs, state, betaCompleteBytes };
 }
 
+/**
+ * Chats around Berlin's change back from summer time (2026-10-25, 03:00 CEST
+ * becomes 02:00 CET at 01:00 UTC): messages either side of local midnight on
+ * both sides of the change, inside the repeated hour, one chat spanning it,
+ * two models, and a format 1 chat (messages with no usage).
+ */
+export async function makeDstFixture(): Promise<InsightsFixture> {
+  const dir = mkdtempSync(join(tmpdir(), "oda-insights-dst-"));
+  const logs = join(dir, "logs");
+  const state = join(dir, "state");
+  mkdirSync(logs);
+  const turns: [string, string | null, TurnSpec[]][] = [
+    [
+      "d-span",
+      "/work/a",
+      [
+        { at: "2026-10-24T21:59:00.000Z", model: "alpha", usage: [11, 1] }, // 23:59 CEST on the 24th
+        { at: "2026-10-24T22:00:00.000Z", model: "alpha", usage: [13, 2] }, // 00:00 CEST on the 25th
+        { at: "2026-10-25T00:30:00.000Z", model: "beta", usage: [17, 3] }, // 02:30 CEST, the first pass
+        { at: "2026-10-25T01:30:00.000Z", model: "beta", usage: [19, 4] }, // 02:30 CET, the repeated hour
+        { at: "2026-10-25T22:59:00.000Z", model: "alpha", usage: [23, 5] }, // 23:59 CET on the 25th
+        { at: "2026-10-25T23:00:00.000Z", model: "alpha", usage: [29, 6] }, // 00:00 CET on the 26th
+      ],
+    ],
+    ["d-late", null, [{ at: "2026-10-25T23:30:00.000Z", model: "beta", usage: [31, 7] }]],
+    ["d-early", "/work/b", [{ at: "2026-10-24T12:00:00.000Z", model: "alpha", usage: [37, 8] }]],
+  ];
+  for (const [id, cwd, t] of turns) await (await chat(logs, id, cwd, t)).close();
+  // A message whose time cannot be read falls on no day: left out of every report.
+  const undated = await openChat(logs, "d-late");
+  await undated.appendEvents([
+    {
+      type: "message",
+      ts: "not a time",
+      role: "assistant",
+      content: [],
+      model: "beta",
+      usage: { input_tokens: 1000, output_tokens: 100 },
+    },
+  ]);
+  await undated.close();
+  await (await chat(logs, "d-old", "/work/a", [{ at: "2026-10-25T10:00:00.000Z" }], { format: 1 })).close();
+  return { dir, logs, state, betaCompleteBytes: 0 };
+}
+
 /** Appends c-grow's second turn (the chat grows between two refreshes). */
 export async function growChat(logs: string): Promise<void> {
   const w = await openChat(logs, "c-grow");

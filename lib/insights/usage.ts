@@ -167,13 +167,19 @@ function cwdWhere(scope: Scope): { sql: string; params: unknown[] } {
   return scope.cwd === "" ? { sql: "c.cwd IS NULL", params: [] } : { sql: "c.cwd = ?", params: [scope.cwd] };
 }
 
-/** Per-chat sums with the chat's id and folder: from the chats rows over all time, else from the usage rows in scope. */
+/**
+ * Per-chat sums with the chat's id and folder: from the chats rows over all
+ * time (less their undated messages), else from the usage rows in scope.
+ */
 function chatSums(scope: Scope): { sql: string; params: unknown[] } {
   if (allTime(scope)) {
     const w = cwdWhere(scope);
+    // Messages with no readable time fall on no day: left out here as from the period reports, so the sums agree.
     return {
-      sql: `SELECT c.cid, c.id AS sid, c.cwd, c.u_messages AS m, c.u_bare AS b, c.u_input AS i, c.u_output AS o
-            FROM chats c WHERE c.u_messages > 0 AND ${w.sql}`,
+      sql: `SELECT c.cid, c.id AS sid, c.cwd, c.u_messages - coalesce(x.m, 0) AS m, c.u_bare - coalesce(x.b, 0) AS b,
+              c.u_input - coalesce(x.i, 0) AS i, c.u_output - coalesce(x.o, 0) AS o
+            FROM chats c LEFT JOIN (SELECT u.cid, ${SUMS_SQL} FROM usage u WHERE u.q < 0 GROUP BY u.cid) x ON x.cid = c.cid
+            WHERE c.u_messages - coalesce(x.m, 0) > 0 AND ${w.sql}`,
       params: w.params,
     };
   }
@@ -184,14 +190,25 @@ function chatSums(scope: Scope): { sql: string; params: unknown[] } {
   };
 }
 
-/** The chats with the most tokens (then messages), `limit` of them (0: all). */
+/**
+ * The chats with the most tokens (then messages), `limit` of them (0: all),
+ * and `totals` over every chat in scope (not only those listed), as
+ * `ccusage session` gives them: the same sums as the period reports' totals
+ * for the same filter.
+ */
 export function usageByChat(
   db: Db,
   filter: InsightsFilter = {},
   limit = 20,
-): { scope: ReportScope; chats: ChatUsage[] } {
+): { scope: ReportScope; chats: ChatUsage[]; totals: UsageSums & { chats: number } } {
   const scope = resolveScope(db, filter);
   const source = chatSums(scope);
+  const total = db
+    .prepare(
+      `SELECT count(*) AS n, coalesce(sum(t.m), 0) AS m, coalesce(sum(t.b), 0) AS b, coalesce(sum(t.i), 0) AS i,
+              coalesce(sum(t.o), 0) AS o FROM (${source.sql}) t`,
+    )
+    .get(...source.params) as { n: number; m: number; b: number; i: number; o: number };
   const order = "ORDER BY t.i + t.o DESC, t.m DESC, t.sid";
   const rows = db
     .prepare(
@@ -217,6 +234,7 @@ export function usageByChat(
   );
   return {
     scope: reportScope(scope),
+    totals: { chats: total.n, ...sums(total) },
     chats: rows.map((r) => {
       const models = modelsOf.pluck().get(r.cid, ...scope.params) as string | null;
       return {

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { type ComponentProps, type ReactNode, Suspense } from "react";
 import { ChatDetails, ChatProblems, ChatTitle } from "@/components/chats/chat-details";
 import { ChatFiles, ChatHeader } from "@/components/chats/chat-header";
+import { ChatMemories } from "@/components/chats/chat-memories";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
@@ -179,6 +180,14 @@ export default async function ChatPage({ params, searchParams }: { params: Param
             <ChatDetails id={id} />
           </Suspense>
           <ChatFiles outline={outline} generation={generation ?? ""} />
+        </div>
+      </details>
+      <details className="rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800">
+        <summary className="cursor-pointer font-semibold">Memories this chat saved or changed</summary>
+        <div className="mt-2">
+          <Suspense fallback={<p role="status">Reading the memory history…</p>}>
+            <ChatMemories id={id} />
+          </Suspense>
         </div>
       </details>
       <div className={beside ? "grid gap-6 xl:grid-cols-2" : ""}>
