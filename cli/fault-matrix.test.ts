@@ -215,16 +215,32 @@ describe.skipIf(!isRoot)("the fault matrix, as an unprivileged user (needs root 
   );
 
   it(
-    "repair list and memory list answer with the rest (the memory file named)",
+    "repair list and memory list answer with the rest, name what they left out and count it (exit 1, --json too)",
     async () => {
       const repairs = await asNobody(["repair", "list"]);
       expectNoUnexpected(repairs);
-      expect(repairs.code).not.toBeNull();
-      const memory = await asNobody(["memory", "list", "--workspace", fault.memory.split("/").at(-2) as string]);
+      expect(repairs.code).toBe(1);
+      for (const p of [fault.chatFolder, fault.group, fault.memory]) expect(repairs.out).toContain(`! ${p}`);
+      expect(repairs.out).toMatch(/\n3 files or folders could not be read; what they hold is left out\.\n?$/);
+      const repairsJson = await asNobody(["repair", "list", "--json"]);
+      expect(repairsJson.code).toBe(1);
+      const repairsDoc = JSON.parse(repairsJson.out) as { ok: boolean; leftOut: number; unreadable: string[] };
+      expect(repairsDoc.ok).toBe(true);
+      expect(repairsDoc.leftOut).toBe(3);
+      expect(repairsDoc.unreadable.join("\n")).toContain(`${fault.chatFolder} cannot be read`);
+
+      const workspace = fault.memory.split("/").at(-2) as string;
+      const memory = await asNobody(["memory", "list", "--workspace", workspace]);
       expectNoUnexpected(memory);
+      expect(memory.code).toBe(1);
       expect(memory.out).toMatch(/The file cannot be read: the system answered "permission denied" \(EACCES\)/);
+      expect(memory.out).toMatch(/\n1 file or folder could not be read; what it holds is left out\.\n?$/);
+      const memoryJson = await asNobody(["memory", "list", "--workspace", workspace, "--json"]);
+      expect(memoryJson.code).toBe(1);
+      const memoryDoc = JSON.parse(memoryJson.out) as { ok: boolean; leftOut: number; problems: unknown[] };
+      expect(memoryDoc.leftOut).toBe(1);
     },
-    RUN_MS * 2,
+    RUN_MS * 4,
   );
 
   it(
