@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultPaths, makeFaultTree, PERMISSION } from "../e2e/fault-tree";
-import { createBundle } from "../lib/bundle";
+import { createBundle, readBundle } from "../lib/bundle";
 import { listAllChats } from "../lib/sessions";
 import { makeDemo } from "../scripts/demo";
 
@@ -346,6 +346,42 @@ describe("folders vanishing mid-run", () => {
       const names = gone.map((l) => l.path).join("\n");
       for (const d of doomed) expect(names).toContain(d.split("/").at(-1) as string);
       expect(made.manifest.counts.leftOut).toBe(made.manifest.leftOut?.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("bundle create: logs that go in unchanged (no redaction) and vanish after staging still go in whole", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "oda-vanish-staged-"));
+    try {
+      const demo = await makeDemo({ out: join(dir, "demo"), seed: 7, chats: 16 });
+      const listed = await listAllChats(demo.logs);
+      const folders = listed.chats.map((c) => join(demo.logs, c.folder));
+      let removed = false;
+      const target = join(dir, "b.tar.gz");
+      // Every chat folder goes once the archive has begun: each log was staged, none is in the archive yet
+      // but the first. On the old code the archive opened each log by its path again and stopped with ENOENT.
+      const made = await createBundle(
+        { home: demo.home, logs: demo.logs },
+        { chats: "all", since: null, memory: true, kinds: [], keywords: [], dropText: false },
+        target,
+        {
+          version: "test",
+          onProgress: (p) => {
+            if (removed || p.phase !== "writing") return;
+            removed = true;
+            for (const d of folders) rmSync(d, { recursive: true, force: true });
+          },
+        },
+      );
+      expect(removed).toBe(true);
+      expect(folders.some((d) => existsSync(d))).toBe(false);
+      expect(made.manifest.leftOut ?? []).toEqual([]);
+      expect(made.manifest.counts.redactedFiles).toBe(0);
+      // Every file is in the archive with the size and SHA-256 the manifest gives.
+      const checked = await readBundle(made.file, join(dir, "unpacked"));
+      const logs = checked.files.filter((f) => /session\.v4\.jsonl(\.zstd)?$/.test(f.path));
+      expect(logs.length).toBe(listed.chats.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
