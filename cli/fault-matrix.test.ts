@@ -351,39 +351,50 @@ describe("folders vanishing mid-run", () => {
     }
   }, 120_000);
 
-  it("bundle create: logs that go in unchanged (no redaction) and vanish after staging still go in whole", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oda-vanish-staged-"));
-    try {
-      const demo = await makeDemo({ out: join(dir, "demo"), seed: 7, chats: 16 });
-      const listed = await listAllChats(demo.logs);
-      const folders = listed.chats.map((c) => join(demo.logs, c.folder));
-      let removed = false;
-      const target = join(dir, "b.tar.gz");
-      // Every chat folder goes once the archive has begun: each log was staged, none is in the archive yet
-      // but the first. On the old code the archive opened each log by its path again and stopped with ENOENT.
-      const made = await createBundle(
-        { home: demo.home, logs: demo.logs },
-        { chats: "all", since: null, memory: true, kinds: [], keywords: [], dropText: false },
-        target,
-        {
-          version: "test",
-          onProgress: (p) => {
-            if (removed || p.phase !== "writing") return;
-            removed = true;
-            for (const d of folders) rmSync(d, { recursive: true, force: true });
+  // Beside the logs a log is held by a hard link; on another file system (/dev/shm, a tmpfs) it is copied
+  // into the spool (EXDEV), the way it is for a user the system refuses a link to (fs.protected_hardlinks).
+  it.each([
+    ["held by a link", null],
+    ["copied into the spool", existsSync("/dev/shm") ? "/dev/shm" : null],
+  ])(
+    "bundle create: logs that go in unchanged (no redaction) and vanish after staging still go in whole (%s)",
+    async (_how, targetRoot) => {
+      const dir = mkdtempSync(join(tmpdir(), "oda-vanish-staged-"));
+      const targetDir = targetRoot ? mkdtempSync(join(targetRoot, "oda-vanish-staged-")) : dir;
+      try {
+        const demo = await makeDemo({ out: join(dir, "demo"), seed: 7, chats: 16 });
+        const listed = await listAllChats(demo.logs);
+        const folders = listed.chats.map((c) => join(demo.logs, c.folder));
+        let removed = false;
+        const target = join(targetDir, "b.tar.gz");
+        // Every chat folder goes once the archive has begun: each log was staged, none is in the archive yet
+        // but the first. On the old code the archive opened each log by its path again and stopped with ENOENT.
+        const made = await createBundle(
+          { home: demo.home, logs: demo.logs },
+          { chats: "all", since: null, memory: true, kinds: [], keywords: [], dropText: false },
+          target,
+          {
+            version: "test",
+            onProgress: (p) => {
+              if (removed || p.phase !== "writing") return;
+              removed = true;
+              for (const d of folders) rmSync(d, { recursive: true, force: true });
+            },
           },
-        },
-      );
-      expect(removed).toBe(true);
-      expect(folders.some((d) => existsSync(d))).toBe(false);
-      expect(made.manifest.leftOut ?? []).toEqual([]);
-      expect(made.manifest.counts.redactedFiles).toBe(0);
-      // Every file is in the archive with the size and SHA-256 the manifest gives.
-      const checked = await readBundle(made.file, join(dir, "unpacked"));
-      const logs = checked.files.filter((f) => /session\.v4\.jsonl(\.zstd)?$/.test(f.path));
-      expect(logs.length).toBe(listed.chats.length);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+        );
+        expect(removed).toBe(true);
+        expect(folders.some((d) => existsSync(d))).toBe(false);
+        expect(made.manifest.leftOut ?? []).toEqual([]);
+        expect(made.manifest.counts.redactedFiles).toBe(0);
+        // Every file is in the archive with the size and SHA-256 the manifest gives.
+        const checked = await readBundle(made.file, join(dir, "unpacked"));
+        const logs = checked.files.filter((f) => /session\.v4\.jsonl(\.zstd)?$/.test(f.path));
+        expect(logs.length).toBe(listed.chats.length);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(targetDir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

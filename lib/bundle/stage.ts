@@ -215,7 +215,9 @@ async function holdLog(
       return { size: f.size, sha256: await hashPrefix(linked, f.size), from: { file: linked } };
     await fsp.rm(linked, { force: true });
   } catch (error) {
-    if (!isSystemError(error) || isVanished(error)) throw error;
+    // Gone: left out by the caller. Anything else the link was refused for (EXDEV, EPERM, …): copied below,
+    // and an error the copy meets is the log's own.
+    if (isVanished(error)) throw error;
   }
   const { fd } = openRegularSync(f.source, { noFollow: true });
   const writer = spool.begin();
