@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultPaths, makeFaultTree, PERMISSION } from "../e2e/fault-tree";
-import { createBundle } from "../lib/bundle";
+import { createBundle, readBundle } from "../lib/bundle";
 import { listAllChats } from "../lib/sessions";
 import { makeDemo } from "../scripts/demo";
 
@@ -215,16 +215,32 @@ describe.skipIf(!isRoot)("the fault matrix, as an unprivileged user (needs root 
   );
 
   it(
-    "repair list and memory list answer with the rest (the memory file named)",
+    "repair list and memory list answer with the rest, name what they left out and count it (exit 1, --json too)",
     async () => {
       const repairs = await asNobody(["repair", "list"]);
       expectNoUnexpected(repairs);
-      expect(repairs.code).not.toBeNull();
-      const memory = await asNobody(["memory", "list", "--workspace", fault.memory.split("/").at(-2) as string]);
+      expect(repairs.code).toBe(1);
+      for (const p of [fault.chatFolder, fault.group, fault.memory]) expect(repairs.out).toContain(`! ${p}`);
+      expect(repairs.out).toMatch(/\n3 files or folders could not be read; what they hold is left out\.\n?$/);
+      const repairsJson = await asNobody(["repair", "list", "--json"]);
+      expect(repairsJson.code).toBe(1);
+      const repairsDoc = JSON.parse(repairsJson.out) as { ok: boolean; leftOut: number; unreadable: string[] };
+      expect(repairsDoc.ok).toBe(true);
+      expect(repairsDoc.leftOut).toBe(3);
+      expect(repairsDoc.unreadable.join("\n")).toContain(`${fault.chatFolder} cannot be read`);
+
+      const workspace = fault.memory.split("/").at(-2) as string;
+      const memory = await asNobody(["memory", "list", "--workspace", workspace]);
       expectNoUnexpected(memory);
+      expect(memory.code).toBe(1);
       expect(memory.out).toMatch(/The file cannot be read: the system answered "permission denied" \(EACCES\)/);
+      expect(memory.out).toMatch(/\n1 file or folder could not be read; what it holds is left out\.\n?$/);
+      const memoryJson = await asNobody(["memory", "list", "--workspace", workspace, "--json"]);
+      expect(memoryJson.code).toBe(1);
+      const memoryDoc = JSON.parse(memoryJson.out) as { ok: boolean; leftOut: number; problems: unknown[] };
+      expect(memoryDoc.leftOut).toBe(1);
     },
-    RUN_MS * 2,
+    RUN_MS * 4,
   );
 
   it(
@@ -334,4 +350,51 @@ describe("folders vanishing mid-run", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  // Beside the logs a log is held by a hard link; on another file system (/dev/shm, a tmpfs) it is copied
+  // into the spool (EXDEV), the way it is for a user the system refuses a link to (fs.protected_hardlinks).
+  it.each([
+    ["held by a link", null],
+    ["copied into the spool", existsSync("/dev/shm") ? "/dev/shm" : null],
+  ])(
+    "bundle create: logs that go in unchanged (no redaction) and vanish after staging still go in whole (%s)",
+    async (_how, targetRoot) => {
+      const dir = mkdtempSync(join(tmpdir(), "oda-vanish-staged-"));
+      const targetDir = targetRoot ? mkdtempSync(join(targetRoot, "oda-vanish-staged-")) : dir;
+      try {
+        const demo = await makeDemo({ out: join(dir, "demo"), seed: 7, chats: 16 });
+        const listed = await listAllChats(demo.logs);
+        const folders = listed.chats.map((c) => join(demo.logs, c.folder));
+        let removed = false;
+        const target = join(targetDir, "b.tar.gz");
+        // Every chat folder goes once the archive has begun: each log was staged, none is in the archive yet
+        // but the first. On the old code the archive opened each log by its path again and stopped with ENOENT.
+        const made = await createBundle(
+          { home: demo.home, logs: demo.logs },
+          { chats: "all", since: null, memory: true, kinds: [], keywords: [], dropText: false },
+          target,
+          {
+            version: "test",
+            onProgress: (p) => {
+              if (removed || p.phase !== "writing") return;
+              removed = true;
+              for (const d of folders) rmSync(d, { recursive: true, force: true });
+            },
+          },
+        );
+        expect(removed).toBe(true);
+        expect(folders.some((d) => existsSync(d))).toBe(false);
+        expect(made.manifest.leftOut ?? []).toEqual([]);
+        expect(made.manifest.counts.redactedFiles).toBe(0);
+        // Every file is in the archive with the size and SHA-256 the manifest gives.
+        const checked = await readBundle(made.file, join(dir, "unpacked"));
+        const logs = checked.files.filter((f) => /session\.v4\.jsonl(\.zstd)?$/.test(f.path));
+        expect(logs.length).toBe(listed.chats.length);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(targetDir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

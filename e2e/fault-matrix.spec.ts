@@ -21,6 +21,7 @@ const NOBODY = 65534;
 let base = "";
 let fault: FaultPaths;
 let server: RunningServer;
+let leftOut = 0;
 
 test.describe("the fault matrix in the server, as an unprivileged user", () => {
   test.skip(process.getuid?.() !== 0, "running the server as another user needs root");
@@ -77,6 +78,7 @@ test.describe("the fault matrix in the server, as an unprivileged user", () => {
     type Status = {
       data: {
         chats: number;
+        leftOut: number;
         job: { running: boolean; error: string | null; result: { unreadable: string[] } | null };
       };
     };
@@ -87,5 +89,25 @@ test.describe("the fault matrix in the server, as an unprivileged user", () => {
     expect(status.data.job.error).toBeNull();
     expect(status.data.chats).toBeGreaterThan(10);
     expect(status.data.job.result?.unreadable.join("\n")).toContain(`${fault.log} cannot be read`);
+    // The log's chat, the chat folder and the group at least.
+    expect(status.data.leftOut).toBeGreaterThanOrEqual(3);
+    leftOut = status.data.leftOut;
+  });
+
+  test("the Search and Insights pages say how many were left out, with a link to the Doctor page", async ({
+    page,
+    context,
+  }) => {
+    await context.addCookies([
+      { name: `oda_admin_${server.port}`, value: server.token, domain: "127.0.0.1", path: "/", httpOnly: true },
+    ]);
+    for (const path of ["/search", "/insights"]) {
+      await page.goto(`${server.baseURL}${path}`);
+      const panel = page.getByRole("region", { name: "Search index" });
+      await expect(panel).toContainText(`${leftOut} chats or folders left out`);
+      await panel.getByRole("link", { name: /The Doctor page lists each/ }).click();
+      await expect(page).toHaveURL(/\/support\/doctor$/);
+      await expect(page.getByText(`${fault.log} cannot be read`).first()).toBeVisible();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
@@ -47,5 +47,45 @@ test.describe("repairs", () => {
     await expect(made.getByText("undone")).toBeVisible();
     expect(sha256(plain)).toBe(original);
     expect(readdirSync(dir).sort()).toEqual(["session.cache.json", "session.v4.jsonl"]);
+  });
+
+  test("a folder at the memory lock: set aside from the Repairs page after a confirmation, then a save works", async ({
+    page,
+    oda,
+  }) => {
+    const lock = join(oda.home, "memory-history", ".lock");
+    mkdirSync(lock, { recursive: true });
+
+    await page.goto("/repairs");
+    const problem = page.getByRole("listitem", { name: "lock:memory-history" });
+    await expect(problem).toContainText(`${lock} is a folder`);
+    await problem.getByRole("button", { name: "Set aside lock:memory-history" }).click();
+    const dialog = page.getByRole("dialog", { name: "Set aside the memory lock?" });
+    await expect(dialog).toContainText(`${lock} is a folder.`);
+    await expectAccessible(page);
+    // The preview changed nothing.
+    expect(statSync(lock).isDirectory()).toBe(true);
+    await dialog.getByRole("button", { name: "Set aside" }).click();
+
+    await expect(page.getByText(/^Set aside .*memory-history\/\.lock; it is kept in /)).toBeVisible();
+    await expect(page.getByRole("listitem", { name: "lock:memory-history" })).toHaveCount(0);
+    expect(() => statSync(lock)).toThrow(/ENOENT/);
+    const locks = join(oda.state, "repairs", "locks");
+    const kept = readdirSync(locks)[0] ?? "";
+    expect(kept).toMatch(/-memory-history-/);
+    expect(statSync(join(locks, kept, "lock")).isDirectory()).toBe(true);
+    expect(JSON.parse(readFileSync(join(locks, kept, "note.json"), "utf8"))).toMatchObject({
+      path: lock,
+      what: "a folder",
+    });
+    await expectAccessible(page);
+
+    // A memory save goes through now (with the folder there it was refused as busy).
+    await page.goto("/memory/global/new");
+    await page.getByLabel("Title", { exact: true }).fill("Reply language");
+    await page.getByLabel("Text", { exact: true }).fill("Reply in English.");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page).toHaveURL(/\/memory\/global\/[0-9a-f]{8}$/);
+    expect(readdirSync(join(oda.home, "memory", "global")).filter((n) => /^[0-9a-f]{8}$/.test(n))).toHaveLength(1);
   });
 });

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // Every lib call that changes a file of the roots; an action making one must be refused while a bundle is shown.
+// `setAsideHomeLock(home, state, true)` is its dry run (the preview), which changes nothing.
 const WRITES =
-  /\b(createMemory|changeMemory|setEnabled|deleteMemory|restoreVersion|restoreDeleted|undoChatChange|saveRawMemoryFile|writeSettings|freeStaleLock|prepareBundle|startBundleJob|applyRepair|undoRepair|startFormJob)\(/;
+  /\b(?:(createMemory|changeMemory|setEnabled|deleteMemory|restoreVersion|restoreDeleted|undoChatChange|saveRawMemoryFile|writeSettings|freeStaleLock|prepareBundle|startBundleJob|applyRepair|undoRepair|startFormJob)\(|setAsideHomeLock\((?![^\n]*, true\)))/;
 const ACTIONS = join(import.meta.dirname, "..", "app", "_actions");
 
 describe("server actions while a support bundle is shown", () => {
@@ -22,6 +23,6 @@ describe("server actions while a support bundle is shown", () => {
       }
     }
     expect(unmarked).toEqual([]);
-    expect(writers).toBeGreaterThanOrEqual(13);
+    expect(writers).toBeGreaterThanOrEqual(14);
   });
 });

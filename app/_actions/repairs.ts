@@ -11,12 +11,14 @@ import {
   listRepairable,
   previewRepair,
   type RepairTarget,
+  setAsideHomeLock,
   spaceReport,
   undoRepair,
 } from "@/lib/repair";
 import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import { repairRoots, resumeOnce, startFormJob } from "@/server/repairs";
+import { requireHome, requireState } from "@/server/roots";
 
 // Ids and names are data: the lib finds chats by decoding folder names and checks memory ids and keys.
 const ZChat = z.string().min(1).max(1024);
@@ -49,6 +51,30 @@ export async function applyRepairAction(input: unknown) {
       const journal = await applyRepair(roots, target as RepairTarget);
       revalidatePath("/", "layout");
       return { id: journal.id, summary: journal.summary };
+    },
+    { writes: true },
+  );
+}
+
+/**
+ * What setting the home's memory lock aside (`lock:memory-history`) will do: the path and what is there; writes
+ * nothing. The same lib function as `oda-admin repair apply lock:memory-history --dry-run`.
+ */
+export async function previewHomeLockAction(input: unknown) {
+  return runAction(z.object({}), input, async () => {
+    return setAsideHomeLock(requireHome(), requireState(), true);
+  });
+}
+
+/** Sets the home's memory lock aside into the admin state, after the person confirmed the preview. */
+export async function setAsideHomeLockAction(input: unknown) {
+  return runAction(
+    z.object({}),
+    input,
+    async () => {
+      const done = await setAsideHomeLock(requireHome(), requireState());
+      revalidatePath("/", "layout");
+      return done;
     },
     { writes: true },
   );

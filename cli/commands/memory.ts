@@ -25,6 +25,7 @@ import {
 } from "../../lib/memory";
 import { requireRoot } from "../../lib/roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 
 /** The Oda home, or a bad-input error telling how to give it. */
 function homeOf(ctx: CommandContext): string {
@@ -102,7 +103,8 @@ const list: Command = async (ctx) => {
   const home = homeOf(ctx);
   const ws = workspaceOf(ctx);
   const [set, deleted] = await Promise.all([listSet(home, ws), listDeleted(home, ws)]);
-  emit(ctx, { ok: true, ...set, deleted }, () => {
+  const unreadable = set.problems.filter((p) => p.unreadable).map((p) => `${p.path}: ${p.message}`);
+  emit(ctx, { ok: true, ...set, deleted, leftOut: unreadable.length }, () => {
     const lines = [`${where(ctx)}: ${set.memories.length} memories, ${set.problems.length} problems`];
     for (const m of set.memories) {
       lines.push(
@@ -113,7 +115,8 @@ const list: Command = async (ctx) => {
     for (const d of deleted) lines.push(`  ${d.id}  deleted ${d.deletedAt}: ${d.title}`);
     return lines.join("\n");
   });
-  return 0;
+  // Each was printed above as a problem; the count says they are left out.
+  return reportLeftOut(ctx, unreadable, { printed: true });
 };
 
 const show: Command = async (ctx) => {

@@ -4,6 +4,7 @@ import {
   type Journal,
   listJournals,
   listRepairable,
+  listRepairableReport,
   parseTarget,
   previewRepair,
   type RepairRoots,
@@ -15,6 +16,7 @@ import {
 } from "../../lib/repair";
 import { requireRoot } from "../../lib/roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
+import { reportLeftOut } from "../left-out";
 
 /** The roots a repair needs: the admin state always, the home and log folder as the repair needs them. */
 function rootsOf(ctx: CommandContext): RepairRoots {
@@ -28,11 +30,11 @@ function journalLine(j: Journal): string {
 
 /** `oda-admin repair list [--json]`: every problem with a repair, and its id. */
 const list: Command = async (ctx) => {
-  const items = await listRepairable(rootsOf(ctx));
-  emit(ctx, { ok: true, repairs: items }, () =>
+  const { repairable: items, leftOut } = await listRepairableReport(rootsOf(ctx));
+  emit(ctx, { ok: true, repairs: items, leftOut: leftOut.length, unreadable: leftOut }, () =>
     items.length ? items.map((r) => `${r.id}\n  ${r.message}`).join("\n") : "No problem has a repair to apply.",
   );
-  return 0;
+  return reportLeftOut(ctx, leftOut);
 };
 
 function targetOf(ctx: CommandContext, text: string): RepairTarget {

@@ -12,6 +12,7 @@ import { queryKeys } from "@/lib/query-keys";
 import type { Repairable, RepairTarget } from "@/lib/types";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
+import { LockSetAside } from "./lock-set-aside";
 import { repairsQueries } from "./queries";
 import { RepairsList } from "./repairs-list";
 
@@ -82,10 +83,7 @@ export function RepairsView() {
                       title={`${LABELS[r.kind]}: ${r.subject}?`}
                     />
                   ) : r.kind === "lock" ? (
-                    <p className="text-sm">
-                      From a terminal, once no Oda Admin process is changing memories:{" "}
-                      <code>oda-admin repair apply {r.id}</code>
-                    </p>
+                    <LockSetAside id={r.id} />
                   ) : (
                     <DuplicateCompare chat={r.subject} />
                   )}

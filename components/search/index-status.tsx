@@ -1,6 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { indexStatusAction } from "@/app/_actions/search";
 import { unwrap } from "@/components/ui/action-error";
@@ -10,6 +11,7 @@ import { Progress } from "@/components/ui/progress";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { queryKeys } from "@/lib/query-keys";
+import { supportPages } from "@/lib/routes";
 import { useIndexStatus } from "./use-index-status";
 
 /**
@@ -67,6 +69,16 @@ export function IndexStatusPanel() {
             {data.freshness.refreshedAt && (
               <p>
                 Last refreshed <Time iso={data.freshness.refreshedAt} />.
+              </p>
+            )}
+            {data.leftOut > 0 && (
+              <p>
+                {data.leftOut.toLocaleString("en")} {data.leftOut === 1 ? "chat or folder" : "chats or folders"} left
+                out: the system would not let Oda Admin read {data.leftOut === 1 ? "it" : "them"}.{" "}
+                <Link href={supportPages.doctor} className="underline">
+                  The Doctor page lists each with what to do
+                </Link>
+                .
               </p>
             )}
             {data.job.error && <p role="alert">The last refresh failed: {data.job.error}</p>}

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, readFileSync } from "node:fs";
+import { closeSync, createReadStream, promises as fsp, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
-import { isSystemError } from "../fs/system-error";
+import { isSystemError, isVanished } from "../fs/system-error";
 import { checkpointDetails, parseCheckpoint } from "../sessions/checkpoint";
 import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
@@ -129,7 +129,7 @@ function redactJsonFile(original: Buffer, r: Redactor, fix?: (v: Record<string, 
 export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise<StagedFile[]> {
   const out: StagedFile[] = [];
   // original source → its range of the spool, for the checkpoint after it
-  const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "" };
+  const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "", held: 0 };
   for (const [i, f] of files.entries()) {
     // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
     if (i) o.onBytes?.(files[i - 1]?.size ?? 0);
@@ -150,6 +150,8 @@ interface StageState {
   shaMap: Map<string, string>;
   rewrittenLogs: Map<string, RewrittenLog>;
   chatDir: string;
+  /** Logs held beside the spool so far (each a `log-<n>` link). */
+  held: number;
 }
 
 /** Stages one file (see `stageFiles`). */
@@ -171,13 +173,8 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
       const { start, size, sha256 } = staged.range;
       return { path, size, sha256, from: { file: o.spool?.path ?? f.source, start }, redacted: true };
     }
-    return {
-      path,
-      size: f.size,
-      sha256: o.spool ? await hashPrefix(f.source, f.size) : "",
-      from: { file: f.source },
-      redacted: false,
-    };
+    if (!o.spool) return { path, size: f.size, sha256: "", from: { file: f.source }, redacted: false };
+    return { path, ...(await holdLog(f, o.spool, st)), redacted: false };
   }
   const original = readSmall(f.source);
   readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
@@ -196,6 +193,46 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
   if (f.role === "checkpoint")
     return fromData(o.spool, f, path, await stageCheckpoint(f, original, r, st.rewrittenLogs), original);
   return fromData(o.spool, f, path, redactJsonFile(original, r), original);
+}
+
+/**
+ * A log that goes in unchanged, held so that removing it after staging cannot stop the bundle (issue 24): a
+ * hard link beside the spool keeps its bytes while the archive is written; where the system refuses a link
+ * (another file system, a file of another owner under `fs.protected_hardlinks`), its first `size` bytes are
+ * copied into the spool, streamed from one descriptor (never held whole). A log cut shorter while it is
+ * copied goes in as far as it could be read, as a log still being written does.
+ */
+async function holdLog(
+  f: PlannedFile,
+  spool: Spool,
+  st: StageState,
+): Promise<{ size: number; sha256: string; from: { file: string; start?: number } }> {
+  const linked = join(dirname(spool.path), `log-${++st.held}`);
+  try {
+    await fsp.link(f.source, linked);
+    // A link to a symbolic link (link(2) does not follow one) is never streamed through: copied instead.
+    if ((await fsp.lstat(linked)).isFile())
+      return { size: f.size, sha256: await hashPrefix(linked, f.size), from: { file: linked } };
+    await fsp.rm(linked, { force: true });
+  } catch (error) {
+    // Gone: left out by the caller. Anything else the link was refused for (EXDEV, EPERM, …): copied below,
+    // and an error the copy meets is the log's own.
+    if (isVanished(error)) throw error;
+  }
+  const { fd } = openRegularSync(f.source, { noFollow: true });
+  const writer = spool.begin();
+  try {
+    if (f.size > 0)
+      for await (const chunk of createReadStream("", { fd, autoClose: false, start: 0, end: f.size - 1 }))
+        writer.write(chunk as Buffer);
+    const { start, size, sha256 } = spool.finish();
+    return { size, sha256, from: { file: spool.path, start } };
+  } catch (error) {
+    spool.discard();
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A log redacted into the spool; `null` when every line came out as it went in (the original goes in). */

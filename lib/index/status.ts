@@ -34,6 +34,11 @@ export interface IndexStatus {
   freshness: Freshness;
   job: RefreshJob;
   setAside: { path: string; reason: string } | null;
+  /**
+   * Left out by the last refresh because the system would not give them (`lib/fs/system-error.ts`): chats
+   * with a file or folder that could not be read, and folders of the log folder that could not be listed.
+   */
+  leftOut: number;
 }
 
 function plural(n: number, word: string): string {
@@ -127,7 +132,20 @@ export async function readIndexStatus(handle: IndexHandle): Promise<IndexStatus>
     freshness: job.running ? refreshingFreshness(handle) : await checkFreshness(handle),
     job,
     setAside: handle.setAside,
+    leftOut: countLeftOut(handle),
   };
+}
+
+/** How many chats and folders the last refresh left out as unreadable; a damaged record counts none. */
+function countLeftOut(handle: IndexHandle): number {
+  try {
+    const chats: unknown = JSON.parse(readMeta(handle.db, "unreadableChats") ?? "{}");
+    const folder: unknown = JSON.parse(readMeta(handle.db, "folderProblems") ?? "[]");
+    const n = chats && typeof chats === "object" ? Object.keys(chats).length : 0;
+    return n + (Array.isArray(folder) ? folder.filter((p) => (p as Problem | null)?.kind === "system").length : 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** The chat list as the index holds it, and whether that is current. */

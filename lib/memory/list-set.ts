@@ -31,6 +31,8 @@ export interface SetProblem {
   message: string;
   /** The file's line the YAML parser named, when it named one. */
   line?: number;
+  /** The system would not give the file: it is left out (`lib/fs/system-error.ts`). */
+  unreadable?: true;
 }
 
 /** One set read from disk. */
@@ -93,6 +95,7 @@ export async function listSet(
     else {
       const p: SetProblem = { id: name, path: relativeToHome(...files.segments, name), message: read.parse.message };
       if (read.parse.line !== undefined) p.line = read.parse.line;
+      if (read.parse.unreadable) p.unreadable = true;
       result.problems.push(p);
     }
   }

@@ -22,6 +22,8 @@ export interface MemoryProblem {
   ok: false;
   message: string;
   line?: number;
+  /** The system would not give the file (permission, I/O error, …): it is left out, not judged. */
+  unreadable?: true;
 }
 
 export type MemoryParse = ParsedMemory | MemoryProblem;

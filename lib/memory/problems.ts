@@ -11,6 +11,8 @@ export interface HomeProblem {
   path: string;
   message: string;
   line?: number;
+  /** The system would not give the file: it is left out. */
+  unreadable?: true;
 }
 
 /** Every memory problem of every set, and every settings problem, with paths relative to the home. */

@@ -18,14 +18,20 @@ export interface FileRead {
 
 function readProblem(error: unknown, path: string): MemoryProblem {
   const code = (error as NodeJS.ErrnoException).code;
+  const refused =
+    code === "EACCES" || code === "EPERM" || (isSystemError(error) && code !== "EISDIR" && code !== "ELOOP");
+  if (refused)
+    return {
+      ok: false,
+      message: MESSAGES.cannotRead(systemErrorReason(error as NodeJS.ErrnoException, path)),
+      unreadable: true,
+    };
   const reason =
-    code === "EACCES" || code === "EPERM" || (isSystemError(error) && code !== "EISDIR" && code !== "ELOOP")
-      ? systemErrorReason(error as NodeJS.ErrnoException, path)
-      : code === "EISDIR"
-        ? "it is a folder."
-        : code === "ELOOP"
-          ? "it is a symbolic link that changed while it was read."
-          : `${code ?? "unknown error"}.`;
+    code === "EISDIR"
+      ? "it is a folder."
+      : code === "ELOOP"
+        ? "it is a symbolic link that changed while it was read."
+        : `${code ?? "unknown error"}.`;
   return { ok: false, message: MESSAGES.cannotRead(reason) };
 }
 

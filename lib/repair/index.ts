@@ -18,7 +18,14 @@ export { type ChatCopy, compareCopies } from "./compare";
 export { type HomeLockSetAside, homeLockPath, setAsideHomeLock } from "./home-lock";
 export { type FormJob, listJobs, runFormJob } from "./job";
 export { type FileFact, type Journal, type JournalFile, listJournals, type RepairKind, readJournal } from "./journal";
-export { listRepairable, type Repairable, type SpaceReport, spaceReport } from "./problems";
+export {
+  listRepairable,
+  listRepairableReport,
+  type Repairable,
+  type RepairableReport,
+  type SpaceReport,
+  spaceReport,
+} from "./problems";
 export { type ResumeOutcome, resumeRepairs } from "./resume";
 export {
   applyRepair,

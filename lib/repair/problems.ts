@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isSystemError, isVanished, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { listAllProblems } from "../memory/problems";
 import { listGenerations, readChatFolder } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
@@ -26,12 +27,26 @@ export interface Repairable {
  * problem. Chat folders are read by name and size only; no log is decoded.
  */
 export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> {
+  return (await listRepairableReport(roots)).repairable;
+}
+
+/** {@link listRepairable}'s problems, and the sentences of what the system would not give (left out). */
+export interface RepairableReport {
+  repairable: Repairable[];
+  /** One sentence per chat, folder or memory file left out (`lib/fs/system-error.ts`), naming its path. */
+  leftOut: string[];
+}
+
+/** Every problem with a repair, and what was left out because it could not be read. */
+export async function listRepairableReport(roots: RepairRoots): Promise<RepairableReport> {
   const out: Repairable[] = [];
+  const leftOut: string[] = [];
   if (roots.logs) {
     const compress = readCompressSetting(roots.home);
     const walk = walkLogFolder(roots.logs);
     const seen = new Set<string>();
     for (const p of walk.problems) {
+      if (p.kind === "system") leftOut.push(p.message);
       const id = p.kind === "duplicate" ? p.chat : undefined;
       if (id === undefined || seen.has(id)) continue;
       seen.add(id);
@@ -47,8 +62,11 @@ export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> 
       let gens: ReturnType<typeof listGenerations>;
       try {
         gens = listGenerations(chat.dir, readChatFolder(chat), compress);
-      } catch {
-        continue; // vanished or unreadable meanwhile: the chat list reports it
+      } catch (error) {
+        // Vanished meanwhile: nothing to repair. Unreadable: left out, and said so.
+        if (isSystemError(error) && !isVanished(error))
+          leftOut.push(systemErrorSentence(error, systemErrorPath(error, chat.dir)));
+        continue;
       }
       const wrong = gens.filter((g) => g.refused);
       for (const g of wrong.slice(0, 1)) {
@@ -78,12 +96,13 @@ export async function listRepairable(roots: RepairRoots): Promise<Repairable[]> 
     const lock = await homeLockRepairable(roots.home);
     if (lock) out.push({ ...lock, kind: "lock", subject: "memory-history/.lock", bytes: 0 });
     for (const p of await listAllProblems(roots.home)) {
+      if (p.unreadable) leftOut.push(`${join(roots.home, p.path)}: ${p.message}`);
       if (p.id === null) continue;
       const target = { kind: "memory" as const, workspace: p.workspace, memory: p.id };
       out.push({ id: targetId(target), kind: "memory", subject: p.path, message: p.message, bytes: 0 });
     }
   }
-  return out;
+  return { repairable: out, leftOut };
 }
 
 /** Disk space that older generations take in the log folder, and that repairs keep in the admin state. */
