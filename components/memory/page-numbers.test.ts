@@ -24,6 +24,16 @@ describe("withPageNumbers", () => {
     );
   });
 
+  it("groups a settings value's range and default, leaving the value quoted from the file as it is", () => {
+    expect(
+      withPageNumbers(
+        "memory.chatMaxTokens must be a whole number from 500 to 200000; 250000 is not. The default 8000 is used.",
+      ),
+    ).toBe(
+      "memory.chatMaxTokens must be a whole number from 500 to 200,000; 250000 is not. The default 8,000 is used.",
+    );
+  });
+
   it("leaves every other sentence as it is: ids, keys and years are not numbers to group", () => {
     for (const s of [
       MESSAGES.noMemory("12345678"),

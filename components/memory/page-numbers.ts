@@ -11,6 +11,8 @@ const LIMIT_SENTENCES: RegExp[] = [
   /^(This change would take the memory a chat in (?:workspace \S+|no workspace) receives to )(\d+)( tokens; the limit is )(\d+)(\.)$/,
   /^((?:The memory could not be changed: )?The memory is longer than )(\d+)( characters or its title longer than )(\d+)(; shorten it in the file\.)$/,
   /^((?:The memory could not be changed: )?The file is larger than )(\d+)( bytes\.)$/,
+  // A settings value out of its range (lib/memory/limits.ts): the value quoted from the file stays as it is.
+  /^(memory\.[A-Za-z]+ must be a whole number from )(\d+)( to )(\d+)(; .* is not\. The default )(\d+)( is used\.)$/s,
 ];
 
 const grouped = (digits: string) => Number(digits).toLocaleString("en");
