@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultPaths, makeFaultTree, PERMISSION } from "../e2e/fault-tree";
 import { createBundle, readBundle } from "../lib/bundle";
 import { listAllChats } from "../lib/sessions";
 import { makeDemo } from "../scripts/demo";
+import { type CliRun, runCli } from "../test-support/run-cli";
 
 /**
  * The fault matrix (issue 24): every whole-folder command of the CLI over one
@@ -27,18 +26,10 @@ import { makeDemo } from "../scripts/demo";
  * (`e2e/fault-tree.ts`).
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "bin", "oda-admin");
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
 // A busy machine starts tsx slowly; this bounds a hang, not speed.
 const RUN_MS = 120_000;
-
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
 
 let base: string;
 let home: string;
@@ -56,46 +47,11 @@ const fault: FaultPaths = {
   memory: "",
 };
 
-function asNobody(args: string[]): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      "setpriv",
-      [
-        `--reuid=${NOBODY}`,
-        `--regid=${NOBODY}`,
-        "--clear-groups",
-        process.execPath,
-        BIN,
-        ...args,
-        "--home",
-        home,
-        "--logs",
-        logs,
-        "--state",
-        state,
-      ],
-      {
-        env: { ...process.env, HOME: state, ODA_HOME: "", ODA_LOG_DIR: "", ODA_ADMIN_STATE: "" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c;
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      err += c;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      fail(new Error(`oda-admin ${args.join(" ")} did not answer:\n${out}\n${err}`));
-    }, RUN_MS);
-    child.on("error", fail);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
+function asNobody(args: string[]): Promise<CliRun> {
+  return runCli([...args, "--home", home, "--logs", logs, "--state", state], {
+    wrapper: ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"],
+    env: { HOME: state },
+    hangMs: RUN_MS,
   });
 }
 
@@ -112,7 +68,7 @@ afterAll(() => {
 });
 
 /** What every command's output must not be. */
-function expectNoUnexpected(run: Run): void {
+function expectNoUnexpected(run: CliRun): void {
   expect(run.out + run.err).not.toMatch(/Unexpected error|"unexpected"/);
 }
 

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, runCli } from "../../test-support/run-cli";
 import { type HostileFolder, makeFifo, makeHostileFolder } from "./hostile-folder";
 import { groupName } from "./names";
 
@@ -14,41 +13,12 @@ import { groupName } from "./names";
  * and `doctor` never returned (the kill below is only a bound for that case).
  */
 
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/oda-admin");
 // Generous: a busy machine starts tsx slowly; a hang is what this bounds, not speed.
 const HANG_MS = 100_000;
 const TEST_MS = 120_000;
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ODA_HOME: "", ODA_LOG_DIR: "", ODA_ADMIN_STATE: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c;
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      err += c;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      fail(new Error(`oda-admin ${args.join(" ")} did not answer (hung):\n${out}\n${err}`));
-    }, HANG_MS);
-    child.on("error", fail);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { env, hangMs: HANG_MS });
 }
 
 let root: string;

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../test-support/run-cli";
 import { writeTinyFrameLog } from "./testing";
 import { decodeZstd, MAX_BATCH_FRAMES, stats } from "./zstd/decode";
 
@@ -14,7 +13,6 @@ import { decodeZstd, MAX_BATCH_FRAMES, stats } from "./zstd/decode";
  * fired because the output is smaller than the input.
  */
 
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/oda-admin");
 const FRAMES = 300_000;
 /** The CLI's own peak (tsx, the sources, the first decode) is about 150 MB; the bug took it past 400. */
 const PEAK_RSS_MB = 280;
@@ -39,29 +37,13 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Runs the CLI in a child process and reads its peak RSS (the kernel's, workers included) as it exits. */
-function cliPeak(args: string[]): Promise<{ code: number | null; out: string; peakMb: number }> {
+async function cliPeak(args: string[]): Promise<{ code: number | null; out: string; peakMb: number }> {
   const report =
     "data:text/javascript,process.on('exit',()=>process.stderr.write('\\nmaxrss:'+process.resourceUsage().maxRSS+'\\n'))";
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", report, BIN, ...args], {
-      env: { ...process.env, ODA_HOME: "", ODA_LOG_DIR: "", ODA_ADMIN_STATE: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c;
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      err += c;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => {
-      const kb = Number(err.match(/maxrss:(\d+)/)?.[1]);
-      if (!kb) fail(new Error(`no peak RSS reported:\n${err}`));
-      done({ code, out, peakMb: kb / 1024 });
-    });
-  });
+  const run = await runCli(args, { nodeArgs: ["--import", report] });
+  const kb = Number(run.err.match(/maxrss:(\d+)/)?.[1]);
+  if (!kb) throw new Error(`no peak RSS reported:\n${run.err}`);
+  return { code: run.code, out: run.out, peakMb: kb / 1024 };
 }
 
 describe("a log of many tiny zstd frames", () => {
