@@ -1,5 +1,5 @@
 /** `tsx bench/memory-crash.ts [kills]`: the crash harness of lib/memory, run longer than the test does. */
-import { runCrashHarness } from "../lib/memory/crash-harness";
+import { runCrashHarness } from "../test-support/memory/crash-harness";
 
 const kills = Number(process.argv[2] ?? 2000);
 const started = Date.now();

@@ -4,8 +4,8 @@
  * that with --expect on both sides, then the outside writer rounds), printing
  * how many saved texts were kept and how many lost.
  */
-import { runRaceHarness } from "../lib/memory/race-harness";
-import { runOutsideWriter } from "../lib/memory/race-writer";
+import { runRaceHarness } from "../test-support/memory/race-harness";
+import { runOutsideWriter } from "../test-support/memory/race-writer";
 
 const pairs = Number(process.argv[2] ?? 300);
 const started = Date.now();

@@ -1,5 +1,5 @@
 /** `tsx bench/repair-kill.ts [kills]`: the repair kill harness of lib/repair, run longer than the test does. */
-import { runKillHarness } from "../lib/repair/kill-harness";
+import { runKillHarness } from "../test-support/repair/kill-harness";
 
 const kills = Number(process.argv[2] ?? 500);
 const started = Date.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runBulkCrashHarness } from "./crash-harness";
+import { runBulkCrashHarness } from "../../test-support/memory/crash-harness";
 
 describe("bulk changes across SIGKILL", () => {
   it("leaves every bulk change whole once the next change has run, however the kill split it", async () => {

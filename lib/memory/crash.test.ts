@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runCrashHarness } from "./crash-harness";
+import { runCrashHarness } from "../../test-support/memory/crash-harness";
 
 describe("crash safety", () => {
   // The window is wider than before the home lock: a child's first save now also takes over the lock

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 // Counts kept small for `npm test` (each CLI process costs about 0.4 s of CPU); `npm run bench:memory-race`
 // runs hundreds of pairs. Against the old per-process lock, 30 of 60 saved texts and 16 of 16 replaced
 // outside writes were lost in a run of the bench with 30 pairs.
-import { runRaceHarness } from "./race-harness";
-import { runOutsideWriter } from "./race-writer";
+import { runRaceHarness } from "../../test-support/memory/race-harness";
+import { runOutsideWriter } from "../../test-support/memory/race-writer";
 
 describe("changes from several Oda Admin processes", () => {
   it("loses no saved text when CLI/CLI and server/CLI pairs save one memory at the same instant", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runKillHarness } from "./kill-harness";
+import { runKillHarness } from "../../test-support/repair/kill-harness";
 
 describe("repair apply killed at random moments", () => {
   it("never loses or tears a log, and repair resume settles every interrupted repair", async () => {

@@ -12,7 +12,6 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
 import {
   changeMemory,
   createMemory,
@@ -23,7 +22,8 @@ import {
   listVersions,
   setEnabled,
   writeSettings,
-} from "./index";
+} from "../../lib/memory/index";
+import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
 
 /** What a run found: empty `failures` means every check held. */
 export interface CrashReport {

@@ -17,8 +17,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createMemory, findMemory, listVersions, MESSAGES, writeSettings } from "../../lib/memory/index";
 import { bundleChild } from "../../scripts/server-only/bundle-child";
-import { createMemory, findMemory, listVersions, MESSAGES, writeSettings } from "./index";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");

@@ -9,8 +9,8 @@
  * Run as `node race-server.mjs <home>`.
  */
 import { createInterface } from "node:readline";
-import { isOdaError } from "../errors";
-import { changeMemory } from "./index";
+import { isOdaError } from "../../lib/errors";
+import { changeMemory } from "../../lib/memory/index";
 
 const home = process.argv[2] as string;
 

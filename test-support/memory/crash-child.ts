@@ -4,7 +4,7 @@
  * (`ok <id> <text>`). Run as `node crash-child.mjs <home> <tag>`.
  */
 import { writeSync } from "node:fs";
-import { changeMemory, listVersions, restoreVersion, setEnabled } from "./index";
+import { changeMemory, listVersions, restoreVersion, setEnabled } from "../../lib/memory/index";
 
 const [home, tag] = process.argv.slice(2) as [string, string];
 const ids = (process.env.CRASH_IDS ?? "").split(",").filter(Boolean);

@@ -12,10 +12,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../../cli/main";
+import { decodeLog } from "../../lib/repair/convert";
+import { listJournals } from "../../lib/repair/journal";
+import { makeWorld, setCompress, writeChat } from "../../lib/repair/testing";
 import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
-import { decodeLog } from "./convert";
-import { listJournals } from "./journal";
-import { makeWorld, setCompress, writeChat } from "./testing";
 
 /** What a run found: empty `failures` means every check held. */
 export interface KillReport {

@@ -5,7 +5,7 @@
  * (`ok <action>`). Run as `node bulk-crash-child.mjs <home>`.
  */
 import { writeSync } from "node:fs";
-import { bulkChange, listSet, undoBulk } from "./index";
+import { bulkChange, listSet, undoBulk } from "../../lib/memory/index";
 
 const [home] = process.argv.slice(2) as [string];
 const targets = (process.env.CRASH_IDS ?? "")
