@@ -77,12 +77,6 @@ describe("a lock's name holding no lock (issue 24)", () => {
       (p) => symlink(join(dir, "nowhere"), p),
       `a symbolic link to ${"DIR"}/nowhere, which does not exist`,
     ],
-    [
-      "another computer's lock",
-      (p) =>
-        writeFile(p, JSON.stringify({ pid: 42, host: "elsewhere.example", startedAt: "2026-11-29T18:24:08.123Z" })),
-      "the lock of process 42 on another computer (elsewhere.example), which cannot be checked from here",
-    ],
   ];
   for (const [name, make, what] of cases) {
     it(`refuses at once with a sentence naming the path and what it is: ${name}`, async () => {
@@ -96,6 +90,24 @@ describe("a lock's name holding no lock (issue 24)", () => {
       expect(expected).toContain("oda-admin repair apply lock:memory-history");
     }, 20_000);
   }
+
+  it("waits for another computer's lock as briefly as for a live one, then refuses with a sentence naming it", async () => {
+    const path = join(dir, ".lock");
+    const content = JSON.stringify({ pid: 42, host: "elsewhere.example", startedAt: "2026-11-29T18:24:08.123Z" });
+    await writeFile(path, content);
+    const expected = brokenLockSentence(
+      path,
+      "the lock of process 42 on another computer (elsewhere.example), which cannot be checked from here",
+    );
+    expect(await lockFileProblem(path)).toBe(expected);
+    let ran = false;
+    const run = withLockFile(path, { busy, broken, waitMs: 200 }, async () => {
+      ran = true;
+    });
+    await expect(run).rejects.toThrow(expected);
+    expect(ran).toBe(false);
+    expect(await readFile(path, "utf8")).toBe(content);
+  });
 
   it("is no problem when absent or held by a live process", async () => {
     const path = join(dir, ".lock");

@@ -215,8 +215,11 @@ async function acquire(path: string, content: string, options: LockFileOptions):
       await removeStale(path, seen.raw);
       continue;
     }
-    // Only a readable lock whose holder is alive is waited for; anything else would never go away by itself.
-    if (seen.state === "broken" || seen.judged.state === "unknown") {
+    // What holds no lock at all would never go away by itself: refused at once. Another computer's lock may
+    // be released like a live one, so it is waited for as briefly, but it can never be judged from here:
+    // it is refused as the problem it is, never taken over.
+    const unknown = seen.state === "held" && seen.judged.state === "unknown";
+    if (seen.state === "broken" || (unknown && Date.now() >= deadline)) {
       const problem = (await lockFileProblem(path)) ?? brokenLockSentence(path, "not a lock");
       throw options.broken ? options.broken(problem) : options.busy();
     }

@@ -104,7 +104,8 @@ describe("undoRepair refuses and changes nothing", () => {
     });
     await expect(undoRepair(world.state, "20261129T182408123Z-form-nope-abcdef")).rejects.toMatchObject({
       code: "not_found",
-      message: 'No repair "20261129T182408123Z-form-nope-abcdef" is in the admin state.',
+      message:
+        'No repair "20261129T182408123Z-form-nope-abcdef" is in the admin state; oda-admin repair done lists the repairs made, with their ids.',
     });
   });
 });
