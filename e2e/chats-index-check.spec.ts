@@ -56,7 +56,7 @@ test.describe("the chat list checks the index's rows after showing them", () => 
     const okapi = page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-okapi" });
     await expect(okapi.getByRole("cell").nth(3)).toHaveText("6");
     await expect(source).toHaveText(
-      /^The search index is behind the log folder: 1 chat changed since it was refreshed at \S+\. Chats are listed from the log folder directly\.$/,
+      /^The search index is behind the log folder: 1 chat changed since it was refreshed at \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M \S+\. Chats are listed from the log folder directly\.$/,
     );
     await expect(page.getByText("Showing 2 of 2 chats; 0 with problems.")).toBeVisible();
   });

@@ -49,7 +49,7 @@ test.describe("the chat list and the search index", () => {
 
     await page.getByRole("button", { name: "Refresh", exact: true }).click();
     await expect(source).toHaveText(
-      /^The search index is behind the log folder: 1 chat changed since it was refreshed at \S+\. Chats are listed from the log folder directly\.$/,
+      /^The search index is behind the log folder: 1 chat changed since it was refreshed at \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M \S+\. Chats are listed from the log folder directly\.$/,
     );
     await expect(messages.getByRole("cell").nth(3)).toHaveText("6");
     await expect(page.getByText("Showing 3 of 3 chats; 1 with problems.")).toBeVisible();
