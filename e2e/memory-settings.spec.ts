@@ -53,7 +53,8 @@ test.describe("memory settings", () => {
     test("lists the problem, shows the default in use, and keeps other keys when saving", async ({ page, oda }) => {
       await page.goto("/memory/settings");
       await expect(page.getByRole("region", { name: "Settings problems" })).toContainText(
-        "memory.chatMaxTokens must be a whole number from 500 to 200000; 100 is not. The default 8000 is used.",
+        // The page groups the range and the default like its other numbers; the value quoted from the file stays.
+        "memory.chatMaxTokens must be a whole number from 500 to 200,000; 100 is not. The default 8,000 is used.",
       );
       const tokens = page.getByLabel("What a chat receives (tokens)");
       await expect(tokens).toHaveValue("8000");
