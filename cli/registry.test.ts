@@ -1,15 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { main } from "./main";
+import { runMain as run } from "../test-support/run-cli";
 import { GLOBAL_OPTIONS } from "./parse";
 import { commands } from "./registry";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 describe("the CLI's command table", () => {
   it("loads a run for every command it lists", async () => {

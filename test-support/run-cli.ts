@@ -53,3 +53,12 @@ export function runCli(args: string[], options: CliRunOptions = {}): Promise<Cli
     });
   });
 }
+
+/** Runs `oda-admin ...argv` in this process (the CLI's own `main`), collecting what it prints. */
+export async function runMain(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import("../cli/main");
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}

@@ -5,14 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KEYWORD, plantSecrets, SECRETS } from "../../lib/bundle/testing";
 import { tempFolder } from "../../lib/test-temp";
-import { main } from "../main";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+import { runMain as run } from "../../test-support/run-cli";
 
 describe("oda-admin bundle create / verify", () => {
   it("writes a bundle tar lists, a private map beside it, and verify accepts it", async () => {

@@ -3,14 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemory, createWorkspaceSet, listDeleted, listSet } from "../../lib/memory";
 import { makeHome, memoryText, putFile } from "../../lib/memory/testing";
-import { main } from "../main";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+import { runMain as run } from "../../test-support/run-cli";
 
 let home: string;
 let cleanup: () => Promise<void>;

@@ -2,16 +2,9 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeHome, memoryText, putFile } from "../../lib/memory/testing";
-import { main } from "../main";
+import { runMain as run } from "../../test-support/run-cli";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 let home: string;
 let cleanup: () => Promise<void>;

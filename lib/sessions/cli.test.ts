@@ -2,15 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
+import { runMain as run } from "../../test-support/run-cli";
 import { tempDir } from "./test-helpers";
 import { createChat, leaveDeadLock } from "./testing";
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 describe("oda-admin sessions list / session show / doctor", () => {
   it("lists a folder made by the writer, one entry per chat", async () => {
