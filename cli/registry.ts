@@ -290,4 +290,20 @@ Options:
     options: { "max-ratio": { type: "string", value: "N" } },
     load: from(bundle, "bundle verify"),
   },
+  "bundle diff": {
+    args: "BEFORE AFTER",
+    summary: "compare two bundles of one installation: bundle diff BEFORE AFTER [--json]",
+    usage: `Usage: oda-admin bundle diff BEFORE AFTER [--json] [--max-ratio N]
+
+Compares two support bundles of one installation, for example before and
+after a fix: chats added, removed, grown and shrunk; problems that appeared
+and went away (from each bundle's own doctor report); memories added, removed
+and changed, with the changed lines; settings changed, key by key. Each of
+BEFORE and AFTER is a bundle file (checked as bundle verify does, unpacked
+into a temporary folder and removed afterwards) or the folder a bundle was
+unpacked into. Exits 0 whether or not they differ.
+`,
+    options: { "max-ratio": { type: "string", value: "N" } },
+    load: from(bundle, "bundle diff"),
+  },
 };

@@ -3,7 +3,9 @@ import { join, resolve } from "node:path";
 import {
   type BundleScope,
   createBundle,
+  diffBundles,
   expansionProblem,
+  formatBundleDiff,
   REDACT_KINDS,
   type RedactKind,
   readBundle,
@@ -138,5 +140,16 @@ const verify: Command = async (ctx) => {
   return 0;
 };
 
-/** `bundle create` and `bundle verify`; `cli/registry.ts` holds their usage and options. */
-export const bundleRuns = { "bundle create": create, "bundle verify": verify } satisfies Record<string, Command>;
+const diff: Command = async (ctx) => {
+  const [a, b] = ctx.args;
+  if (!a || !b) throw new OdaError("bad_input", "Give two bundles: oda-admin bundle diff BEFORE AFTER.");
+  const compared = await diffBundles(resolve(a), resolve(b), { maxRatio: ratioFlag(ctx) });
+  emit(ctx, { ok: true, ...compared }, () => formatBundleDiff(compared));
+  return 0;
+};
+
+/** `bundle create`, `bundle verify` and `bundle diff`; `cli/registry.ts` holds their usage and options. */
+export const bundleRuns = { "bundle create": create, "bundle verify": verify, "bundle diff": diff } satisfies Record<
+  string,
+  Command
+>;

@@ -21,6 +21,7 @@ export {
   prepareBundle,
 } from "./create";
 export { type DetectorContext, Detectors, REDACT_KINDS, type RedactKind } from "./detectors";
+export { type BundleDiff, diffBundles, formatBundleDiff } from "./diff";
 export { BUNDLE_FORMAT, type Manifest, ZManifest } from "./manifest";
 export { type BundleScope, planBundle } from "./plan";
 export { DEFAULT_MAX_RATIO, type ExpansionLimits, expansionProblem, readBundle } from "./read";
