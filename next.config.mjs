@@ -11,6 +11,10 @@ const config = {
     "*": ["bench/out/**", "test-results/**", "playwright-report/**", "dist/**", "*.tgz", "coverage/**"],
   },
   reactStrictMode: true,
+  // The proxy (proxy.ts) gets the URL the server itself saw, so a rewrite built from it stays on the
+  // server's own origin: normalised, it reads "localhost", and Next would forward a rewrite to
+  // 127.0.0.1 elsewhere as if to another site.
+  skipProxyUrlNormalize: true,
   poweredByHeader: false,
   // Native modules stay outside the bundle and load from node_modules.
   serverExternalPackages: ["better-sqlite3", "@mongodb-js/zstd"],

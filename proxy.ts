@@ -11,6 +11,9 @@ import {
   tokenCookieName,
 } from "./lib/security/access";
 
+/** The request header naming the source (`server/source/context.ts` `SOURCE_HEADER`). */
+const SOURCE_HEADER = "x-oda-source";
+
 /**
  * The first line of defence: Host, token and Origin for every request. It is
  * not the only one (CVE-2025-29927): pages, server actions and route handlers
@@ -42,7 +45,32 @@ export function proxy(request: NextRequest): NextResponse {
     config,
   );
   if (!verdict.ok) return refuse(verdict.status, describeRefusal(verdict.reason));
-  return NextResponse.next({ headers: SAFE_HEADERS });
+  return routeToSource(request);
+}
+
+// Not a source's page: Next's own files and the icon.
+const UNSCOPED = /^\/(_next\/|favicon\.ico$)/;
+const BUNDLE_PATH = /^\/b\/([^/]+)(\/.*)?$/;
+
+/**
+ * Each source has its own addresses: live pages where they always were, an
+ * opened bundle's under `/b/<id>/…`. Both are served by the same pages, under
+ * `app/s/[source]/`: the address is rewritten there, and the source's id is
+ * handed to the server as a request header (`server/source/edge.ts` reads it;
+ * one sent by the browser is replaced). Because the id is a route segment,
+ * Next renders the layout again when a tab moves from one source to another.
+ */
+function routeToSource(request: NextRequest): NextResponse {
+  const path = request.nextUrl.pathname;
+  if (UNSCOPED.test(path)) return NextResponse.next({ headers: SAFE_HEADERS });
+  const bundle = BUNDLE_PATH.exec(path);
+  const source = bundle?.[1] ?? "live";
+  const rest = bundle ? (bundle[2] ?? "") : path === "/" ? "" : path;
+  const headers = new Headers(request.headers);
+  headers.set(SOURCE_HEADER, source);
+  // On the request's own origin: Next proxies a rewrite to any other origin (nextUrl's may read "localhost").
+  const url = new URL(`/s/${encodeURIComponent(source)}${rest}${request.nextUrl.search}`, request.url);
+  return NextResponse.rewrite(url, { request: { headers }, headers: SAFE_HEADERS });
 }
 
 function stripToken(search: string): string {

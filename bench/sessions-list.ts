@@ -188,11 +188,12 @@ export async function benchApiChats(dir: string, chats: number, push: (line: str
   await refreshIndex(state, dir, { compress: true });
   const refreshMs = performance.now() - t0;
   const { streamChatList } = await import("../server/chat-list");
+  const { liveContext } = await import("../server/source/context");
   const t = performance.now();
   let firstMs = 0;
   let rows = 0;
   let verdict = "";
-  for await (const batch of streamChatList(100)) {
+  for await (const batch of streamChatList(liveContext({ home: null, logs: dir, state, demo: false }), 100)) {
     if (!firstMs) firstMs = performance.now() - t;
     rows += batch.update ? 0 : batch.rows.length;
     if (batch.update && batch.index) verdict = batch.index.sentence;

@@ -16,7 +16,7 @@ export interface Roots {
 /** Flags win over the environment; the state folder defaults to `<home>/.oda-admin`. */
 export function resolveRoots(
   flags: { home?: string; logs?: string; state?: string } = {},
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Roots {
   const home = flags.home ?? env.ODA_HOME ?? null;
   const logs = flags.logs ?? env.ODA_LOG_DIR ?? null;

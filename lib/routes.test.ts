@@ -4,10 +4,13 @@ import {
   chatHref,
   downloadHref,
   historyHref,
+  inSource,
   lineDownloadHref,
   memoryHref,
+  outOfSource,
   parseCopy,
   setHref,
+  sourcePrefix,
 } from "./routes";
 
 describe("routes", () => {
@@ -36,5 +39,28 @@ describe("routes", () => {
     for (const bad of [undefined, null, "", " ", "-1", "1.5", "x", "16", "1e9"])
       expect(parseCopy(bad), String(bad)).toBe(undefined);
     expect(parseCopy("15")).toBe(15);
+  });
+});
+
+describe("addresses inside a source", () => {
+  it("prefixes a dashboard address once in a bundle, never in live", () => {
+    const b = sourcePrefix("from-ana-2026");
+    expect(b).toBe("/b/from-ana-2026");
+    expect(sourcePrefix("live")).toBe("");
+    expect(inSource(b, "/memory")).toBe("/b/from-ana-2026/memory");
+    expect(inSource(b, "/")).toBe("/b/from-ana-2026");
+    expect(inSource(b, "/?x=1")).toBe("/b/from-ana-2026?x=1");
+    expect(inSource(b, inSource(b, "/chats?problems=1"))).toBe("/b/from-ana-2026/chats?problems=1");
+    expect(inSource(b, "/b/other/memory")).toBe("/b/other/memory");
+    expect(inSource(b, "#main")).toBe("#main");
+    expect(inSource(b, "//evil.example/x")).toBe("//evil.example/x");
+    expect(inSource("", "/memory")).toBe("/memory");
+  });
+
+  it("gives a bundle page's path as the pages know it", () => {
+    expect(outOfSource("/b/x", "/b/x/memory/global")).toBe("/memory/global");
+    expect(outOfSource("/b/x", "/b/x")).toBe("/");
+    expect(outOfSource("/b/x", "/b/xy/memory")).toBe("/b/xy/memory");
+    expect(outOfSource("", "/memory")).toBe("/memory");
   });
 });

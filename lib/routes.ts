@@ -110,3 +110,29 @@ export const supportPages = {
   /** The download of a finished bundle job. */
   download: (job: string) => `/support/download${queryString({ job })}`,
 } as const;
+
+/** The Bundles page: the opened bundles, with open and close (a live page). */
+export const BUNDLES_PAGE = "/bundles";
+
+/** The prefix of a bundle source's addresses: `/b/<id>` (the live installation's is ""). */
+export function sourcePrefix(sourceId: string): string {
+  return sourceId === "live" ? "" : `/b/${encodeURIComponent(sourceId)}`;
+}
+
+/**
+ * `href` inside the source whose prefix is `prefix`: a dashboard address
+ * (starting with one `/`) is prefixed once; an address already inside a
+ * source, another site's or a fragment is kept as it is.
+ */
+export function inSource(prefix: string, href: string): string {
+  if (!prefix || !href.startsWith("/") || href.startsWith("//")) return href;
+  if (href === prefix || href.startsWith(`${prefix}/`) || href.startsWith(`${prefix}?`) || href.startsWith("/b/"))
+    return href;
+  return href === "/" ? prefix : href.startsWith("/?") ? `${prefix}${href.slice(1)}` : `${prefix}${href}`;
+}
+
+/** `pathname` as the source's pages know it: without the source's prefix ("/" for the prefix itself). */
+export function outOfSource(prefix: string, pathname: string): string {
+  if (!prefix || !(pathname === prefix || pathname.startsWith(`${prefix}/`))) return pathname;
+  return pathname.slice(prefix.length) || "/";
+}

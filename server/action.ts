@@ -3,8 +3,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
-import { refuseInBundle } from "@/server/bundle";
 import { guardAction } from "@/server/guard";
+import { requireWritable, type SourceContext } from "@/server/source/context";
+import { actionSource } from "@/server/source/edge";
 
 /** What every server action returns: never a thrown error across the boundary. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
@@ -28,23 +29,27 @@ const UNEXPECTED = "Something went wrong; nothing was changed. Try again, or run
  * The body of every server action: the access guard, zod `safeParse` of the
  * input, one call into `lib`, and the result mapped to an `ActionResult`.
  * Unknown errors become a generic sentence: no stack trace or path reaches the page.
- * `writes`: the action changes files, and is refused while a support bundle is shown.
+ *
+ * The input carries `source`, the id of the source the page was rendered for
+ * (`components/shell/source.tsx` adds it); its context is made here, once, and
+ * handed to the body. `writes`: the action changes files, and is refused in a
+ * source that cannot write (a support bundle), whatever the page showed.
  */
 export async function runAction<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
-  body: (input: z.infer<S>) => Promise<T>,
+  body: (input: z.infer<S>, ctx: SourceContext) => Promise<T>,
   options: { writes?: boolean } = {},
 ): Promise<ActionResult<T>> {
   if (options.writes || !guardedRead.getStore()) await guardAction();
-  // A change is refused here, in the server, while a support bundle is shown: hiding a button is not enough.
-  if (options.writes) {
-    try {
-      refuseInBundle();
-    } catch (error) {
-      if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
-      throw error;
-    }
+  let ctx: SourceContext;
+  try {
+    ctx = actionSource(sourceOf(input));
+    // A change is refused here, in the server: hiding a button is not enough.
+    if (options.writes) requireWritable(ctx);
+  } catch (error) {
+    if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
+    throw error;
   }
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
@@ -53,10 +58,15 @@ export async function runAction<S extends z.ZodType, T>(
     return { ok: false, error: { code: "bad_input", message: "The request was not valid.", fieldErrors } };
   }
   try {
-    return { ok: true, data: await body(parsed.data) };
+    return { ok: true, data: await body(parsed.data, ctx) };
   } catch (thrown) {
     const error = systemErrorAsOda(thrown);
     if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
     return { ok: false, error: errorBody(error, UNEXPECTED) };
   }
+}
+
+/** The `source` an action's input names (the schemas ignore the key). */
+function sourceOf(input: unknown): unknown {
+  return input !== null && typeof input === "object" ? (input as { source?: unknown }).source : undefined;
 }

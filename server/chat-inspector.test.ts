@@ -5,11 +5,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createChat } from "@/lib/sessions/testing";
 import { detailsFor, linesFor } from "./chat-inspector";
+import { liveContext } from "./source/context";
+
+/** The live source over the test's log folder, as the edge of a request makes it. */
+const live = () => liveContext({ home: null, logs, state: null, demo: false });
 
 let logs: string;
 beforeEach(async () => {
   logs = mkdtempSync(join(tmpdir(), "oda-inspector-"));
-  process.env.ODA_LOG_DIR = logs;
   const writer = createChat(logs, { id: "c-1", cwd: "/w", created: "2026-11-29T18:24:08.123Z" });
   for (let i = 0; i < 3; i++) {
     await writer.appendTurn({ user: `question ${i}`, assistant: `answer ${i}`, ts: "2026-11-29T18:25:00.000Z" });
@@ -17,19 +20,18 @@ beforeEach(async () => {
   await writer.close();
 });
 afterEach(() => {
-  delete process.env.ODA_LOG_DIR;
   rmSync(logs, { recursive: true, force: true });
 });
 
 describe("the inspector's details", () => {
   it("reads an ordinary log whole: lines and decompressed size are known", async () => {
-    const d = await detailsFor("c-1");
+    const d = await detailsFor(live(), "c-1");
     expect(d).toMatchObject({ readWhole: true, messages: 6, lines: 10, title: "question 0" });
     expect(d.decompressedBytes).toBeGreaterThan(0);
   });
 
   it("serves a huge log's details from its checkpoint, leaving the line count to the viewer", async () => {
-    const d = await detailsFor("c-1", { readWholeMaxBytes: 10 });
+    const d = await detailsFor(live(), "c-1", { readWholeMaxBytes: 10 });
     expect(d).toMatchObject({
       readWhole: false,
       messages: 6,
@@ -50,11 +52,11 @@ describe("the inspector on a zstd bomb", () => {
       `{ echo '{"time":"2026-11-29T18:24:08.123Z","role":"user","text":"hi"}'; yes '' | head -c 200M; } | zstd -q -3 -c > '${path}'`,
     ]);
     const order: string[] = [];
-    const bomb = detailsFor("c-bomb").then((d) => {
+    const bomb = detailsFor(live(), "c-bomb").then((d) => {
       order.push("bomb");
       return d;
     });
-    const other = await linesFor("c-1", 1, 2);
+    const other = await linesFor(live(), "c-1", 1, 2);
     order.push("other");
     expect(other.lines.map((l) => l.n)).toEqual([1, 2]);
     const d = await bomb;

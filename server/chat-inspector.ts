@@ -5,22 +5,17 @@ import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { parseCopy } from "@/lib/routes";
-import { type ChatDetails, outlineChat, readChatLock, readCompressSetting, type TailReport } from "@/lib/sessions";
+import { type ChatDetails, outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
 import { type ChatProblem, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 import { inWorker } from "@/server/log-worker";
-import { requireLogs, serverRoots } from "@/server/roots";
+import { requireLogFolder, type SourceContext } from "@/server/source/context";
+import { routeSource } from "@/server/source/edge";
 
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
  * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
  */
-
-/** The log folder and its form, or the refusal of `requireLogs`. */
-export function requireLogFolder(): { logDir: string; compress: boolean } {
-  const logDir = requireLogs();
-  return { logDir, compress: readCompressSetting(serverRoots().home) };
-}
 
 /** A lock as the page shows it (the file's raw content stays on the server). */
 export type LockView = Omit<LockStatus, "raw">;
@@ -49,8 +44,8 @@ export interface OutlineView {
   lock: LockView;
 }
 
-export function outlineFor(id: string): OutlineView {
-  const { logDir, compress } = requireLogFolder();
+export function outlineFor(ctx: SourceContext, id: string): OutlineView {
+  const { logDir, compress } = requireLogFolder(ctx);
   const o = outlineChat(logDir, id, { compress });
   return {
     id,
@@ -94,8 +89,12 @@ export interface DetailsView extends ChatDetails {
   readWhole: boolean;
 }
 
-export async function detailsFor(id: string, options: { readWholeMaxBytes?: number } = {}): Promise<DetailsView> {
-  const { logDir, compress } = requireLogFolder();
+export async function detailsFor(
+  ctx: SourceContext,
+  id: string,
+  options: { readWholeMaxBytes?: number } = {},
+): Promise<DetailsView> {
+  const { logDir, compress } = requireLogFolder(ctx);
   const read = await inWorker("chatDetails", logDir, id, compress, options.readWholeMaxBytes ?? READ_WHOLE_MAX_BYTES);
   const chat = read.chat;
   return {
@@ -123,7 +122,7 @@ export async function detailsFor(id: string, options: { readWholeMaxBytes?: numb
  * `detailsFor` once per request: the page's heading, its document title, the
  * details and the problems all show the same read of the log.
  */
-export const detailsOnce = cache((id: string) => detailsFor(id));
+export const detailsOnce = cache((ctx: SourceContext, id: string) => detailsFor(ctx, id));
 
 /** One line as sent to the page: the text, parsed on the client. */
 export interface LineView {
@@ -144,13 +143,14 @@ export interface LinesView {
 }
 
 export async function linesFor(
+  ctx: SourceContext,
   id: string,
   from: number,
   count: number,
   generation?: string,
   copy?: number,
 ): Promise<LinesView> {
-  const { logDir, compress } = requireLogFolder();
+  const { logDir, compress } = requireLogFolder(ctx);
   const read = await inWorker("readLines", logDir, id, { from, count, generation, compress, copy });
   return {
     lines: read.lines.map((l) => {
@@ -176,8 +176,13 @@ export interface StatusView {
   lock: LockView;
 }
 
-export async function statusFor(id: string, generation?: string, copy?: number): Promise<StatusView> {
-  const { logDir, compress } = requireLogFolder();
+export async function statusFor(
+  ctx: SourceContext,
+  id: string,
+  generation?: string,
+  copy?: number,
+): Promise<StatusView> {
+  const { logDir, compress } = requireLogFolder(ctx);
   const index = await inWorker("indexChat", logDir, id, { compress, generation, copy });
   return {
     lines: index.lines,
@@ -225,7 +230,9 @@ export function chatIdParam(segment: string): string {
  * it encoded, so decoding the raw segment once is the one unambiguous way.
  */
 export function chatIdFromRequest(request: Request): string {
-  const segment = new URL(request.url).pathname.split("/")[2] ?? "";
+  // Under a bundle's address (`/b/<source>/chats/<id>/…`) when the rewritten path is not the one handed over.
+  const path = new URL(request.url).pathname.replace(/^\/b\/[^/]+(?=\/)/, "");
+  const segment = path.split("/")[2] ?? "";
   return chatIdParam(segment);
 }
 
@@ -238,13 +245,13 @@ export const ZCopyParam = z
 
 /**
  * The body of every chat route handler, as `runAction` is for server actions:
- * the access guard, the chat id from the path, zod `safeParse` of the query,
+ * the access guard, the source and the chat id from the path, zod `safeParse` of the query,
  * then `body`, with failures mapped by `errorResponse`.
  */
 export async function runChatRoute<S extends z.ZodType>(
   request: Request,
   schema: S,
-  body: (id: string, query: z.infer<S>) => Promise<Response>,
+  body: (ctx: SourceContext, id: string, query: z.infer<S>) => Promise<Response>,
 ): Promise<Response> {
   const refused = await guardRoute(request);
   if (refused) return refused;
@@ -253,7 +260,7 @@ export async function runChatRoute<S extends z.ZodType>(
     return Response.json({ error: { code: "bad_input", message: "The request was not valid." } }, { status: 400 });
   }
   try {
-    return await body(chatIdFromRequest(request), query.data);
+    return await body(routeSource(request), chatIdFromRequest(request), query.data);
   } catch (error) {
     return errorResponse(error);
   }

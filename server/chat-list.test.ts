@@ -13,6 +13,7 @@ import {
 import { createChat, openChat } from "@/lib/sessions/testing";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
 import { inWorker } from "./log-worker";
+import { liveContext } from "./source/context";
 
 /**
  * The chat list's stream with a built index: the index's rows go out first,
@@ -31,7 +32,8 @@ async function chat(id: string, turns: number): Promise<void> {
 
 async function collect(): Promise<ChatListBatch[]> {
   const batches: ChatListBatch[] = [];
-  for await (const batch of streamChatList(2)) batches.push(batch);
+  for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2))
+    batches.push(batch);
   return batches;
 }
 

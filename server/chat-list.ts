@@ -2,10 +2,10 @@ import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
-import { type ChatSummary, type Problem, parseLogName, readCompressSetting, splitRawLog } from "@/lib/sessions";
+import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
 import { refreshInWorker } from "@/server/index-worker";
 import { inWorker, streamInWorker } from "@/server/log-worker";
-import { serverRoots } from "@/server/roots";
+import type { SourceContext } from "@/server/source/context";
 
 /**
  * The chat list's one data source: the search index when it is fresh (no log
@@ -79,11 +79,9 @@ export interface ChatListBatch {
   update?: { removed: string[]; replaceProblems: boolean };
 }
 
-/** The log folder and its form, or `null` when no log folder is set. */
-export function logFolder(): { logDir: string; compress: boolean } | null {
-  const roots = serverRoots();
-  if (!roots.logs) return null;
-  return { logDir: roots.logs, compress: readCompressSetting(roots.home) };
+/** The source's log folder and its form, or `null` when it has no log folder. */
+export function logFolder(ctx: SourceContext): { logDir: string; compress: boolean } | null {
+  return ctx.log.dir ? { logDir: ctx.log.dir, compress: ctx.log.compress } : null;
 }
 
 /** The log files inside a chat folder (for `raw log:` notes). */
@@ -187,14 +185,14 @@ async function* folderBatches(logDir: string, compress: boolean, batchSize: numb
  * rows that differ from the index's, the ones that are gone, and the verdict.
  * Without an index the folder is listed as it is read.
  */
-export async function* streamChatList(batchSize = 200): AsyncGenerator<ChatListBatch> {
-  const folder = logFolder();
+export async function* streamChatList(ctx: SourceContext, batchSize = 200): AsyncGenerator<ChatListBatch> {
+  const folder = logFolder(ctx);
   if (!folder) {
     yield { rows: [], problems: [], done: 0, total: 0 };
     return;
   }
   const { logDir, compress } = folder;
-  const state = serverRoots().state;
+  const state = ctx.roots.state;
   const index = readIndex(state, logDir, compress);
   if (!index?.rows) {
     let first = true;

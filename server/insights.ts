@@ -4,7 +4,7 @@ import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";
 import { type InsightsOverview, insightsOverview } from "@/lib/insights";
 import { guardPage } from "@/server/guard";
-import { MISSING_ROOT, serverRoots } from "@/server/roots";
+import { MISSING_ROOT, type SourceContext } from "@/server/source/context";
 
 /**
  * The Insights page's first view, server-rendered from the search index as it
@@ -43,9 +43,9 @@ export function readInsightsParams(raw: Record<string, string | string[] | undef
 }
 
 /** The first view: every report for the filters, timed (the bench and the page's footer show it). */
-export async function loadInsights(params: InsightsParams): Promise<InsightsView> {
+export async function loadInsights(ctx: SourceContext, params: InsightsParams): Promise<InsightsView> {
   await guardPage();
-  const roots = serverRoots();
+  const roots = ctx.roots;
   if (!roots.logs) return { ok: false, params, message: MISSING_ROOT.logs };
   const started = performance.now();
   try {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { type ErrorData, errorFromData, OdaError } from "@/lib/errors";
 import type { DecodeApi } from "@/server/decode-api";
-import { serverRoots } from "@/server/roots";
+import { sources } from "@/server/source/registry";
 
 /**
  * The main thread's side of the decode worker (`server/decode-thread.mjs`): one
@@ -44,7 +44,8 @@ function worker(): Worker {
   if (state.worker) return state.worker;
   const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "decode-thread.mjs");
   const w = new Worker(/*turbopackIgnore: true*/ file, {
-    workerData: { state: serverRoots().state },
+    // The live admin state: its settings.json holds the log limits (one set per process).
+    workerData: { state: sources().liveRoots.state },
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
   w.on("message", (reply: Reply) => {

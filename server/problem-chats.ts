@@ -2,13 +2,13 @@ import "server-only";
 import { countProblemChats as countFromIndex, startIndexRefresh } from "@/lib/index";
 import { logFolder, streamChatList } from "@/server/chat-list";
 import { refreshInWorker } from "@/server/index-worker";
-import { serverRoots } from "@/server/roots";
+import type { SourceContext } from "@/server/source/context";
 
 /** Chats with at least one problem, from the whole chat list (no usable index: the folder is listed). */
-async function countFromList(): Promise<number> {
+async function countFromList(ctx: SourceContext): Promise<number> {
   // Keyed by id: rows served from the index may be sent again once checked against the folder, and gone ones removed.
   const withProblems = new Map<string, boolean>();
-  for await (const batch of streamChatList()) {
+  for await (const batch of streamChatList(ctx)) {
     for (const row of batch.rows) withProblems.set(row.id, row.problems.length > 0);
     for (const id of batch.update?.removed ?? []) withProblems.delete(id);
   }
@@ -24,24 +24,24 @@ async function countFromList(): Promise<number> {
  * built index, or when it cannot be used, the chat list is read whole (which
  * starts the first build).
  */
-export async function countProblemChats(): Promise<number> {
-  const folder = logFolder();
+export async function countProblemChats(ctx: SourceContext): Promise<number> {
+  const folder = logFolder(ctx);
   if (!folder) return 0;
   const { logDir, compress } = folder;
-  const state = serverRoots().state;
-  if (!state) return countFromList();
+  const state = ctx.roots.state;
+  if (!state) return countFromList(ctx);
   try {
     let counted = await countFromIndex(state, logDir, { compress });
-    if (!counted.built) return countFromList();
+    if (!counted.built) return countFromList(ctx);
     if (!counted.freshness.fresh) {
       await (await startIndexRefresh(state, logDir, { compress, runner: refreshInWorker })).wait;
       counted = await countFromIndex(state, logDir, { compress });
     }
     // Still behind (the refresh joined was one under the other form, or a chat changed meanwhile):
     // the listing is slower but never gives an old number.
-    return counted.freshness.fresh ? counted.count : countFromList();
+    return counted.freshness.fresh ? counted.count : countFromList(ctx);
   } catch (error) {
     console.error("oda-admin: the problem count could not use the search index:", error);
-    return countFromList();
+    return countFromList(ctx);
   }
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { isOdaError } from "@/lib/errors";
 import { type ChatMemory, chatMemories } from "@/lib/memory";
 import { locateChat } from "@/lib/sessions";
-import { serverRoots } from "./roots";
+import type { SourceContext } from "./source/context";
 
 /**
  * Whether the chat a memory names is still in the log folder: `present`
@@ -13,8 +13,8 @@ import { serverRoots } from "./roots";
 export type ChatPresence = "present" | "gone" | "unknown";
 
 /** Looks the chat up by id, never walking the log folder (see `locateChat`). */
-export function chatPresence(id: string): ChatPresence {
-  const logs = serverRoots().logs;
+export function chatPresence(ctx: SourceContext, id: string): ChatPresence {
+  const logs = ctx.roots.logs;
   if (!logs) return "unknown";
   try {
     locateChat(logs, id);
@@ -27,7 +27,7 @@ export function chatPresence(id: string): ChatPresence {
 }
 
 /** The memories a chat saved or changed (from the history's chat versions); none when no home is set. */
-export async function memoriesOfChat(id: string): Promise<ChatMemory[]> {
-  const home = serverRoots().home;
+export async function memoriesOfChat(ctx: SourceContext, id: string): Promise<ChatMemory[]> {
+  const home = ctx.roots.home;
   return home ? chatMemories(home, id) : [];
 }

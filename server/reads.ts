@@ -33,7 +33,7 @@ export const READS = {
   "memory.problems": listProblemsAction,
   "memory.health": lintAction,
   // Polling may start a refresh when the folder changed, never force one (the Refresh button's action does).
-  "search.status": (_input: unknown) => indexStatusAction({ refresh: "when-stale" }),
+  "search.status": (input: unknown) => indexStatusAction({ ...asObject(input), refresh: "when-stale" }),
   "search.folders": indexFoldersAction,
   "repairs.overview": repairsOverviewAction,
   "repairs.job": repairsJobAction,
@@ -50,8 +50,20 @@ export function isReadName(name: string): name is ReadName {
   return Object.hasOwn(READS, name);
 }
 
-/** Runs a read for a caller that passed its own guard (`guardPage` or `guardRoute`). */
-export function runRead<N extends ReadName>(name: N, input: unknown): Promise<ActionResult<ReadData<N>>> {
+function asObject(input: unknown): Record<string, unknown> {
+  return input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/**
+ * Runs a read for a caller that passed its own guard (`guardPage` or
+ * `guardRoute`), in the source its address names (`source`: its id, made at
+ * the caller's edge; whatever the input says is replaced).
+ */
+export function runRead<N extends ReadName>(
+  name: N,
+  input: unknown,
+  source: string,
+): Promise<ActionResult<ReadData<N>>> {
   const read = READS[name] as (input: unknown) => Promise<ActionResult<ReadData<N>>>;
-  return runGuardedRead(() => read(input));
+  return runGuardedRead(() => read({ ...asObject(input), source }));
 }

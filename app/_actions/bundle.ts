@@ -4,12 +4,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type BundleScope, REDACT_KINDS, unpackBundle } from "@/lib/bundle";
+import { type BundleScope, REDACT_KINDS } from "@/lib/bundle";
 import { OdaError } from "@/lib/errors";
 import { runAction } from "@/server/action";
-import { closeBundle, showBundle } from "@/server/bundle";
 import { bundleJob, startBundleJob, startPreviewJob } from "@/server/bundle-jobs";
-import { requireState, serverRoots } from "@/server/roots";
+import { requireSourceRoot, SOURCE_ID, type SourceContext } from "@/server/source/context";
+import { sources } from "@/server/source/registry";
 
 const ZScope = z.object({
   chats: z.union([z.literal("all"), z.array(z.string().min(1).max(1024)).max(100_000), z.null()]),
@@ -25,10 +25,10 @@ const ZScope = z.object({
 });
 
 /** The roots a bundle is made of, and the state folder it is staged and written in. */
-function bundleRootsOf() {
-  const roots = serverRoots();
+function bundleRootsOf(ctx: SourceContext) {
+  const roots = ctx.roots;
   if (!roots.home && !roots.logs) throw new OdaError("not_found", "No Oda home or log folder is set.");
-  return { roots: { home: roots.home, logs: roots.logs }, state: requireState() };
+  return { roots: { home: roots.home, logs: roots.logs }, state: requireSourceRoot(ctx, "state") };
 }
 
 function version(): string {
@@ -50,8 +50,8 @@ export async function previewBundleAction(input: unknown) {
   return runAction(
     ZScope,
     input,
-    async (scope: BundleScope) => {
-      const { roots } = bundleRootsOf();
+    async (scope: BundleScope, ctx) => {
+      const { roots } = bundleRootsOf(ctx);
       return { id: startPreviewJob(roots, scope, version()).id };
     },
     { writes: true },
@@ -63,8 +63,8 @@ export async function startBundleAction(input: unknown) {
   return runAction(
     ZScope,
     input,
-    async (scope: BundleScope) => {
-      const { roots, state } = bundleRootsOf();
+    async (scope: BundleScope, ctx) => {
+      const { roots, state } = bundleRootsOf(ctx);
       const job = startBundleJob(roots, state, scope, version());
       return { id: job.id };
     },
@@ -90,23 +90,23 @@ export async function bundleJobAction(input: unknown) {
   });
 }
 
-/** Opens a bundle file of this computer: checked, unpacked into the state folder, then shown read-only. */
+/**
+ * Opens a bundle file of this computer beside the sources already open: checked, unpacked into the
+ * admin state, then shown read-only under `/b/<id>`. A refusal leaves every open source as it was.
+ */
 export async function openBundleAction(input: unknown) {
   return runAction(z.object({ path: z.string().min(1).max(4096) }), input, async ({ path }) => {
-    closeBundle();
-    const opened = await unpackBundle(path, requireState());
-    showBundle(opened);
+    const opened = await sources().open(path);
     revalidatePath("/", "layout");
-    return { name: opened.name, createdAt: opened.manifest.createdAt };
+    return { id: opened.id, name: opened.bundle?.name ?? opened.id, href: opened.prefix };
   });
 }
 
-/** Goes back to the roots the dashboard had before a bundle was opened in it. */
-export async function closeBundleAction(input: unknown = {}) {
-  return runAction(z.object({}), input, async () => {
-    if (!closeBundle())
-      throw new OdaError("refused", "This dashboard was started on the bundle; stop it and start it without --bundle.");
+/** Closes one opened bundle (its address then answers "not open"); every other source stays open. */
+export async function closeBundleAction(input: unknown) {
+  return runAction(z.object({ id: z.string().regex(SOURCE_ID) }), input, async ({ id }) => {
+    sources().close(id);
     revalidatePath("/", "layout");
-    return { closed: true };
+    return { closed: id };
   });
 }

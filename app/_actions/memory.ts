@@ -36,7 +36,7 @@ import {
 } from "@/lib/memory";
 import { lintMemory } from "@/lib/memory/lint";
 import { runAction } from "@/server/action";
-import { requireHome, serverRoots } from "@/server/roots";
+import { requireSourceRoot } from "@/server/source/context";
 
 // Every change returns the lib's `ChangeResult` as is: `changed`, the refusal-free `message`,
 // the memory after it (null once deleted) and the version that keeps what it replaced.
@@ -46,13 +46,13 @@ const expecting = (sha: string | undefined) => (sha ? { expectedSha256: sha } : 
 
 /** Every set (global first) with its memories, problems and ignored files, the chats' budgets and the settings problems. */
 export async function getOverviewAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => memoryOverview(requireHome()));
+  return runAction(z.object({}), input, (_input, ctx) => memoryOverview(requireSourceRoot(ctx, "home")));
 }
 
 /** One set read from disk, with the limits. */
 export async function getSetAction(input: unknown) {
-  return runAction(ZSet, input, async ({ workspace }) => {
-    const home = requireHome();
+  return runAction(ZSet, input, async ({ workspace }, ctx) => {
+    const home = requireSourceRoot(ctx, "home");
     const { limits } = await readSettings(home);
     return { set: await listSet(home, workspace, { limits }), limits };
   });
@@ -60,13 +60,15 @@ export async function getSetAction(input: unknown) {
 
 /** One memory read in full (null once its file is gone). */
 export async function getMemoryAction(input: unknown) {
-  return runAction(ZMemoryRef, input, ({ workspace, id }) => findMemory(requireHome(), workspace, id));
+  return runAction(ZMemoryRef, input, ({ workspace, id }, ctx) =>
+    findMemory(requireSourceRoot(ctx, "home"), workspace, id),
+  );
 }
 
 /** The limits and the other memories' payload pieces of every chat an edit affects. */
 export async function getEditorContextAction(input: unknown) {
-  return runAction(z.object({ workspace: ZWorkspace, id: ZMemoryId.nullable() }), input, ({ workspace, id }) =>
-    editorContext(requireHome(), workspace, id),
+  return runAction(z.object({ workspace: ZWorkspace, id: ZMemoryId.nullable() }), input, ({ workspace, id }, ctx) =>
+    editorContext(requireSourceRoot(ctx, "home"), workspace, id),
   );
 }
 
@@ -75,8 +77,8 @@ export async function createMemoryAction(input: unknown) {
   return runAction(
     z.object({ workspace: ZWorkspace, title: z.string(), text: z.string(), enabled: z.boolean() }),
     input,
-    async ({ workspace, title, text, enabled }) => {
-      const home = requireHome();
+    async ({ workspace, title, text, enabled }, ctx) => {
+      const home = requireSourceRoot(ctx, "home");
       // Only "Create a memory set for workspace <key>" makes a new set: a save never does it silently.
       await requireWorkspaceSet(home, workspace);
       return createMemory(home, workspace, { title, text, enabled });
@@ -95,8 +97,8 @@ export async function changeMemoryAction(input: unknown) {
       expectedSha256: ZSha256,
     }),
     input,
-    ({ workspace, id, title, text, enabled, expectedSha256 }) =>
-      changeMemory(requireHome(), workspace, id, { title, text, enabled }, { expectedSha256 }),
+    ({ workspace, id, title, text, enabled, expectedSha256 }, ctx) =>
+      changeMemory(requireSourceRoot(ctx, "home"), workspace, id, { title, text, enabled }, { expectedSha256 }),
     { writes: true },
   );
 }
@@ -106,17 +108,22 @@ export async function setEnabledAction(input: unknown) {
   return runAction(
     ZMemoryRef.extend({ enabled: z.boolean(), expectedSha256: ZSha256.optional() }),
     input,
-    ({ workspace, id, enabled, expectedSha256 }) =>
-      setEnabled(requireHome(), workspace, id, enabled, expecting(expectedSha256)),
+    ({ workspace, id, enabled, expectedSha256 }, ctx) =>
+      setEnabled(requireSourceRoot(ctx, "home"), workspace, id, enabled, expecting(expectedSha256)),
     { writes: true },
   );
 }
 
 /** Deletes a memory (never refused). */
 export async function deleteMemoryAction(input: unknown) {
-  return runAction(ZMemoryRef, input, ({ workspace, id }) => deleteMemory(requireHome(), workspace, id), {
-    writes: true,
-  });
+  return runAction(
+    ZMemoryRef,
+    input,
+    ({ workspace, id }, ctx) => deleteMemory(requireSourceRoot(ctx, "home"), workspace, id),
+    {
+      writes: true,
+    },
+  );
 }
 
 /** Restores a version (source `restore`, also the Undo of a save); the replaced state is kept, so it can be undone too. */
@@ -124,17 +131,22 @@ export async function restoreVersionAction(input: unknown) {
   return runAction(
     ZMemoryRef.extend({ version: ZVersionName, expectedSha256: ZSha256.optional() }),
     input,
-    ({ workspace, id, version, expectedSha256 }) =>
-      restoreVersion(requireHome(), workspace, id, version, expecting(expectedSha256)),
+    ({ workspace, id, version, expectedSha256 }, ctx) =>
+      restoreVersion(requireSourceRoot(ctx, "home"), workspace, id, version, expecting(expectedSha256)),
     { writes: true },
   );
 }
 
 /** Brings a deleted memory back from its newest version (the Undo of a delete). */
 export async function restoreDeletedAction(input: unknown) {
-  return runAction(ZMemoryRef, input, ({ workspace, id }) => restoreDeleted(requireHome(), workspace, id), {
-    writes: true,
-  });
+  return runAction(
+    ZMemoryRef,
+    input,
+    ({ workspace, id }, ctx) => restoreDeleted(requireSourceRoot(ctx, "home"), workspace, id),
+    {
+      writes: true,
+    },
+  );
 }
 
 /** Undoes the chat change that made the current state (source `undo`). */
@@ -142,7 +154,8 @@ export async function undoChatChangeAction(input: unknown) {
   return runAction(
     ZMemoryRef.extend({ expectedSha256: ZSha256.optional() }),
     input,
-    ({ workspace, id, expectedSha256 }) => undoChatChange(requireHome(), workspace, id, expecting(expectedSha256)),
+    ({ workspace, id, expectedSha256 }, ctx) =>
+      undoChatChange(requireSourceRoot(ctx, "home"), workspace, id, expecting(expectedSha256)),
     { writes: true },
   );
 }
@@ -152,16 +165,16 @@ export async function saveRawFileAction(input: unknown) {
   return runAction(
     ZMemoryRef.extend({ raw: z.string().max(2_000_000), expectedSha256: ZSha256.optional() }),
     input,
-    ({ workspace, id, raw, expectedSha256 }) =>
-      saveRawMemoryFile(requireHome(), workspace, id, raw, expecting(expectedSha256)),
+    ({ workspace, id, raw, expectedSha256 }, ctx) =>
+      saveRawMemoryFile(requireSourceRoot(ctx, "home"), workspace, id, raw, expecting(expectedSha256)),
     { writes: true },
   );
 }
 
 /** A memory's current state (null when deleted or gone), its deletion mark and its versions, newest first. */
 export async function readHistoryAction(input: unknown) {
-  return runAction(ZMemoryRef, input, async ({ workspace, id }) => {
-    const home = requireHome();
+  return runAction(ZMemoryRef, input, async ({ workspace, id }, ctx) => {
+    const home = requireSourceRoot(ctx, "home");
     const [current, versions, deleted] = await Promise.all([
       findMemory(home, workspace, id),
       listVersions(home, workspace, id),
@@ -174,18 +187,18 @@ export async function readHistoryAction(input: unknown) {
 
 /** Every deleted memory of every set, newest deletion first. */
 export async function listDeletedAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => listAllDeleted(requireHome()));
+  return runAction(z.object({}), input, (_input, ctx) => listAllDeleted(requireSourceRoot(ctx, "home")));
 }
 
 /** Every problem under the home, with each problem file's raw text and sha256 for the raw editor. */
 export async function listProblemsAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => listProblemFiles(requireHome()));
+  return runAction(z.object({}), input, (_input, ctx) => listProblemFiles(requireSourceRoot(ctx, "home")));
 }
 
 /** What a chat in a workspace (or none) receives, the workspaces to pick from, and the memories it could change. */
 export async function readPayloadAction(input: unknown) {
-  return runAction(ZSet, input, async ({ workspace }) => {
-    const home = requireHome();
+  return runAction(ZSet, input, async ({ workspace }, ctx) => {
+    const home = requireSourceRoot(ctx, "home");
     const [payload, workspaces, global, ws] = await Promise.all([
       chatPayload(home, workspace),
       listWorkspaces(home),
@@ -211,8 +224,8 @@ const ZChange = z.discriminatedUnion("kind", [
 
 /** Previews, without saving, a change's effect on a chat's payload and the note a running chat would be sent. */
 export async function previewNoteAction(input: unknown) {
-  return runAction(z.object({ workspace: ZWorkspace, target: ZMemoryRef, change: ZChange }), input, async (v) => {
-    const p = await previewPayloadChange(requireHome(), v.workspace, v.target, v.change);
+  return runAction(z.object({ workspace: ZWorkspace, target: ZMemoryRef, change: ZChange }), input, async (v, ctx) => {
+    const p = await previewPayloadChange(requireSourceRoot(ctx, "home"), v.workspace, v.target, v.change);
     return {
       note: p.note,
       problems: p.problems,
@@ -225,7 +238,7 @@ export async function previewNoteAction(input: unknown) {
 
 /** The settings as read (defaults filled in) with their problems. */
 export async function getSettingsAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => readSettings(requireHome()));
+  return runAction(z.object({}), input, (_input, ctx) => readSettings(requireSourceRoot(ctx, "home")));
 }
 
 /** Saves the limits and `sessions.compress`; the lib refuses a value out of range. */
@@ -239,7 +252,9 @@ export async function saveSettingsAction(input: unknown) {
     versionsKept: n,
     compress: z.boolean(),
   });
-  return runAction(ZSettings, input, (values) => writeSettings(requireHome(), values), { writes: true });
+  return runAction(ZSettings, input, (values, ctx) => writeSettings(requireSourceRoot(ctx, "home"), values), {
+    writes: true,
+  });
 }
 
 /** Creates a workspace's memory set folder, when a person asks for it on the page of a set that does not exist. */
@@ -247,15 +262,15 @@ export async function createWorkspaceSetAction(input: unknown) {
   return runAction(
     z.object({ workspace: ZWorkspace.unwrap() }),
     input,
-    ({ workspace }) => createWorkspaceSet(requireHome(), workspace),
+    ({ workspace }, ctx) => createWorkspaceSet(requireSourceRoot(ctx, "home"), workspace),
     { writes: true },
   );
 }
 
 /** How many chats of the log folder a form (`sessions.compress`) would refuse, asked before saving a change of it. */
 export async function countFormRefusalsAction(input: unknown) {
-  return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }) => {
-    const logs = serverRoots().logs;
+  return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }, ctx) => {
+    const logs = ctx.roots.logs;
     // Loaded on demand: every memory page's actions share this module, and only this one reads the log folder.
     const { countFormRefusals } = await import("@/lib/sessions/form-count");
     // No log folder: no chat to refuse.
@@ -265,7 +280,7 @@ export async function countFormRefusalsAction(input: unknown) {
 
 /** Memory lint over every set: the Memory health page's findings. */
 export async function lintAction(input: unknown = {}) {
-  return runAction(z.object({}), input, () => lintMemory(requireHome(), { all: true }));
+  return runAction(z.object({}), input, (_input, ctx) => lintMemory(requireSourceRoot(ctx, "home"), { all: true }));
 }
 
 const ZBulkAction = z.discriminatedUnion("kind", [
@@ -281,7 +296,7 @@ export async function bulkChangeAction(input: unknown) {
   return runAction(
     z.object({ targets: z.array(ZMemoryRef).min(1).max(10_000), action: ZBulkAction }),
     input,
-    ({ targets, action }) => bulkChange(requireHome(), targets, action),
+    ({ targets, action }, ctx) => bulkChange(requireSourceRoot(ctx, "home"), targets, action),
     { writes: true },
   );
 }
@@ -291,7 +306,7 @@ export async function undoBulkAction(input: unknown) {
   return runAction(
     z.object({ bulkId: z.string().regex(BULK_ID_PATTERN) }),
     input,
-    ({ bulkId }) => undoBulk(requireHome(), bulkId),
+    ({ bulkId }, ctx) => undoBulk(requireSourceRoot(ctx, "home"), bulkId),
     { writes: true },
   );
 }

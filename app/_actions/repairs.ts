@@ -17,8 +17,8 @@ import {
 } from "@/lib/repair";
 import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
-import { repairRoots, resumeOnce, startFormJob } from "@/server/repairs";
-import { requireHome, requireState } from "@/server/roots";
+import { afterResume, repairRoots, resumeReport, startFormJob } from "@/server/repairs";
+import { requireSourceRoot } from "@/server/source/context";
 
 // Ids and names are data: the lib finds chats by decoding folder names and checks memory ids and keys.
 const ZChat = z.string().min(1).max(1024);
@@ -33,9 +33,8 @@ const ZUndo = z.object({ id: z.string().min(1).max(200) });
 
 /** Exactly which files a repair will change, move or create; writes nothing. */
 export async function previewRepairAction(input: unknown) {
-  return runAction(ZTargetInput, input, async ({ target }) => {
-    const roots = repairRoots();
-    await resumeOnce(roots);
+  return runAction(ZTargetInput, input, async ({ target }, ctx) => {
+    const roots = repairRoots(ctx);
     return previewRepair(roots, target as RepairTarget);
   });
 }
@@ -45,9 +44,9 @@ export async function applyRepairAction(input: unknown) {
   return runAction(
     ZTargetInput,
     input,
-    async ({ target }) => {
-      const roots = repairRoots();
-      await resumeOnce(roots);
+    async ({ target }, ctx) => {
+      const roots = repairRoots(ctx);
+      await afterResume();
       const journal = await applyRepair(roots, target as RepairTarget);
       revalidatePath("/", "layout");
       return { id: journal.id, summary: journal.summary };
@@ -61,8 +60,8 @@ export async function applyRepairAction(input: unknown) {
  * nothing. The same lib function as `oda-admin repair apply lock:memory-history --dry-run`.
  */
 export async function previewHomeLockAction(input: unknown) {
-  return runAction(z.object({}), input, async () => {
-    return setAsideHomeLock(requireHome(), requireState(), true);
+  return runAction(z.object({}), input, async (_input, ctx) => {
+    return setAsideHomeLock(requireSourceRoot(ctx, "home"), requireSourceRoot(ctx, "state"), true);
   });
 }
 
@@ -71,8 +70,8 @@ export async function setAsideHomeLockAction(input: unknown) {
   return runAction(
     z.object({}),
     input,
-    async () => {
-      const done = await setAsideHomeLock(requireHome(), requireState());
+    async (_input, ctx) => {
+      const done = await setAsideHomeLock(requireSourceRoot(ctx, "home"), requireSourceRoot(ctx, "state"));
       revalidatePath("/", "layout");
       return done;
     },
@@ -85,9 +84,9 @@ export async function undoRepairAction(input: unknown) {
   return runAction(
     ZUndo,
     input,
-    async ({ id }) => {
-      const roots = repairRoots();
-      await resumeOnce(roots);
+    async ({ id }, ctx) => {
+      const roots = repairRoots(ctx);
+      await afterResume();
       const journal = await undoRepair(roots.state, id);
       revalidatePath("/", "layout");
       return { id: journal.id, summary: journal.summary };
@@ -98,20 +97,21 @@ export async function undoRepairAction(input: unknown) {
 
 /** The newest folder-form conversion job, or null: one small file read, for polling while it runs. */
 export async function repairsJobAction(input: unknown) {
-  return runAction(z.object({}), input, async () => listJobs(repairRoots().state)[0] ?? null);
+  return runAction(z.object({}), input, async (_input, ctx) => listJobs(repairRoots(ctx).state)[0] ?? null);
 }
 
 /** The Repairs page's data: problems with a repair, space, the conversion job, and the repairs made. */
 export async function repairsOverviewAction(input: unknown) {
-  return runAction(z.object({}), input, async () => {
-    const roots = repairRoots();
-    await resumeOnce(roots);
+  return runAction(z.object({}), input, async (_input, ctx) => {
+    const roots = repairRoots(ctx);
     const [repairable, space] = await Promise.all([listRepairable(roots), spaceReport(roots)]);
     return {
       repairable,
       space,
       compress: readCompressSetting(roots.home),
       job: listJobs(roots.state)[0] ?? null,
+      // What the server's start did with interrupted repairs (a GET never resumes them); live only.
+      resume: ctx.canWrite ? resumeReport() : null,
       journals: listJournals(roots.state).map((j) => ({
         id: j.id,
         kind: j.kind,
@@ -133,8 +133,8 @@ export async function repairsOverviewAction(input: unknown) {
 
 /** The two copies of a chat stored in two places, side by side. */
 export async function compareCopiesAction(input: unknown) {
-  return runAction(z.object({ chat: ZChat }), input, async ({ chat }) => {
-    const roots = repairRoots();
+  return runAction(z.object({ chat: ZChat }), input, async ({ chat }, ctx) => {
+    const roots = repairRoots(ctx);
     if (!roots.logs) return [];
     return compareCopies(roots.logs, chat, readCompressSetting(roots.home));
   });
@@ -148,9 +148,9 @@ export async function startFormJobAction(input: unknown) {
   return runAction(
     z.object({}),
     input,
-    async () => {
-      const roots = repairRoots();
-      await resumeOnce(roots);
+    async (_input, ctx) => {
+      const roots = repairRoots(ctx);
+      await afterResume();
       return { started: startFormJob(roots) };
     },
     { writes: true },

@@ -2,10 +2,9 @@
 
 import { z } from "zod";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
-import { readCompressSetting } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import { refreshInWorker } from "@/server/index-worker";
-import { requireLogs, serverRoots } from "@/server/roots";
+import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
 
 const ZDate = z
   .string()
@@ -25,17 +24,16 @@ const ZSearch = z.object({
 });
 const ZStatus = z.object({ refresh: z.enum(["never", "when-stale", "now"]).default("when-stale") });
 
-/** The server's log folder and state folder, or the sentence saying what is missing. */
-function indexRoots() {
-  const logs = requireLogs();
-  const { home, state } = serverRoots();
-  return { logs, state, compress: readCompressSetting(home) };
+/** The source's log folder (and its form) and state folder, or the sentence saying what is missing. */
+function indexRoots(ctx: SourceContext) {
+  const { logDir, compress } = requireLogFolder(ctx);
+  return { logs: logDir, state: requireSourceRoot(ctx, "state"), compress };
 }
 
 /** Searches the index as it is; the page shows the index's freshness beside the results. */
 export async function searchAction(input: unknown) {
-  return runAction(ZSearch, input, async (v) => {
-    const { logs, state } = indexRoots();
+  return runAction(ZSearch, input, async (v, ctx) => {
+    const { logs, state } = indexRoots(ctx);
     return searchChats(state, logs, {
       query: v.query,
       cwd: v.cwd || null,
@@ -54,8 +52,8 @@ export async function searchAction(input: unknown) {
  * one; `now` starts one anyway (the Refresh button). Never waits for it.
  */
 export async function indexStatusAction(input: unknown) {
-  return runAction(ZStatus, input, async ({ refresh }) => {
-    const { logs, state, compress } = indexRoots();
+  return runAction(ZStatus, input, async ({ refresh }, ctx) => {
+    const { logs, state, compress } = indexRoots(ctx);
     const status = await indexStatus(state, logs);
     const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
     if (refresh === "now" || (refresh === "when-stale" && stale)) {
@@ -67,8 +65,8 @@ export async function indexStatusAction(input: unknown) {
 
 /** The working folders of the indexed chats, for the filter. */
 export async function indexFoldersAction(input: unknown) {
-  return runAction(z.object({}), input, async () => {
-    const { logs, state } = indexRoots();
+  return runAction(z.object({}), input, async (_input, ctx) => {
+    const { logs, state } = indexRoots(ctx);
     return indexedFolders(state, logs);
   });
 }

@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { findInChat, freeStaleLock, nextErrorLine } from "@/lib/sessions";
 import { runAction } from "@/server/action";
-import { type LineView, requireLogFolder } from "@/server/chat-inspector";
+import type { LineView } from "@/server/chat-inspector";
+import { requireLogFolder } from "@/server/source/context";
 
 // Chat ids are data: the lib finds the chat folder by decoding folder names, never by joining a path.
 const ZId = z.string().min(1).max(1024);
@@ -25,16 +26,16 @@ function lineView(line: { n: number; offset: number; raw: string; error?: string
 
 /** The first line at or after `from` containing `query` (case-insensitive), or `null`. */
 export async function findInChatAction(input: unknown) {
-  return runAction(ZFind, input, async ({ id, query, from, generation }) => {
-    const { logDir, compress } = requireLogFolder();
+  return runAction(ZFind, input, async ({ id, query, from, generation }, ctx) => {
+    const { logDir, compress } = requireLogFolder(ctx);
     return lineView(await findInChat(logDir, id, query, { from, generation, compress }));
   });
 }
 
 /** The first line at or after `from` that is not a JSON object, or `null`. */
 export async function nextErrorAction(input: unknown) {
-  return runAction(ZNextError, input, async ({ id, from, generation }) => {
-    const { logDir, compress } = requireLogFolder();
+  return runAction(ZNextError, input, async ({ id, from, generation }, ctx) => {
+    const { logDir, compress } = requireLogFolder(ctx);
     return lineView(await nextErrorLine(logDir, id, { from, generation, compress }));
   });
 }
@@ -48,8 +49,8 @@ export async function freeStaleLockAction(input: unknown) {
   return runAction(
     ZFree,
     input,
-    async ({ id, expectPid }) => {
-      const { logDir } = requireLogFolder();
+    async ({ id, expectPid }, ctx) => {
+      const { logDir } = requireLogFolder(ctx);
       const status = freeStaleLock(logDir, id, { expectPid });
       revalidatePath("/chats");
       return { state: status.state, reason: status.reason };

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { bundleJobAction } from "@/app/_actions/bundle";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import type { BundlePreview } from "@/server/bundle-jobs";
 
@@ -11,9 +12,10 @@ export const size = (n: number) =>
 
 /** A bundle job (a preview or the bundle being written), polled until it is over. */
 export function useBundleJob(id: string | null) {
+  const withSource = useSourceInput();
   return useQuery({
     queryKey: ["bundle-job", id],
-    queryFn: () => unwrap(bundleJobAction({ id })),
+    queryFn: () => unwrap(bundleJobAction(withSource({ id }))),
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data && q.state.data.state !== "running" ? false : 400),
   });

@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { previewBundleAction, startBundleAction } from "@/app/_actions/bundle";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -17,15 +18,16 @@ import { INITIAL_SCOPE, ScopeFields, type ScopeForm, toScope } from "./scope-fie
  * download it.
  */
 export function CreateBundle() {
+  const withSource = useSourceInput();
   const [form, setForm] = useState<ScopeForm>(INITIAL_SCOPE);
   const [job, setJob] = useState<string | null>(null);
   const [previewJob, setPreviewJob] = useState<string | null>(null);
   const preview = useMutation({
-    mutationFn: () => unwrap(previewBundleAction(toScope(form))),
+    mutationFn: () => unwrap(previewBundleAction(withSource(toScope(form)))),
     onSuccess: (data) => setPreviewJob(data.id),
   });
   const start = useMutation({
-    mutationFn: () => unwrap(startBundleAction(toScope(form))),
+    mutationFn: () => unwrap(startBundleAction(withSource(toScope(form)))),
     onSuccess: (data) => setJob(data.id),
   });
   const status = useBundleJob(job).data;

@@ -4,21 +4,25 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { openBundleAction } from "@/app/_actions/bundle";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 
 /**
  * Open a bundle: a file on this computer, by its path. The server checks it,
- * unpacks it into its state folder and shows it read-only until it is closed.
+ * unpacks it into its state folder and adds it, read-only, beside the live
+ * installation and the bundles already open; a refusal changes nothing.
  */
 export function OpenBundle() {
+  const withSource = useSourceInput();
   const [path, setPath] = useState("");
+  // Next's own router: the opened bundle's pages are under its own address, whatever this page's source.
   const router = useRouter();
   const open = useMutation({
-    mutationFn: () => unwrap(openBundleAction({ path })),
-    onSuccess: () => {
-      router.push("/");
+    mutationFn: () => unwrap(openBundleAction(withSource({ path }))),
+    onSuccess: (opened) => {
+      router.push(opened.href);
       router.refresh();
     },
   });
@@ -28,8 +32,8 @@ export function OpenBundle() {
         Open a bundle
       </h2>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
-        Every page then shows the bundle, read-only, until you close it; the bundle is checked first (its manifest and
-        every checksum) and unpacked into the state folder.
+        The bundle opens beside the live data and the bundles already open, read-only, at an address of its own (/b/…);
+        it is checked first (its manifest and every checksum) and unpacked into the state folder.
       </p>
       <form
         className="flex flex-wrap items-end gap-2"

@@ -1,10 +1,11 @@
-import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Fact } from "@/components/ui/fact";
+import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
 import { chatHref } from "@/lib/routes";
 import { type DetailsView, detailsOnce } from "@/server/chat-inspector";
+import { pageSource } from "@/server/source/edge";
 import { formatBytes, formatCount } from "./format";
 import { ProblemList } from "./problem-list";
 
@@ -18,7 +19,7 @@ const CACHE_LABEL: Record<string, string> = {
 
 /** The chat's title for its heading: the log's title, else "Chat <id>" (one read, shared with the details). */
 export async function ChatTitle({ id }: { id: string }) {
-  const d = await detailsOnce(id).catch(() => null);
+  const d = await detailsOnce(await pageSource(), id).catch(() => null);
   return <>{d?.title ?? `Chat ${id}`}</>;
 }
 
@@ -30,7 +31,7 @@ function unreadable(error: unknown): string {
 export async function ChatProblems({ id }: { id: string }) {
   let d: DetailsView;
   try {
-    d = await detailsOnce(id);
+    d = await detailsOnce(await pageSource(), id);
   } catch (error) {
     return <Alert tone="error">{unreadable(error)}</Alert>;
   }
@@ -47,7 +48,7 @@ export async function ChatProblems({ id }: { id: string }) {
 export async function ChatDetails({ id }: { id: string }) {
   let d: DetailsView;
   try {
-    d = await detailsOnce(id);
+    d = await detailsOnce(await pageSource(), id);
   } catch {
     // The sentence is shown once, by ChatProblems above the log.
     return <p className="text-sm">The details could not be read: see the problem above.</p>;

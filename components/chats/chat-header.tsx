@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { Fact } from "@/components/ui/fact";
+import { Link, SourceAnchor } from "@/components/ui/link";
 import { chatHref, downloadHref } from "@/lib/routes";
 import type { OutlineView } from "@/server/chat-inspector";
 import { formatBytes, workingFolderLabel } from "./format";
@@ -85,12 +85,12 @@ export function ChatFiles({ outline, generation }: { outline: OutlineView; gener
       </div>
       {shown && !shown.refused && (
         <p className="flex flex-wrap gap-x-4 text-sm">
-          <a className={LINK} href={downloadHref(outline.id, "decompressed", shown.name)} download>
+          <SourceAnchor className={LINK} href={downloadHref(outline.id, "decompressed", shown.name)} download>
             Download the decompressed log
-          </a>
-          <a className={LINK} href={downloadHref(outline.id, "raw", shown.name)} download>
+          </SourceAnchor>
+          <SourceAnchor className={LINK} href={downloadHref(outline.id, "raw", shown.name)} download>
             Download the raw file ({shown.name})
-          </a>
+          </SourceAnchor>
         </p>
       )}
     </div>

@@ -1,7 +1,8 @@
-import Link from "next/link";
 import { setName } from "@/components/memory/names";
+import { Link } from "@/components/ui/link";
 import { historyHref, memoryHref } from "@/lib/routes";
 import { memoriesOfChat } from "@/server/provenance";
+import { pageSource } from "@/server/source/edge";
 
 /** `20261129T182408123Z-chat-2` as `2026-11-29 18:24:08 UTC`, the moment a version was saved. */
 function versionMoment(name: string): string {
@@ -17,7 +18,7 @@ const LINK = "text-blue-800 underline dark:text-blue-300";
  * chat wrote, on the memory's history page.
  */
 export async function ChatMemories({ id }: { id: string }) {
-  const memories = await memoriesOfChat(id).catch(() => null);
+  const memories = await memoriesOfChat(await pageSource(), id).catch(() => null);
   if (memories === null) return <p>The memories this chat saved could not be read.</p>;
   if (!memories.length) return <p>This chat saved or changed no memory.</p>;
   return (

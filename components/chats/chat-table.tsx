@@ -4,10 +4,10 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import Link from "next/link";
 import { useRef } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { Badge } from "@/components/ui/badge";
+import { Link } from "@/components/ui/link";
 import { PathText } from "@/components/ui/path-text";
 import { Time } from "@/components/ui/time";
 import { VirtualRow } from "@/components/ui/virtual-row";

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";

@@ -1,15 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { freeStaleLockAction } from "@/app/_actions/sessions";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import type { LockView } from "@/lib/types";
 import { statusQuery } from "./log-data";
@@ -43,15 +43,16 @@ export function LockPanel({
   /** Set while a support bundle is shown: the lock came with it from another computer. */
   bundle?: string | null;
 }) {
+  const withSource = useSourceInput();
   const status = useQuery({ ...statusQuery(id, generation, false), enabled: false });
   const lock = status.data?.lock ?? initial;
   const [confirming, setConfirming] = useState(false);
   const [freed, setFreed] = useState(false);
   const qc = useQueryClient();
-  const router = useRouter();
+  const router = useSourceRouter();
   const toast = useToast();
   const free = useMutation({
-    mutationFn: (pid: number) => unwrap(freeStaleLockAction({ id, expectPid: pid })),
+    mutationFn: (pid: number) => unwrap(freeStaleLockAction(withSource({ id, expectPid: pid }))),
     onSuccess: () => {
       setFreed(true);
       toast({ message: `Chat freed: its session.lock was removed; nothing else was touched.`, tone: "success" });
@@ -90,9 +91,9 @@ export function LockPanel({
         <p>
           The session.lock names <Holder lock={lock} />. {lock.reason}
         </p>
-        <Button variant="danger" className="mt-2" onClick={() => setConfirming(true)} disabled={free.isPending}>
+        <WriteButton variant="danger" className="mt-2" onClick={() => setConfirming(true)} disabled={free.isPending}>
           Free this chat
-        </Button>
+        </WriteButton>
         <ConfirmDialog
           open={confirming}
           title="Free this chat?"

@@ -1,4 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
+import { sourcePrefixOf } from "@/components/shell/query-client";
 import { ActionError } from "@/components/ui/action-error";
 import { queryKeys } from "@/lib/query-keys";
 import { chatDataHref } from "@/lib/routes";
@@ -23,8 +24,11 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 export function linesQuery(id: string, generation: string | null, from: number, copy?: number) {
   return queryOptions({
     queryKey: queryKeys.sessions.lines(id, generation, from, copy),
-    queryFn: ({ signal }) =>
-      getJson<LinesView>(chatDataHref(id, "lines", { from, count: PAGE, generation, copy }), signal),
+    queryFn: ({ signal, client }) =>
+      getJson<LinesView>(
+        sourcePrefixOf(client) + chatDataHref(id, "lines", { from, count: PAGE, generation, copy }),
+        signal,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
@@ -34,7 +38,8 @@ export function linesQuery(id: string, generation: string | null, from: number, 
 export function statusQuery(id: string, generation: string | null, follow: boolean, copy?: number) {
   return queryOptions({
     queryKey: queryKeys.sessions.status(id, generation, copy),
-    queryFn: ({ signal }) => getJson<StatusView>(chatDataHref(id, "status", { generation, copy }), signal),
+    queryFn: ({ signal, client }) =>
+      getJson<StatusView>(sourcePrefixOf(client) + chatDataHref(id, "status", { generation, copy }), signal),
     refetchInterval: follow ? 1000 : false,
     staleTime: follow ? 0 : 10_000,
   });

@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { findInChatAction, nextErrorAction } from "@/app/_actions/sessions";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { formatCount } from "./format";
@@ -49,6 +50,7 @@ export function LogToolbar({
   onEnd: () => void;
   onMessage: (message: string) => void;
 }) {
+  const withSource = useSourceInput();
   const [line, setLine] = useState("");
   const [query, setQuery] = useState("");
   const lineId = useId();
@@ -56,7 +58,7 @@ export function LogToolbar({
   const toolsId = useId();
   const [toolsOpen, setToolsOpen] = useState(false);
   const nextError = useMutation({
-    mutationFn: () => unwrap(nextErrorAction({ id, from: current + 1, generation })),
+    mutationFn: () => unwrap(nextErrorAction(withSource({ id, from: current + 1, generation }))),
     onSuccess: (found) => {
       if (found) {
         onJump(found.n);
@@ -66,7 +68,7 @@ export function LogToolbar({
     onError: (e) => onMessage(e.message),
   });
   const find = useMutation({
-    mutationFn: (q: string) => unwrap(findInChatAction({ id, query: q, from: current + 1, generation })),
+    mutationFn: (q: string) => unwrap(findInChatAction(withSource({ id, query: q, from: current + 1, generation }))),
     onSuccess: (found, q) => {
       if (found) {
         onJump(found.n);

@@ -4,8 +4,8 @@
 
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSourceHref, useSourceRouter } from "@/components/shell/source";
 import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref, lineDownloadHref } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
@@ -65,7 +65,8 @@ export function LogViewer({
   copy?: number;
 }) {
   const qc = useQueryClient();
-  const router = useRouter();
+  const router = useSourceRouter();
+  const toSource = useSourceHref();
   const firstPage = initialPage.lines[0]?.n ?? 1;
   useState(() => qc.setQueryData(linesQuery(id, generation, pageStart(firstPage), copy).queryKey, initialPage));
   const [view, setView] = useState(initialView);
@@ -251,12 +252,12 @@ export function LogViewer({
                 ) : !line ? (
                   <p className="text-xs text-zinc-600 dark:text-zinc-400">Loading line {formatCount(n)}…</p>
                 ) : view === "raw" ? (
-                  <RawLine line={line} href={hrefOf(n)} download={lineDownloadHref(id, n, generation)} />
+                  <RawLine line={line} href={hrefOf(n)} download={toSource(lineDownloadHref(id, n, generation))} />
                 ) : (
                   <ConversationLine
                     line={line}
                     href={hrefOf(n)}
-                    download={lineDownloadHref(id, n, generation)}
+                    download={toSource(lineDownloadHref(id, n, generation))}
                     tools={tools}
                     hrefOf={hrefOf}
                   />

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useMemo, useState } from "react";
+import { Link } from "@/components/ui/link";
 import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";
 import { isLongLine, LongLineNote } from "./long-line";

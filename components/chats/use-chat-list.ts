@@ -1,6 +1,7 @@
 "use client";
 
 import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
+import { sourcePrefixOf } from "@/components/shell/query-client";
 import type { ErrorBody } from "@/lib/errors";
 import { queryKeys } from "@/lib/query-keys";
 import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
@@ -21,8 +22,8 @@ const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, ind
 type Chunk = ChatListBatch | { error: ErrorBody };
 
 /** Reads `/api/chats` (NDJSON) line by line as the server lists the folder. */
-async function* readListStream(signal: AbortSignal): AsyncGenerator<Chunk> {
-  const response = await fetch("/api/chats", { signal, cache: "no-store" });
+async function* readListStream(signal: AbortSignal, prefix: string): AsyncGenerator<Chunk> {
+  const response = await fetch(`${prefix}/api/chats`, { signal, cache: "no-store" });
   if (!response.ok || !response.body) {
     const message = (await response.text()).trim() || `The chat list could not be read (${response.status}).`;
     yield { error: { code: "unexpected", message } };
@@ -87,7 +88,7 @@ export function useChatList() {
   const query = useQuery({
     queryKey: queryKeys.sessions.list(),
     queryFn: streamedQuery<Chunk, ChatListState>({
-      streamFn: ({ signal }) => readListStream(signal),
+      streamFn: ({ signal, client }) => readListStream(signal, sourcePrefixOf(client)),
       reducer: reduce,
       initialValue: EMPTY,
     }),

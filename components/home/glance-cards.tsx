@@ -1,9 +1,9 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { memoryCounts } from "@/lib/memory";
-import type { Roots } from "@/lib/roots";
 import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
 import { countProblemChats } from "@/server/problem-chats";
+import type { SourceContext } from "@/server/source/context";
 
 interface Glance {
   label: string;
@@ -38,7 +38,8 @@ function problemsOf(count: number, href: string, one: string, many = `${one}s`) 
   return { count, href, label: plural(count, one, many) };
 }
 
-async function chatsGlance(logs: string | null): Promise<Glance> {
+async function chatsGlance(ctx: SourceContext): Promise<Glance> {
+  const logs = ctx.roots.logs;
   const base = { label: "Chats", href: "/chats" };
   if (!logs) return { ...base, facts: ["No log folder was given."], problems: null };
   try {
@@ -49,7 +50,7 @@ async function chatsGlance(logs: string | null): Promise<Glance> {
       facts: [plural(walk.chats.length, "chat"), `in ${plural(groups, "working folder group")}`],
       // A chat's own problems count as well as the folder's: a form change can make every chat one.
       problems: [
-        problemsOf(await countProblemChats(), "/chats?problems=1", "chat with problems", "chats with problems"),
+        problemsOf(await countProblemChats(ctx), "/chats?problems=1", "chat with problems", "chats with problems"),
         problemsOf(walk.problems.filter((p) => p.kind !== "system").length, "/chats?problems=1", "folder problem"),
         // A group the system would not list: its chats are not in the counts above (the doctor names it).
         problemsOf(
@@ -66,8 +67,8 @@ async function chatsGlance(logs: string | null): Promise<Glance> {
 }
 
 /** The start page's summary: what is in each root, and how many problems need a look. */
-export async function GlanceCards({ roots }: { roots: Roots }) {
-  const cards = await Promise.all([memoryGlance(roots.home), chatsGlance(roots.logs)]);
+export async function GlanceCards({ ctx }: { ctx: SourceContext }) {
+  const cards = await Promise.all([memoryGlance(ctx.roots.home), chatsGlance(ctx)]);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       {cards.map((card) => (

@@ -1,8 +1,9 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useEffect } from "react";
 import { useIndexStatus } from "@/components/search/use-index-status";
+import { useSourcePathname, useSourceRouter } from "@/components/shell/source";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 
@@ -36,8 +37,8 @@ export function InsightsFilters({
   cwds: (string | null)[];
   models: string[];
 }) {
-  const router = useRouter();
-  const path = usePathname();
+  const router = useSourceRouter();
+  const path = useSourcePathname();
   const search = useSearchParams();
   useEffect(() => {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -102,6 +103,6 @@ export function InsightsFilters({
 
 /** Re-renders the page when a background refresh of the index ends (the panel beside it polls the same query). */
 function useRefreshWhenIndexed() {
-  const router = useRouter();
+  const router = useSourceRouter();
   useIndexStatus(() => router.refresh());
 }

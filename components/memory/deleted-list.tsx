@@ -1,14 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { deleteMemoryAction, restoreDeletedAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { historyHref, memoryHref } from "@/lib/routes";
 import { setName } from "./names";
@@ -20,12 +21,13 @@ type Restorable = { workspace: string | null; id: string; title: string };
 
 /** Recently deleted: every deleted memory of every set, with its last text, a restore and its history. */
 export function DeletedList() {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
   const query = useQuery(memoryQueries.deleted());
   // Callbacks sit on the mutations, not on `mutate`, so an Undo still works after the page changed.
   const restore = useMutation({
-    mutationFn: (m: Restorable) => unwrap(restoreDeletedAction({ workspace: m.workspace, id: m.id })),
+    mutationFn: (m: Restorable) => unwrap(restoreDeletedAction(withSource({ workspace: m.workspace, id: m.id }))),
     onSuccess: (r, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       toast(
@@ -42,7 +44,7 @@ export function DeletedList() {
   });
   // The Undo of a restore: the memory goes back under Recently deleted, and that too can be undone.
   const deleteAgain = useMutation({
-    mutationFn: (m: Restorable) => unwrap(deleteMemoryAction({ workspace: m.workspace, id: m.id })),
+    mutationFn: (m: Restorable) => unwrap(deleteMemoryAction(withSource({ workspace: m.workspace, id: m.id }))),
     onSuccess: (_, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       restore.reset();
@@ -89,7 +91,7 @@ export function DeletedList() {
             Select all
           </label>
           <span aria-live="polite">{chosen.length} selected</span>
-          <Button
+          <WriteButton
             disabled={!chosen.length || bulk.isPending}
             onClick={() =>
               bulk.mutate({
@@ -99,7 +101,7 @@ export function DeletedList() {
             }
           >
             Restore selected
-          </Button>
+          </WriteButton>
         </div>
       )}
       <ul aria-label="Deleted memories" className="space-y-3">
@@ -132,13 +134,13 @@ export function DeletedList() {
                 {m.text ?? "(its last version cannot be read)"}
               </pre>
               <div className="mt-2 flex flex-wrap items-center gap-3">
-                <Button
+                <WriteButton
                   variant="primary"
                   disabled={restore.isPending}
                   onClick={() => restore.mutate({ workspace: m.workspace, id: m.id, title: m.title })}
                 >
                   Restore<span className="sr-only"> {name}</span>
-                </Button>
+                </WriteButton>
                 <Link
                   className="text-sm text-blue-700 underline dark:text-blue-300"
                   href={historyHref(m.workspace, m.id)}

@@ -1,13 +1,13 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Prefetch } from "@/components/shell/prefetch";
 import { Alert } from "@/components/ui/alert";
+import { Link } from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { workspaceSetExists } from "@/lib/memory";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { setHref } from "@/lib/routes";
 import { loadEditorMemory } from "@/server/memory-page";
-import { serverRoots } from "@/server/roots";
+import { pageSource } from "@/server/source/edge";
 import { MemoryEditor } from "./memory-editor";
 import { MemoryOrigin } from "./memory-origin";
 import { setLabel } from "./names";
@@ -27,7 +27,7 @@ export function workspaceFromParam(raw: string): string | null {
 
 /** The editor's page: a new memory (`id` null) or an existing one; an unknown key or id is not found. */
 export async function EditorPage({ workspace, id }: { workspace: string | null; id: string | null }) {
-  const home = serverRoots().home;
+  const home = (await pageSource()).roots.home;
   const found = id === null ? null : await loadEditorMemory(home, workspace, id);
   if (found?.kind === "missing") notFound();
   // A new memory goes only into a set that exists: creating the set is its own, explicit action.

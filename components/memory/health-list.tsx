@@ -1,11 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
+import { WriteButton } from "@/components/ui/write-button";
 import { memoryHref, memoryPages } from "@/lib/routes";
 import type { BulkAction, LintFinding, LintMemory } from "@/lib/types";
 import { DiffView } from "./diff-view";
@@ -212,9 +212,9 @@ export function HealthList() {
                   {describeFinding(f)}
                   <div className="mt-2 flex flex-wrap gap-2">
                     {proposalsOf(f).map((p) => (
-                      <Button key={p.title} onClick={() => setProposal(p)} disabled={change.isPending}>
+                      <WriteButton key={p.title} onClick={() => setProposal(p)} disabled={change.isPending}>
                         {p.title}
-                      </Button>
+                      </WriteButton>
                     ))}
                   </div>
                 </li>

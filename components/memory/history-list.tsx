@@ -3,6 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Time } from "@/components/ui/time";
+import { WriteButton } from "@/components/ui/write-button";
 import type { HistoryEntry } from "./history-model";
 
 /** The states of a memory, the current one on top: moment, source in words, and what can be done with each. */
@@ -60,14 +61,14 @@ export function HistoryList({
                 <span className="sr-only">{e.current ? " of the current state" : ` of version ${e.exact}`}</span>
               </Button>
               {!e.current && (
-                <Button disabled={busy} onClick={() => onRestore(e)}>
+                <WriteButton disabled={busy} onClick={() => onRestore(e)}>
                   Restore<span className="sr-only"> version {e.exact}</span>
-                </Button>
+                </WriteButton>
               )}
               {e.current && e.source === "chat" && (
-                <Button disabled={busy} onClick={onUndo}>
+                <WriteButton disabled={busy} onClick={onUndo}>
                   Undo this chat change
-                </Button>
+                </WriteButton>
               )}
             </div>
           </li>

@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
+import { useSourceInput, useSourcePathname, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Link } from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
@@ -35,8 +35,9 @@ export interface HistoryProps {
 
 /** The history page of one memory (live or deleted): its states, a diff, restore and undo. */
 export function HistoryView({ workspace, id, initialVersion, initialCompare = null }: HistoryProps) {
-  const router = useRouter();
-  const pathname = usePathname();
+  const withSource = useSourceInput();
+  const router = useSourceRouter();
+  const pathname = useSourcePathname();
   const client = useQueryClient();
   const toast = useToast();
   const [selected, setSelected] = useState<string | null>(initialVersion);
@@ -80,7 +81,7 @@ export function HistoryView({ workspace, id, initialVersion, initialCompare = nu
   };
   const restore = useMutation({
     mutationFn: (version: string) =>
-      unwrap(restoreVersionAction({ workspace, id, version, expectedSha256: data?.current?.sha256 })),
+      unwrap(restoreVersionAction(withSource({ workspace, id, version, expectedSha256: data?.current?.sha256 }))),
     onSuccess: (r, version) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       if (!r.changed) return toast({ message: r.message ?? "Nothing was restored.", tone: "info" });
@@ -94,7 +95,8 @@ export function HistoryView({ workspace, id, initialVersion, initialCompare = nu
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
   const undo = useMutation({
-    mutationFn: () => unwrap(undoChatChangeAction({ workspace, id, expectedSha256: data?.current?.sha256 })),
+    mutationFn: () =>
+      unwrap(undoChatChangeAction(withSource({ workspace, id, expectedSha256: data?.current?.sha256 }))),
     onSuccess: (r) =>
       onDone(
         r,

@@ -1,12 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useLeaveGuard } from "@/components/shell/use-leave-guard";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
+import { Link } from "@/components/ui/link";
 import { Switch } from "@/components/ui/switch";
+import { useWriteLock, WriteButton } from "@/components/ui/write-button";
 import {
   checkTitleAndText,
   countCodePoints,
@@ -69,8 +69,10 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
     ed.errors[field] ? withPageNumbers(live.find((p) => p.field === field)?.message ?? "") || undefined : undefined;
   const errors = { title: liveError("title"), text: liveError("text") };
   const guard = useLeaveGuard(ed.dirty);
+  const writeLock = useWriteLock();
   const submit = () => {
-    if (ed.save.isPending || bytesOver || (id !== null && !ed.loaded?.ok)) return;
+    // Ctrl+S and Enter too: nothing is sent from a read-only source (the server would refuse it anyway).
+    if (writeLock.disabled || ed.save.isPending || bytesOver || (id !== null && !ed.loaded?.ok)) return;
     ed.save.mutate(undefined);
   };
   const submitRef = useRef(submit);
@@ -221,11 +223,11 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
           {ed.errors.form}
         </p>
       )}
-      <Switch checked={ed.enabled} onChange={ed.setEnabled} label="Send this memory to chats" showLabel />
+      <Switch writes checked={ed.enabled} onChange={ed.setEnabled} label="Send this memory to chats" showLabel />
       <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-        <Button type="submit" variant="primary" disabled={ed.save.isPending || bytesOver}>
+        <WriteButton type="submit" variant="primary" disabled={ed.save.isPending || bytesOver}>
           {ed.save.isPending ? "Saving…" : "Save"}
-        </Button>
+        </WriteButton>
         <span className="text-xs text-zinc-700 dark:text-zinc-300">
           {ed.dirty ? "Unsaved edits" : id === null ? "Not saved yet" : "Saved"} · Ctrl+S or ⌘S saves
         </span>
@@ -235,9 +237,9 @@ export function MemoryEditor({ workspace, id }: { workspace: string | null; id: 
             <Link href={historyHref(workspace, id)} className="text-sm text-blue-800 underline dark:text-blue-300">
               History
             </Link>
-            <Button variant="danger" onClick={() => setConfirmDelete(true)} disabled={ed.remove.isPending}>
+            <WriteButton variant="danger" onClick={() => setConfirmDelete(true)} disabled={ed.remove.isPending}>
               Delete
-            </Button>
+            </WriteButton>
           </>
         )}
       </div>

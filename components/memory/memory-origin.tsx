@@ -1,13 +1,14 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { chatHref } from "@/lib/routes";
 import { chatPresence } from "@/server/provenance";
+import { pageSource } from "@/server/source/edge";
 
 /**
  * Where a memory the agent saved came from: a link to its chat, or, when the
  * log folder no longer holds that chat, a sentence saying so (no dead link).
  */
-export function MemoryOrigin({ chat }: { chat: string }) {
-  const presence = chatPresence(chat);
+export async function MemoryOrigin({ chat }: { chat: string }) {
+  const presence = chatPresence(await pageSource(), chat);
   if (presence === "present")
     return (
       <>

@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
 import { memoryPages, setHref } from "@/lib/routes";
 import { BudgetBar, BudgetLegend } from "./budget-bar";

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "@/components/ui/link";
 import { memoryHref } from "@/lib/routes";
 import type { MemorySet } from "@/lib/types";
 import { setLabel } from "./names";

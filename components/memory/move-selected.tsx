@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { WriteButton } from "@/components/ui/write-button";
 import { setName } from "./names";
 import { memoryQueries } from "./queries";
 
@@ -50,9 +50,9 @@ export function MoveSelected({
           </option>
         ))}
       </select>
-      <Button disabled={disabled || !chosen.length || to === undefined} onClick={() => setOpen(true)}>
+      <WriteButton disabled={disabled || !chosen.length || to === undefined} onClick={() => setOpen(true)}>
         Move to…
-      </Button>
+      </WriteButton>
       <ConfirmDialog
         open={open && to !== undefined}
         title={`Move to ${to === undefined ? "" : setName(to)}`}

@@ -1,12 +1,12 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { createWorkspaceSetAction } from "@/app/_actions/memory";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { Link } from "@/components/ui/link";
+import { WriteButton } from "@/components/ui/write-button";
 import { noWorkspaceSet } from "@/lib/memory/workspace-set-words";
 import { memoryPages } from "@/lib/routes";
 
@@ -15,9 +15,10 @@ import { memoryPages } from "@/lib/routes";
  * only when the person asks (a save never creates one silently).
  */
 export function NoSuchSet({ workspace }: { workspace: string }) {
-  const router = useRouter();
+  const withSource = useSourceInput();
+  const router = useSourceRouter();
   const create = useMutation({
-    mutationFn: () => unwrap(createWorkspaceSetAction({ workspace })),
+    mutationFn: () => unwrap(createWorkspaceSetAction(withSource({ workspace }))),
     onSuccess: () => router.refresh(),
   });
   return (
@@ -26,9 +27,9 @@ export function NoSuchSet({ workspace }: { workspace: string }) {
         <p>No chat in this workspace has saved a memory, and nobody has created its set.</p>
       </Alert>
       <div className="flex flex-wrap items-center gap-3">
-        <Button variant="primary" onClick={() => create.mutate()} disabled={create.isPending}>
+        <WriteButton variant="primary" onClick={() => create.mutate()} disabled={create.isPending}>
           Create a memory set for workspace {workspace}
-        </Button>
+        </WriteButton>
         <Link href={memoryPages.overview} className="text-sm text-blue-800 underline dark:text-blue-300">
           Back to every set
         </Link>

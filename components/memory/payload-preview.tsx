@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { previewNoteAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -69,6 +70,7 @@ export function PayloadPreview({ workspace, memories }: { workspace: string | nu
 }
 
 function PreviewForm({ workspace, memory }: { workspace: string | null; memory: Pickable }) {
+  const withSource = useSourceInput();
   const ids = useId();
   const [kind, setKind] = useState<Kind>("edit");
   const [title, setTitle] = useState(memory.title);
@@ -76,16 +78,18 @@ function PreviewForm({ workspace, memory }: { workspace: string | null; memory: 
   const preview = useMutation({
     mutationFn: () =>
       unwrap(
-        previewNoteAction({
-          workspace,
-          target: { workspace: memory.workspace, id: memory.id },
-          change:
-            kind === "edit"
-              ? { kind, title, text }
-              : kind === "enabled"
-                ? { kind, enabled: !memory.enabled }
-                : { kind },
-        }),
+        previewNoteAction(
+          withSource({
+            workspace,
+            target: { workspace: memory.workspace, id: memory.id },
+            change:
+              kind === "edit"
+                ? { kind, title, text }
+                : kind === "enabled"
+                  ? { kind, enabled: !memory.enabled }
+                  : { kind },
+          }),
+        ),
       ),
   });
   const kinds: [Kind, string][] = [

@@ -3,9 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { saveRawFileAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { setName } from "./names";
 
@@ -25,13 +27,15 @@ export function ProblemsFile({
   sha256: string | null;
   line: number | null;
 }) {
+  const withSource = useSourceInput();
   const ids = useId();
   const client = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(raw ?? "");
   const save = useMutation({
-    mutationFn: () => unwrap(saveRawFileAction({ workspace, id, raw: draft, expectedSha256: sha256 ?? undefined })),
+    mutationFn: () =>
+      unwrap(saveRawFileAction(withSource({ workspace, id, raw: draft, expectedSha256: sha256 ?? undefined }))),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       toast({
@@ -87,7 +91,7 @@ export function ProblemsFile({
         </pre>
       </section>
       {!editing ? (
-        <Button
+        <WriteButton
           onClick={() => {
             setDraft(raw);
             save.reset();
@@ -95,7 +99,7 @@ export function ProblemsFile({
           }}
         >
           Fix the file here<span className="sr-only"> ({path})</span>
-        </Button>
+        </WriteButton>
       ) : (
         <form
           className="space-y-2"
@@ -125,9 +129,9 @@ export function ProblemsFile({
             {save.isError ? save.error.message : ""}
           </p>
           <div className="flex gap-2">
-            <Button type="submit" variant="primary" disabled={save.isPending}>
+            <WriteButton type="submit" variant="primary" disabled={save.isPending}>
               Save the fix
-            </Button>
+            </WriteButton>
             <Button onClick={() => setEditing(false)}>Cancel</Button>
           </div>
         </form>

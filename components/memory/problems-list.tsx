@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { FixButton } from "@/components/repairs/fix-button";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
 import { setName } from "./names";
 import { withPageNumbers } from "./page-numbers";

@@ -1,16 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { setEnabledAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
 import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
 import { Switch } from "@/components/ui/switch";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
 import type { BulkAction } from "@/lib/types";
@@ -30,11 +31,12 @@ const MEMORY_COLUMNS: ColumnHead[] = [
 
 /** One set: its memories (with on/off switches), its problem files and its ignored files; refetched every 2 s. */
 export function SetView({ workspace }: { workspace: string | null }) {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
   const query = useQuery(memoryQueries.set(workspace));
   const toggle = useMutation({
-    mutationFn: (v: { id: string; enabled: boolean }) => unwrap(setEnabledAction({ workspace, ...v })),
+    mutationFn: (v: { id: string; enabled: boolean }) => unwrap(setEnabledAction(withSource({ workspace, ...v }))),
     onSuccess: (r) => {
       const title = r.memory?.ok ? r.memory.title : "The memory";
       toast({
@@ -76,19 +78,19 @@ export function SetView({ workspace }: { workspace: string | null }) {
               Select all
             </label>
             <span aria-live="polite">{chosen.length} selected</span>
-            <Button disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "on" })}>
+            <WriteButton disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "on" })}>
               Turn on selected
-            </Button>
-            <Button disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "off" })}>
+            </WriteButton>
+            <WriteButton disabled={!chosen.length || bulk.isPending} onClick={() => run({ kind: "off" })}>
               Turn off selected
-            </Button>
-            <Button
+            </WriteButton>
+            <WriteButton
               variant="danger"
               disabled={!chosen.length || bulk.isPending}
               onClick={() => run({ kind: "delete" })}
             >
               Delete selected
-            </Button>
+            </WriteButton>
             <MoveSelected
               workspace={workspace}
               chosen={chosen}
@@ -117,6 +119,7 @@ export function SetView({ workspace }: { workspace: string | null }) {
                   </th>
                   <td className="px-3 py-2">
                     <Switch
+                      writes
                       checked={m.enabled}
                       label={`Send “${m.title}” to chats`}
                       disabled={toggle.isPending && toggle.variables?.id === m.id}

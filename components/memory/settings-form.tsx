@@ -1,15 +1,16 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useState } from "react";
 import { countFormRefusalsAction, saveSettingsAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, inputClass } from "@/components/ui/field";
+import { Link } from "@/components/ui/link";
 import { Loading, QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
 import { queryKeys } from "@/lib/query-keys";
 import { SettingsProblems } from "./problem-list";
@@ -28,6 +29,7 @@ const formName = (compressed: boolean) => (compressed ? "zstd-compressed" : "pla
 
 /** The memory limits and `sessions.compress`, checked in the browser and again by the lib. */
 export function SettingsForm() {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
   const query = useQuery(memoryQueries.settings());
@@ -46,7 +48,7 @@ export function SettingsForm() {
   } | null>(null);
   const count = useMutation({
     mutationFn: (v: Record<LimitName, number> & { compress: boolean }) =>
-      unwrap(countFormRefusalsAction({ compress: v.compress })).then((c) => ({ values: v, ...c })),
+      unwrap(countFormRefusalsAction(withSource({ compress: v.compress }))).then((c) => ({ values: v, ...c })),
     onMutate: () => setFormError(null),
     onError: (e: Error) => setFormError(e.message),
     onSuccess: setConfirmForm,
@@ -61,7 +63,7 @@ export function SettingsForm() {
   }, [query.data, values]);
 
   const save = useMutation({
-    mutationFn: (v: Record<LimitName, number> & { compress: boolean }) => unwrap(saveSettingsAction(v)),
+    mutationFn: (v: Record<LimitName, number> & { compress: boolean }) => unwrap(saveSettingsAction(withSource(v))),
     onMutate: () => {
       setServerErrors({});
       setFormError(null);
@@ -152,9 +154,9 @@ export function SettingsForm() {
             {formError}
           </p>
         )}
-        <Button type="submit" variant="primary" disabled={save.isPending || count.isPending}>
+        <WriteButton type="submit" variant="primary" disabled={save.isPending || count.isPending}>
           {save.isPending ? "Saving…" : "Save settings"}
-        </Button>
+        </WriteButton>
         {formChanged && (
           <p role="status" className="text-sm">
             The log folder&apos;s form changed, so Oda refuses every chat still in the old form.{" "}

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { bulkChangeAction, undoBulkAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
@@ -29,6 +30,7 @@ function sentence(kind: keyof typeof DONE, r: BulkResult): string {
  * reason in an error toast.
  */
 export function useBulkChange(onDone?: () => void) {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
   const offer = (kind: keyof typeof DONE, r: BulkResult, message = sentence(kind, r)) =>
@@ -40,14 +42,15 @@ export function useBulkChange(onDone?: () => void) {
         : undefined,
     });
   const undo = useMutation({
-    mutationFn: (v: { bulkId: string; moved: BulkResult | null }) => unwrap(undoBulkAction({ bulkId: v.bulkId })),
+    mutationFn: (v: { bulkId: string; moved: BulkResult | null }) =>
+      unwrap(undoBulkAction(withSource({ bulkId: v.bulkId }))),
     // Undoing a move changes each memory in both sets: the toast counts the memories moved, not the places.
     onSuccess: (r, v) => offer("undo", r, v.moved ? `Moved back ${memories(v.moved.changed.length)}.` : undefined),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.memory.all }),
   });
   const change = useMutation({
-    mutationFn: (v: { targets: BulkTarget[]; action: BulkAction }) => unwrap(bulkChangeAction(v)),
+    mutationFn: (v: { targets: BulkTarget[]; action: BulkAction }) => unwrap(bulkChangeAction(withSource(v))),
     onSuccess: (r, v) => {
       offer(v.action.kind, r);
       onDone?.();

@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import {
   changeMemoryAction,
@@ -9,6 +8,7 @@ import {
   deleteMemoryAction,
   restoreDeletedAction,
 } from "@/app/_actions/memory";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/format";
@@ -54,9 +54,10 @@ function loadedOf(m: MemoryDetail): Loaded {
  * writers' changes count as outside changes.
  */
 export function useMemoryEditor(workspace: string | null, id: string | null) {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
-  const router = useRouter();
+  const router = useSourceRouter();
   const oneKey = queryKeys.memory.one(workspace, id ?? "new");
   const context = useQuery(memoryQueries.editorContext(workspace, id));
   // A new memory ("new" in its key) has nothing on disk to read yet.
@@ -126,9 +127,11 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const save = useMutation({
     mutationFn: async (expectedSha256: string | undefined) => {
       await client.cancelQueries({ queryKey: oneKey });
-      if (id === null) return unwrap(createMemoryAction({ workspace, ...draft }));
+      if (id === null) return unwrap(createMemoryAction(withSource({ workspace, ...draft })));
       return unwrap(
-        changeMemoryAction({ workspace, id, ...draft, expectedSha256: expectedSha256 ?? loaded?.sha256 ?? "" }),
+        changeMemoryAction(
+          withSource({ workspace, id, ...draft, expectedSha256: expectedSha256 ?? loaded?.sha256 ?? "" }),
+        ),
       );
     },
     onMutate: () => {
@@ -161,7 +164,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
 
   // The Undo of a creation and of a deletion: callbacks sit on the mutations, so they still run after the page changed.
   const undoCreate = useMutation({
-    mutationFn: (m: MemoryRef) => unwrap(deleteMemoryAction(m)),
+    mutationFn: (m: MemoryRef) => unwrap(deleteMemoryAction(withSource(m))),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSuccess: (_, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
@@ -171,7 +174,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   });
 
   const undoRemove = useMutation({
-    mutationFn: (m: MemoryRef) => unwrap(restoreDeletedAction(m)),
+    mutationFn: (m: MemoryRef) => unwrap(restoreDeletedAction(withSource(m))),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSuccess: (r, m) => {
       // The editor that opens next starts from the restored file, which this tab wrote: not an outside change.
@@ -185,7 +188,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   });
 
   const remove = useMutation({
-    mutationFn: () => unwrap(deleteMemoryAction({ workspace, id })),
+    mutationFn: () => unwrap(deleteMemoryAction(withSource({ workspace, id }))),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSuccess: () => {
       const doneId = id as string;

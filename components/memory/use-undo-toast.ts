@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { restoreVersionAction } from "@/app/_actions/memory";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import type { MemoryDetail } from "@/lib/types";
@@ -13,12 +14,17 @@ import type { MemoryDetail } from "@/lib/types";
  * `onRestored` takes in the state an Undo leaves on disk.
  */
 export function useUndoToast(workspace: string | null, id: string | null, onRestored: (m: MemoryDetail) => void) {
+  const withSource = useSourceInput();
   const toast = useToast();
 
   // Callbacks sit on the mutation, not on `mutate`, so they still run when the toast outlives the page.
   const restore = useMutation({
     mutationFn: (v: { workspace: string | null; id: string; version: string; sha256: string }) =>
-      unwrap(restoreVersionAction({ workspace: v.workspace, id: v.id, version: v.version, expectedSha256: v.sha256 })),
+      unwrap(
+        restoreVersionAction(
+          withSource({ workspace: v.workspace, id: v.id, version: v.version, expectedSha256: v.sha256 }),
+        ),
+      ),
     onSuccess: (r) => {
       if (r.memory) onRestored(r.memory);
       const after = r.memory;

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { chatHref } from "@/lib/routes";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";

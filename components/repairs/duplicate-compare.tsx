@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { compareCopiesAction } from "@/app/_actions/repairs";
 import { countOf, formatBytes } from "@/components/chats/format";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
 import { Fact } from "@/components/ui/fact";
+import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { chatHref } from "@/lib/routes";
@@ -18,9 +19,10 @@ import { FixButton } from "./fix-button";
  * link to read each copy (read-only) and Set aside.
  */
 export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: number }) {
+  const withSource = useSourceInput();
   const query = useQuery({
     queryKey: ["repairs", "copies", chat],
-    queryFn: () => unwrap(compareCopiesAction({ chat })),
+    queryFn: () => unwrap(compareCopiesAction(withSource({ chat }))),
   });
   if (!query.isSuccess) return <QueryState query={query} loading="Comparing the copies…" />;
   return (

@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { applyRepairAction, previewRepairAction } from "@/app/_actions/repairs";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import type { RepairPreview, RepairTarget } from "@/lib/types";
 
 /** What a repair keeps, said in every confirmation. */
@@ -32,17 +32,18 @@ export function FixButton({
   /** The accessible name of the button when the label alone is ambiguous in a list. */
   name?: string;
 }) {
+  const withSource = useSourceInput();
   const [preview, setPreview] = useState<RepairPreview | null>(null);
   const qc = useQueryClient();
-  const router = useRouter();
+  const router = useSourceRouter();
   const toast = useToast();
   const plan = useMutation({
-    mutationFn: () => unwrap(previewRepairAction({ target })),
+    mutationFn: () => unwrap(previewRepairAction(withSource({ target }))),
     onSuccess: setPreview,
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
   const apply = useMutation({
-    mutationFn: () => unwrap(applyRepairAction({ target })),
+    mutationFn: () => unwrap(applyRepairAction(withSource({ target }))),
     onSuccess: (done) => {
       toast({ message: `Repaired: ${done.summary}`, tone: "success" });
       qc.invalidateQueries();
@@ -53,9 +54,9 @@ export function FixButton({
   });
   return (
     <>
-      <Button aria-label={name} onClick={() => plan.mutate()} disabled={plan.isPending || apply.isPending}>
+      <WriteButton aria-label={name} onClick={() => plan.mutate()} disabled={plan.isPending || apply.isPending}>
         {plan.isPending ? "Preparing…" : apply.isPending ? "Repairing…" : label}
-      </Button>
+      </WriteButton>
       <ConfirmDialog
         open={preview !== null}
         title={title}

@@ -1,13 +1,13 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { previewHomeLockAction, setAsideHomeLockAction } from "@/app/_actions/repairs";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import type { HomeLockSetAside } from "@/lib/repair";
 
 /**
@@ -15,17 +15,18 @@ import type { HomeLockSetAside } from "@/lib/repair";
  * says what is there, and it moves into the admin state only after the person confirms.
  */
 export function LockSetAside({ id }: { id: string }) {
+  const withSource = useSourceInput();
   const [preview, setPreview] = useState<HomeLockSetAside | null>(null);
   const qc = useQueryClient();
-  const router = useRouter();
+  const router = useSourceRouter();
   const toast = useToast();
   const plan = useMutation({
-    mutationFn: () => unwrap(previewHomeLockAction({})),
+    mutationFn: () => unwrap(previewHomeLockAction(withSource({}))),
     onSuccess: setPreview,
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
   const apply = useMutation({
-    mutationFn: () => unwrap(setAsideHomeLockAction({})),
+    mutationFn: () => unwrap(setAsideHomeLockAction(withSource({}))),
     onSuccess: (done) => {
       toast({ message: `Set aside ${done.path}; it is kept in ${done.keptIn}.`, tone: "success" });
       qc.invalidateQueries();
@@ -36,9 +37,13 @@ export function LockSetAside({ id }: { id: string }) {
   });
   return (
     <>
-      <Button aria-label={`Set aside ${id}`} onClick={() => plan.mutate()} disabled={plan.isPending || apply.isPending}>
+      <WriteButton
+        aria-label={`Set aside ${id}`}
+        onClick={() => plan.mutate()}
+        disabled={plan.isPending || apply.isPending}
+      >
         {plan.isPending ? "Preparing…" : apply.isPending ? "Setting aside…" : "Set aside"}
-      </Button>
+      </WriteButton>
       <ConfirmDialog
         open={preview !== null}
         title="Set aside the memory lock?"

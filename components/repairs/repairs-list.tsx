@@ -4,12 +4,13 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { repairsOverviewAction } from "@/app/_actions/repairs";
 import { undoRepairAction } from "@/app/_actions/repairs";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 
 type Overview = Extract<Awaited<ReturnType<typeof repairsOverviewAction>>, { ok: true }>["data"];
 type JournalRow = Overview["journals"][number];
@@ -33,9 +34,9 @@ function JournalItem({ journal, onUndo }: { journal: JournalRow; onUndo: (j: Jou
             {journal.undoneBy ? "undone" : journal.phase}
           </Badge>
           {undoable && (
-            <Button onClick={() => onUndo(journal)} aria-label={`Undo ${journal.summary}`}>
+            <WriteButton onClick={() => onUndo(journal)} aria-label={`Undo ${journal.summary}`}>
               Undo
-            </Button>
+            </WriteButton>
           )}
         </div>
       </div>
@@ -57,11 +58,12 @@ function JournalItem({ journal, onUndo }: { journal: JournalRow; onUndo: (j: Jou
 
 /** The repairs made, newest first, each with Undo behind a confirmation. */
 export function RepairsList({ journals }: { journals: JournalRow[] }) {
+  const withSource = useSourceInput();
   const [undoing, setUndoing] = useState<JournalRow | null>(null);
   const qc = useQueryClient();
   const toast = useToast();
   const undo = useMutation({
-    mutationFn: (id: string) => unwrap(undoRepairAction({ id })),
+    mutationFn: (id: string) => unwrap(undoRepairAction(withSource({ id }))),
     onSuccess: () => {
       toast({ message: "Undone: every byte the repair changed is back.", tone: "success" });
       qc.invalidateQueries();

@@ -3,11 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { startFormJobAction } from "@/app/_actions/repairs";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
-import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
+import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import type { Repairable, RepairTarget } from "@/lib/types";
 import { DuplicateCompare } from "./duplicate-compare";
@@ -41,25 +42,43 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 /** The Repairs page: problems with a repair, the folder-form conversion, disk space, and the repairs made. */
 export function RepairsView() {
+  const withSource = useSourceInput();
   const qc = useQueryClient();
   const toast = useToast();
   const query = useQuery(repairsQueries.overview());
   const jobQuery = useQuery(repairsQueries.job());
   const start = useMutation({
-    mutationFn: () => unwrap(startFormJobAction({})),
+    mutationFn: () => unwrap(startFormJobAction(withSource({}))),
     // Both reads: the job to poll it while it runs, the overview for what the conversion changed.
     onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.repairs.all }),
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });
   useRefetchWhenJobEnds(jobQuery.data?.phase);
   if (!query.isSuccess) return <QueryState query={query} loading="Looking for problems with a repair…" />;
-  const { repairable, space, journals, compress } = query.data;
+  const { repairable, space, journals, compress, resume } = query.data;
   // The polled job is newer than the overview's while a conversion runs.
   const job = jobQuery.data === undefined ? query.data.job : jobQuery.data;
   const wrongForm = repairable.filter((r) => r.kind === "form").length;
   const settled = job ? job.done.length + job.skipped.length + job.failed.length : 0;
   return (
     <div className="space-y-8">
+      {resume && (resume.error || resume.outcomes.length > 0) && (
+        <section aria-label="Repairs settled at start" role="status" className="space-y-1 text-sm">
+          <p className="font-semibold">At its start, this dashboard settled the repairs a stop had interrupted:</p>
+          {resume.error ? (
+            <p>Resuming them failed: {resume.error}</p>
+          ) : (
+            <ul className="list-disc pl-5">
+              {resume.outcomes.map((o) => (
+                <li key={o.id}>
+                  {o.subject}: {o.action}
+                  {o.message ? ` (${o.message})` : ""}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <Section title="Problems with a repair">
         {repairable.length === 0 ? (
           <p className="text-sm">No problem has a repair to apply.</p>
@@ -99,12 +118,12 @@ export function RepairsView() {
           › Settings). {wrongForm} {wrongForm === 1 ? "chat is" : "chats are"} in the other form. Converting skips and
           lists chats a copy of Oda is writing; a stopped conversion continues at the next start.
         </p>
-        <Button
+        <WriteButton
           onClick={() => start.mutate()}
           disabled={start.isPending || job?.phase === "running" || wrongForm === 0}
         >
           Convert every chat to the folder&apos;s form
-        </Button>
+        </WriteButton>
         {job && <Progress label="Converting chats" done={settled} total={job.todo.length} />}
         {job?.skipped.length ? (
           <ul aria-label="Chats skipped" className="text-sm">

@@ -1,11 +1,12 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { indexStatusAction } from "@/app/_actions/search";
+import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
+import { Link } from "@/components/ui/link";
 import { MomentText } from "@/components/ui/moment-text";
 import { Progress } from "@/components/ui/progress";
 import { QueryState } from "@/components/ui/query-state";
@@ -20,6 +21,7 @@ import { useIndexStatus } from "./use-index-status";
  * starts a refresh by itself when the log folder changed.
  */
 export function IndexStatusPanel() {
+  const withSource = useSourceInput();
   const client = useQueryClient();
   const [forcing, setForcing] = useState(false);
   // When a refresh ends, the results may have changed: search again.
@@ -29,7 +31,7 @@ export function IndexStatusPanel() {
   async function refreshNow() {
     setForcing(true);
     try {
-      client.setQueryData(queryKeys.search.status(), await unwrap(indexStatusAction({ refresh: "now" })));
+      client.setQueryData(queryKeys.search.status(), await unwrap(indexStatusAction(withSource({ refresh: "now" }))));
     } catch {
       await status.refetch();
     } finally {

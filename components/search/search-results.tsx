@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { Link } from "@/components/ui/link";
 import { chatHref } from "@/lib/routes";
 import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/types";
 

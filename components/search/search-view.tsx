@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { searchAction } from "@/app/_actions/search";
+import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/lib/query-keys";
@@ -17,7 +17,8 @@ const PAGE = 20;
 
 /** The search page's interactive part: the index's state, the form, and the results. */
 export function SearchView({ initial }: { initial: SearchParams }) {
-  const router = useRouter();
+  const withSource = useSourceInput();
+  const router = useSourceRouter();
   const [params, setParams] = useState<SearchParams>(initial);
   const [chats, setChats] = useState(PAGE);
   const folders = useQuery(searchQueries.folders());
@@ -30,15 +31,17 @@ export function SearchView({ initial }: { initial: SearchParams }) {
     }),
     queryFn: () =>
       unwrap(
-        searchAction({
-          query,
-          cwd: filters.cwd || undefined,
-          role: filters.role || undefined,
-          since: filters.since || undefined,
-          until: filters.until || undefined,
-          problems: filters.problems,
-          chats,
-        }),
+        searchAction(
+          withSource({
+            query,
+            cwd: filters.cwd || undefined,
+            role: filters.role || undefined,
+            since: filters.since || undefined,
+            until: filters.until || undefined,
+            problems: filters.problems,
+            chats,
+          }),
+        ),
       ),
     enabled: query.trim().length > 0,
     retry: false,

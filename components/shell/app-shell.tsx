@@ -1,13 +1,12 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { BundleBanner } from "@/components/bundle/bundle-banner";
-import type { Roots } from "@/lib/roots";
-import { activeBundle } from "@/server/bundle";
+import { Link } from "@/components/ui/link";
+import type { SourceContext } from "@/server/source/context";
 import { NavLinks } from "./nav-links";
 
 /** The page frame: skip link, support bundle and demo banners, navigation and the main landmark. */
-export function AppShell({ roots, children }: { roots: Roots; children: ReactNode }) {
-  const bundle = activeBundle();
+export function AppShell({ ctx, children }: { ctx: SourceContext; children: ReactNode }) {
+  const { bundle, roots } = ctx;
   return (
     <div className="flex min-h-full flex-col">
       <a
@@ -16,7 +15,7 @@ export function AppShell({ roots, children }: { roots: Roots; children: ReactNod
       >
         Skip to content
       </a>
-      {bundle && <BundleBanner bundle={bundle} />}
+      {bundle && <BundleBanner id={ctx.id} bundle={bundle} readOnly={ctx.readOnly ?? ""} />}
       {roots.demo && (
         <div
           role="note"

@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/support/doctor", label: "Doctor" },
   // exact: the Doctor report lives under /support but is its own entry
   { href: "/support", label: "Support", exact: true },
+  { href: "/bundles", label: "Bundles" },
 ];
 
 /** The main navigation; the current section is marked for screen readers too. */

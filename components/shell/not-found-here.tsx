@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useParams } from "next/navigation";
+import { Link } from "@/components/ui/link";
 import { noMemoryInSet } from "@/lib/memory/admin-words";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { chatsHref, memoryPages, setHref } from "@/lib/routes";

@@ -1,3 +1,5 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { sourcePrefixOf } from "@/components/shell/query-client";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import type { ReadData, ReadName } from "@/lib/types";
 
@@ -8,13 +10,18 @@ export interface ReadMeta {
   [key: string]: unknown;
 }
 
-/** One read through its GET route handler, unwrapped: a refusal throws an `ActionError` with its sentence. */
+/**
+ * One read through its GET route handler, unwrapped: a refusal throws an
+ * `ActionError` with its sentence. `prefix`: the source's (`/b/<id>`), whose
+ * address says which source is read.
+ */
 export async function fetchRead<N extends ReadName>(
   name: N,
   input: unknown,
   signal?: AbortSignal,
+  prefix = "",
 ): Promise<ReadData<N>> {
-  const response = await fetch(`/api/read/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+  const response = await fetch(`${prefix}/api/read/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, {
     signal,
     cache: "no-store",
   });
@@ -35,7 +42,8 @@ export async function fetchRead<N extends ReadName>(
  */
 export function readBy<N extends ReadName>(name: N, input: unknown) {
   return {
-    queryFn: ({ signal }: { signal: AbortSignal }) => fetchRead(name, input, signal),
+    queryFn: ({ signal, client }: { signal: AbortSignal; client: QueryClient }) =>
+      fetchRead(name, input, signal, sourcePrefixOf(client)),
     meta: { read: name, input } satisfies ReadMeta,
   };
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { useSourcePathname } from "@/components/shell/source";
+import { Link } from "@/components/ui/link";
 
 /** One link of a navigation list; `exact` marks it current only on its own path. */
 export interface NavItem {
@@ -25,7 +25,7 @@ const IDLE = "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-z
 
 /** A labelled navigation landmark whose current link carries `aria-current="page"`. */
 export function NavList({ label, items, tone }: { label: string; items: NavItem[]; tone: keyof typeof STYLES }) {
-  const pathname = usePathname();
+  const pathname = useSourcePathname();
   const style = STYLES[tone];
   return (
     <nav aria-label={label}>

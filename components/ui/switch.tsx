@@ -1,5 +1,7 @@
 "use client";
 
+import { useWriteLock } from "@/components/ui/write-button";
+
 /** An on/off switch (`role="switch"`) with its label; Space and Enter toggle it as a native button does. */
 export function Switch({
   checked,
@@ -7,6 +9,7 @@ export function Switch({
   label,
   showLabel = false,
   disabled = false,
+  writes = false,
 }: {
   checked: boolean;
   onChange: (next: boolean) => void;
@@ -14,14 +17,20 @@ export function Switch({
   label: string;
   showLabel?: boolean;
   disabled?: boolean;
+  /** It changes a file: disabled, with the reason, in a read-only source. */
+  writes?: boolean;
 }) {
+  const lock = useWriteLock();
+  const locked = writes && lock.disabled;
   return (
     <button
       type="button"
       role="switch"
       aria-checked={checked}
       aria-label={showLabel ? undefined : label}
-      disabled={disabled}
+      disabled={disabled || locked}
+      aria-describedby={locked ? lock.describedBy : undefined}
+      title={locked ? (lock.reason ?? undefined) : undefined}
       onClick={() => onChange(!checked)}
       className="group inline-flex items-center gap-2 rounded-full text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-wait disabled:opacity-60"
     >
