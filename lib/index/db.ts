@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { OdaError } from "../errors";
+import type { Db } from "./per-connection";
 import { SCHEMA } from "./schema";
 
 /**
@@ -34,7 +35,7 @@ export const SCHEMA_VERSION = 9;
 export const ENTRY_SPAN = 2 ** 24;
 export const INDEX_FILE = "index.sqlite";
 
-export type Db = Database.Database;
+export type { Db };
 
 /** An open index: the connection and where it lives. */
 export interface IndexHandle {
