@@ -1,5 +1,5 @@
 import { ActionError, unwrap } from "@/components/ui/action-error";
-import type { ReadData, ReadName } from "@/lib/types";
+import type { ReadData, ReadName } from "@/server/reads";
 
 /** What a read query carries for the server's prefetch: which read, with which input. */
 export interface ReadMeta {
