@@ -30,13 +30,23 @@ ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(18)}${c.summary}`)
   .join("\n")}
 
-The read commands (${bundleReaders().join(", ")})
-also run on a support bundle: --bundle FILE|DIR (their --help says more).
+${wrap(`The read commands also run on a support bundle with --bundle FILE|DIR (their --help says more): ${bundleReaders().join(", ")}.`)}
 Older spellings still run: ${Object.entries(aliases)
   .map(([alias, name]) => `${alias} (${name})`)
   .join(", ")}.
 
 ${EXIT_HELP}`;
+
+/** `text` in lines of at most 80 characters, broken between words. */
+function wrap(text: string): string {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (lines[last] && `${lines[last]} ${word}`.length > 80) lines.push(word);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines.join("\n");
+}
 
 /** The exit code of a usage error (see EXIT_HELP). */
 const USAGE_ERROR = 2;
