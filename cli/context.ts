@@ -1,4 +1,5 @@
 import { type Roots, resolveRoots } from "../lib/roots";
+import type { CommandBundle } from "./bundle-roots";
 
 /** What every command receives: parsed options, the roots and an output sink. */
 export interface CommandContext {
@@ -8,6 +9,8 @@ export interface CommandContext {
   flags: Record<string, string | boolean>;
   json: boolean;
   roots: Roots;
+  /** The support bundle it reads (`--bundle`), whose roots `roots` are; absent on live roots. */
+  bundle?: CommandBundle;
   out: (text: string) => void;
   err: (text: string) => void;
   /**

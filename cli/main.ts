@@ -3,6 +3,7 @@ import { type CommandContext, makeRoots } from "./context";
 import { ClosedOutputError, type Io, processIo } from "./io";
 import { readPackage } from "./package-root";
 import {
+  bundleReaders,
   checkArgs,
   EXIT_HELP,
   findCommand,
@@ -11,9 +12,10 @@ import {
   groupUsage,
   type ParsedArgs,
   parseCommand,
+  readsBundle,
   usageOf,
 } from "./parse";
-import { type CommandEntry, commands } from "./registry";
+import { aliases, type CommandEntry, commands } from "./registry";
 
 const USAGE = `oda-admin — look after DataMind Oda's memories and chat logs
 
@@ -28,7 +30,23 @@ ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(18)}${c.summary}`)
   .join("\n")}
 
+${wrap(`The read commands also run on a support bundle with --bundle FILE|DIR (their --help says more): ${bundleReaders().join(", ")}.`)}
+Older spellings still run: ${Object.entries(aliases)
+  .map(([alias, name]) => `${alias} (${name})`)
+  .join(", ")}.
+
 ${EXIT_HELP}`;
+
+/** `text` in lines of at most 80 characters, broken between words. */
+function wrap(text: string): string {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (lines[last] && `${lines[last]} ${word}`.length > 80) lines.push(word);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines.join("\n");
+}
 
 /** The exit code of a usage error (see EXIT_HELP). */
 const USAGE_ERROR = 2;
@@ -98,6 +116,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   };
   try {
     const load = await entry.load();
+    // The roots are made once, here: a bundle's replace the live ones for the whole run.
+    if (typeof flags.bundle === "string" && readsBundle(entry)) {
+      const { bundleRoots } = await import("./bundle-roots");
+      const opened = await bundleRoots(flags, ctx.roots, io.err);
+      ctx.roots = opened.roots;
+      ctx.bundle = opened.bundle;
+    }
     await applyLogLimits(ctx);
     return await load(ctx);
   } catch (thrown) {
@@ -119,7 +144,8 @@ async function run(argv: string[], io: Io): Promise<number> {
  */
 async function applyLogLimits(ctx: CommandContext): Promise<void> {
   const { readLogLimits, setLogLimits } = await import("../lib/sessions/limits");
-  const { limits, problems } = readLogLimits(ctx.roots.state);
+  // A bundle's limits are this computer's: its admin state's settings, not the bundle's own state folder.
+  const { limits, problems } = readLogLimits(ctx.bundle ? ctx.bundle.adminState : ctx.roots.state);
   for (const p of problems) ctx.err(p);
   const chosen = { ...limits };
   for (const [flag, key] of [

@@ -67,7 +67,7 @@ describe("oda-admin refuses options its command does not take", () => {
     expect(cwd.stderr.split("\n")[0]).toBe("oda-admin memory list has no option --cwd.");
     const json = await run("sessions", "list", "--logs", dir, "--json=yes");
     expect(json.code).toBe(2);
-    expect(json.stderr).toMatch(/^oda-admin sessions list: --json takes no value\.\n\nUsage: oda-admin sessions list/);
+    expect(json.stderr).toMatch(/^oda-admin chats list: --json takes no value\.\n\nUsage: oda-admin chats list/);
   });
 
   it("refuses an option whose value is missing, or swallowed as the next option", async () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { OdaError } from "../lib/errors";
-import { type CommandEntry, type CommandOptions, commands } from "./registry";
+import { bundleOptions } from "./options";
+import { aliases, type CommandEntry, type CommandOptions, commands } from "./registry";
 
 /** The options every command takes, besides its own. */
 export const GLOBAL_OPTIONS = {
@@ -30,10 +31,33 @@ const ANY_OPTION: CommandOptions = Object.assign({}, GLOBAL_OPTIONS, ...Object.v
  */
 export function findCommand(argv: string[]): { command: string | undefined; words: string[] } {
   const { positionals } = parseArgs({ args: argv, options: ANY_OPTION, strict: false, allowPositionals: true });
-  const command = Object.keys(commands)
+  const command = [...Object.keys(commands), ...Object.keys(aliases)]
     .filter((name) => name.split(" ").every((word, i) => positionals[i] === word))
     .sort((a, b) => b.split(" ").length - a.split(" ").length)[0];
-  return { command, words: positionals };
+  // An alias runs the command it names (`sessions list` is `chats list`).
+  return { command: command === undefined ? undefined : (aliases[command] ?? command), words: positionals };
+}
+
+/** The commands that read a support bundle (`--bundle`), as help and refusals name them. */
+export function bundleReaders(): string[] {
+  return Object.keys(commands).filter((name) => readsBundle(commands[name]));
+}
+
+/** Whether a command reads a support bundle with `--bundle` (serve's own `--bundle` serves one instead). */
+export function readsBundle(entry: CommandEntry | undefined): boolean {
+  return entry?.options?.bundle === bundleOptions.bundle;
+}
+
+/** Why `command`, which does not take `--bundle`, refuses it. */
+function bundleRefusal(command: string | undefined): string {
+  const who = command ? `oda-admin ${command}` : "oda-admin";
+  const entry = command ? commands[command] : undefined;
+  const why = entry?.writes
+    ? `${who} changes files, and a support bundle is read-only`
+    : command === "bundle verify"
+      ? `${who} takes the bundle's file as its argument (oda-admin bundle verify FILE), not --bundle`
+      : `${who} does not read a support bundle`;
+  return `${why}: --bundle is for the commands that only read: ${bundleReaders().join(", ")}.`;
 }
 
 /**
@@ -51,6 +75,7 @@ export function parseCommand(argv: string[], command: string | undefined, group?
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const declared = options[token.name];
+    if (!declared && token.name === "bundle") throw new OdaError("bad_input", bundleRefusal(command));
     if (!declared) throw new OdaError("bad_input", `${who} has no option ${token.rawName}.`);
     if (declared.type === "boolean" && token.value !== undefined)
       throw new OdaError("bad_input", `${who}: ${token.rawName} takes no value.`);
@@ -90,24 +115,41 @@ ${GLOBAL_HELP}
 
 ${EXIT_HELP}`;
 
+/** The help of `--bundle`, in every command that takes it. */
+export const BUNDLE_HELP = `Reading a support bundle (read only: nothing in it is changed):
+  --bundle FILE|DIR  run on the bundle's Oda home and log folder instead of
+                     --home and --logs. A FILE is checked (manifest and every
+                     checksum) and unpacked into <state>/bundles/ once; a later
+                     run on the same bundle reads that copy. A DIR is a bundle
+                     unpacked there already (by serve --bundle or the dashboard).
+  --max-ratio N      allow the bundle to unpack to up to N times its own size
+                     (default 100)`;
+
 /** A command's help: its own usage text, or one made from its summary and options; then the common end. */
 export function usageOf(command: string): string {
   const entry = commands[command] as CommandEntry;
-  if (entry.usage) return `${entry.usage}\n${HELP_END}`;
-  const own = Object.entries(entry.options ?? {}).map(
-    ([name, o]) => `  ${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
-  );
+  const bundle = readsBundle(entry) ? `${BUNDLE_HELP}\n\n` : "";
+  if (entry.usage) return `${entry.usage}\n${bundle}${HELP_END}`;
+  const own = Object.entries(entry.options ?? {})
+    .filter(([name]) => !(bundle && name in bundleOptions))
+    .map(
+      ([name, o]) =>
+        `  ${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
+    );
   return `Usage: oda-admin ${command}${entry.args ? ` ${entry.args}` : ""} [options]
 
 ${entry.summary}
 ${own.length ? `\nOptions:\n${own.join("\n")}\n` : ""}
-${HELP_END}`;
+${bundle}${HELP_END}`;
 }
 
 /** The first words of the commands that have several words (`memory`, `repair`, …). */
 export function groupOf(word: string | undefined): string | undefined {
   if (word === undefined) return undefined;
-  return Object.keys(commands).some((name) => name.startsWith(`${word} `)) ? word : undefined;
+  if (Object.keys(commands).some((name) => name.startsWith(`${word} `))) return word;
+  // An older spelling's group is its command's (`sessions` → `chats`).
+  const alias = Object.keys(aliases).find((name) => name.startsWith(`${word} `));
+  return alias ? aliases[alias]?.split(" ")[0] : undefined;
 }
 
 /** A group's help: its commands with their summaries, then the common end. */

@@ -1,13 +1,9 @@
 import { SEARCH_ROLES } from "../lib/index/extract";
 import type { Command } from "./context";
+import { bundleOptions, type CommandOptions } from "./options";
 import { storageHelp, usageHelp } from "./usage-help";
 
-/** A command's own options, as `node:util` parseArgs takes them. */
-export type CommandOptions = Record<
-  string,
-  // `value`: the word a generated help shows for the option's value (parseArgs ignores it).
-  { type: "string" | "boolean"; short?: string; multiple?: boolean; value?: string }
->;
+export type { CommandOptions } from "./options";
 
 /** What the CLI knows about a command before it loads it: enough for `--help` and parsing. */
 export interface CommandEntry {
@@ -20,6 +16,8 @@ export interface CommandEntry {
   /** Its help above the options every command takes, starting `Usage: oda-admin <command>`. */
   usage?: string;
   options?: CommandOptions;
+  /** It changes files: refused with a sentence saying so when given `--bundle` (a bundle is read-only). */
+  writes?: true;
   /** Imports the command's module only when it runs, so start-up reads no more than it uses. */
   load: () => Promise<Command>;
 }
@@ -51,29 +49,35 @@ const textOptions = {
 } as const;
 const expect = { ...workspace, expect: { type: "string", value: "SHA256" } } as const;
 
+const readWorkspace = { ...workspace, ...bundleOptions } as const;
+
+/** Other spellings of a command, run as the command they name: the chats were called sessions. */
+export const aliases: Record<string, string> = { "sessions list": "chats list", "session show": "chat show" };
+
 /** Every CLI command, keyed by its words ("memory list"). */
 export const commands: Record<string, CommandEntry> = {
-  doctor: { summary: "list every problem under the roots", load: from(doctor, "doctor") },
+  doctor: { summary: "list every problem under the roots", options: bundleOptions, load: from(doctor, "doctor") },
   "memory list": {
     summary: "list a set's memories, problems and deleted memories",
-    options: workspace,
+    options: readWorkspace,
     load: from(memory, "memory list"),
   },
   "memory show": {
     args: "ID",
     summary: "show one memory: memory show ID",
-    options: workspace,
+    options: readWorkspace,
     load: from(memory, "memory show"),
   },
   "memory history": {
     args: "ID",
     summary: "a memory's versions, newest first: memory history ID",
-    options: workspace,
+    options: readWorkspace,
     load: from(memory, "memory history"),
   },
   "memory create": {
     summary: "create a memory: --title T --text X (or --text-file F|-) [--off]",
     options: { ...textOptions, off: { type: "boolean" } },
+    writes: true,
     load: from(memory, "memory create"),
   },
   "memory set": {
@@ -81,57 +85,64 @@ export const commands: Record<string, CommandEntry> = {
     summary:
       "change a memory: memory set ID [--title T] [--text X] [--on|--off] [--expect SHA256]; several: memory set ID… --on|--off",
     options: { ...textOptions, ...expect, on: { type: "boolean" }, off: { type: "boolean" } },
+    writes: true,
     load: from(memory, "memory set"),
   },
   "memory delete": {
     args: "ID...",
     summary: "delete memories: memory delete ID… [--expect SHA256 (one id)]",
     options: expect,
+    writes: true,
     load: from(memory, "memory delete"),
   },
   "memory restore": {
     args: "ID...",
     summary: "restore deleted memories, or a version: memory restore ID… | memory restore ID VERSION",
     options: expect,
+    writes: true,
     load: from(memory, "memory restore"),
   },
   "memory undo": {
     args: "[ID]",
     summary: "undo the chat change that made a memory's text: memory undo ID; a bulk change: memory undo --bulk ID",
     options: { ...expect, bulk: { type: "string", value: "ID" } },
+    writes: true,
     load: from(memory, "memory undo"),
   },
   "memory move": {
     args: "ID...",
     summary: "move memories to another set, all or nothing: memory move ID… --to KEY|--to-global [--workspace KEY]",
     options: { ...workspace, to: { type: "string", value: "KEY" }, "to-global": { type: "boolean" } },
+    writes: true,
     load: from(memory, "memory move"),
   },
   "memory payload": {
     summary: "what a chat in --workspace (or none) receives",
-    options: workspace,
+    options: readWorkspace,
     load: from(memory, "memory payload"),
   },
   "memory lint": {
     summary:
       "duplicates, conflicts, budgets and problem files: memory lint [--workspace KEY|--all] [--off-days N] (exit 1: findings)",
-    options: { ...workspace, all: { type: "boolean" }, "off-days": { type: "string", value: "N" } },
+    options: { ...readWorkspace, all: { type: "boolean" }, "off-days": { type: "string", value: "N" } },
     load: from(memoryLint, "memory lint"),
   },
-  "sessions list": {
-    summary: "list every chat of the log folder: --logs DIR [--json]",
-    load: from(sessions, "sessions list"),
+  "chats list": {
+    summary: "list every chat of the log folder: --logs DIR [--json] (also: sessions list)",
+    options: bundleOptions,
+    load: from(sessions, "chats list"),
   },
-  "session show": {
+  "chat show": {
     args: "ID",
-    summary: "one chat: session show ID [--from N] [--count K] [--raw] [--generation NAME]",
+    summary: "one chat: chat show ID [--from N] [--count K] [--raw] [--generation NAME] (also: session show)",
     options: {
+      ...bundleOptions,
       from: { type: "string", value: "N" },
       count: { type: "string", value: "K" },
       raw: { type: "boolean" },
       generation: { type: "string", value: "NAME" },
     },
-    load: from(sessions, "session show"),
+    load: from(sessions, "chat show"),
   },
   search: {
     args: "QUERY...",
@@ -156,6 +167,7 @@ Options:
   (with --json each hit has the inspector's url)
 `,
     options: {
+      ...bundleOptions,
       cwd: { type: "string" },
       role: { type: "string" },
       since: { type: "string" },
@@ -168,10 +180,12 @@ Options:
   },
   "index refresh": {
     summary: "bring the search index up to date (progress shown on a terminal)",
+    options: bundleOptions,
     load: from(search, "index refresh"),
   },
   "index status": {
     summary: "the search index: where, how big, whether it is current",
+    options: bundleOptions,
     load: from(search, "index status"),
   },
   serve: {
@@ -211,16 +225,19 @@ Options:
       "set-aside": { type: "string", value: "DIR" },
       generation: { type: "string", value: "NAMES" },
     },
+    writes: true,
     load: from(repair, "repair apply"),
   },
   "repair undo": {
     args: "REPAIR-ID",
     summary: "repair undo REPAIR-ID: put back every byte (or the latest repair of a repair list id)",
+    writes: true,
     load: from(repair, "repair undo"),
   },
   "repair resume": {
     summary: "finish or roll back interrupted repairs [--dry-run]",
     options: { "dry-run": { type: "boolean" } },
+    writes: true,
     load: from(repair, "repair resume"),
   },
   "repair done": { summary: "the repairs made, with their ids for undo", load: from(repair, "repair done") },
@@ -282,6 +299,7 @@ Options:
       keyword: { type: "string", multiple: true },
       "drop-text": { type: "boolean" },
     },
+    writes: true,
     load: from(bundle, "bundle create"),
   },
   "bundle verify": {

@@ -112,7 +112,7 @@ describe("oda-admin's help", () => {
     const groups = [
       ...new Set(Object.keys(commands).flatMap((name) => (name.includes(" ") ? [name.split(" ")[0]] : []))),
     ];
-    expect(groups.sort()).toEqual(["bundle", "index", "memory", "repair", "session", "sessions", "usage"]);
+    expect(groups.sort()).toEqual(["bundle", "chat", "chats", "index", "memory", "repair", "usage"]);
     for (const group of groups as string[]) {
       const { code, stdout, stderr } = await runHere(group, "--help");
       expect({ group, code, stderr }).toEqual({ group, code: 0, stderr: "" });
@@ -124,6 +124,12 @@ describe("oda-admin's help", () => {
       // Only that group's commands.
       expect(stdout).not.toContain("  doctor ");
     }
+    // An older spelling's group shows its command's.
+    const older = await runHere("sessions", "--help");
+    expect(older.code).toBe(0);
+    expect(older.stdout.split("\n")[0]).toBe(
+      "Usage: oda-admin chats <command> [options]   (oda-admin chats <command> --help: its options)",
+    );
     const bare = await runHere("repair");
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^oda-admin repair needs one of its commands\.\n\nUsage: oda-admin repair <command>/);

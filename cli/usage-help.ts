@@ -1,4 +1,4 @@
-import type { CommandOptions } from "./registry";
+import { bundleOptions, type CommandOptions } from "./options";
 
 /**
  * The usage and storage commands' help and options, apart from their code so
@@ -13,6 +13,7 @@ const OPTIONS = `Options:
   --no-refresh     read the index as it is (default: refresh it first)`;
 
 const options: CommandOptions = {
+  ...bundleOptions,
   since: { type: "string" },
   until: { type: "string" },
   cwd: { type: "string" },
@@ -40,5 +41,5 @@ Options:
   --cwd DIR        only chats working in this folder ("" for chats with none)
   --no-refresh     read the index as it is (default: refresh it first)
 `,
-  options: { cwd: { type: "string" }, "no-refresh": { type: "boolean" } },
+  options: { ...bundleOptions, cwd: { type: "string" }, "no-refresh": { type: "boolean" } },
 };

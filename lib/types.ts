@@ -3,13 +3,13 @@
  * export is type-only, so importing from here pulls no module (and no
  * `node:fs`) into the browser bundle, whereas the modules that define them are
  * Node-only (`import "server-only"`). Client components import their types
- * from here, never from `lib/<domain>` barrels or `server/*`.
+ * from here, never from `lib/<domain>` barrels. Like the rest of `lib/`, it
+ * imports nothing above it (the lint rule in `biome.json`); the read
+ * registry's types (`ReadName`, `ReadData`), which the server's reads define,
+ * are imported type-only from `server/reads` by the one client module that
+ * needs them.
  */
 
-// The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
-export type { LinesView, LineView, LockView, StatusView } from "../server/chat-inspector";
-export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "../server/chat-list";
-export type { ReadData, ReadName } from "../server/reads";
 export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
 export type { ActivityReport } from "./insights/activity";
 export type { MemoryInsights } from "./insights/memory";
@@ -26,3 +26,14 @@ export type { VersionInfo } from "./memory/versions";
 export type { Repairable } from "./repair/problems";
 export type { RepairPreview, RepairTarget } from "./repair/targets";
 export type { TailReport } from "./sessions/line-index";
+// The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
+export type {
+  ChatListBatch,
+  ChatListSource,
+  ChatProblem,
+  ChatRow,
+  LinesView,
+  LineView,
+  LockView,
+  StatusView,
+} from "./sessions/views";

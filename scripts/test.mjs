@@ -32,7 +32,8 @@ if (!existsSync("/usr/bin/chromium")) {
   });
 }
 
-step("lint (biome)", bin("biome"), ["check", "."]);
+// biome.json also holds the layers (no import runs back up: overrides per folder) and forbids import circles.
+step("lint (biome: style, layers, import circles)", bin("biome"), ["check", "."]);
 step("type-check (tsc)", bin("tsc"), ["--noEmit"]);
 step("unit tests (vitest)", bin("vitest"), ["run"]);
 step("production build (next build)", bin("next"), ["build"]);

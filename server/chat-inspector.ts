@@ -6,19 +6,20 @@ import type { LockStatus } from "@/lib/fs/lock";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { parseCopy } from "@/lib/routes";
 import { type ChatDetails, outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
+import type { LinesView, LineView, LockView, StatusView } from "@/lib/sessions/views";
 import { type ChatProblem, toRow } from "@/server/chat-list";
 import { guardRoute } from "@/server/guard";
 import { inWorker } from "@/server/log-worker";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import { routeSource } from "@/server/source/edge";
 
+export type { LinesView, LineView, LockView, StatusView };
+
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
  * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
  */
 
-/** A lock as the page shows it (the file's raw content stays on the server). */
-export type LockView = Omit<LockStatus, "raw">;
 
 function lockView(lock: LockStatus): LockView {
   const { raw: _raw, ...rest } = lock;
@@ -124,24 +125,6 @@ export async function detailsFor(
  */
 export const detailsOnce = cache((ctx: SourceContext, id: string) => detailsFor(ctx, id));
 
-/** One line as sent to the page: the text, parsed on the client. */
-export interface LineView {
-  n: number;
-  offset: number;
-  raw: string;
-  error?: string;
-  /** Set for a line over the line limit: its full length (`raw` is its head). */
-  length?: number;
-}
-
-export interface LinesView {
-  lines: LineView[];
-  total: number | null;
-  tail: TailReport | null;
-  error: string | null;
-  generation: string;
-}
-
 export async function linesFor(
   ctx: SourceContext,
   id: string,
@@ -164,16 +147,6 @@ export async function linesFor(
     error: read.error,
     generation: read.generation,
   };
-}
-
-/** The log's line count and tail (the index, extended when the log grew) and the lock now. */
-export interface StatusView {
-  lines: number;
-  decompressedBytes: number;
-  bytes: number;
-  tail: TailReport;
-  error: string | null;
-  lock: LockView;
 }
 
 export async function statusFor(

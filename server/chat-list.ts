@@ -3,9 +3,12 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/sessions/views";
 import { refreshInWorker } from "@/server/index-worker";
 import { inWorker, streamInWorker } from "@/server/log-worker";
 import type { SourceContext } from "@/server/source/context";
+
+export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
 
 /**
  * The chat list's one data source: the search index when it is fresh (no log
@@ -13,71 +16,9 @@ import type { SourceContext } from "@/server/source/context";
  * refreshes in the background. The route and the client read `ChatListBatch`.
  */
 
-/** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
-export interface ChatProblem {
-  kind: Problem["kind"];
-  /** The exact sentence, with its `raw log:` note when it has one. */
-  message: string;
-  /** The sentence without its `raw log:` note (shown on a line of its own). */
-  sentence: string;
-  /** The log files (or folders) the problem is about, each shown as `raw log: <path>`. */
-  paths: string[];
-  /** The chat id, for a chat stored in two places (its page offers the fix). */
-  chat?: string;
-}
-
-/** One row of the chat list: plain, serialisable data. */
-export interface ChatRow {
-  id: string;
-  title: string | null;
-  folder: string;
-  group: string;
-  cwd: string | null;
-  created: string | null;
-  lastActivity: string | null;
-  messages: number;
-  tokens: number;
-  format: number | null;
-  compressed: boolean | null;
-  generations: string[];
-  lock: { state: ChatSummary["lock"]["state"]; pid?: number; host?: string; startedAt?: string; reason: string };
-  cached: boolean;
-  cacheState: ChatSummary["cacheState"];
-  cacheReason: string;
-  behindBytes: number;
-  problems: ChatProblem[];
-}
-
-/** Where the list comes from: the index when it is fresh, else the folder. */
-export interface ChatListSource {
-  /** True when the rows come from the index, which is up to date. */
-  fresh: boolean;
-  /** True while the index's rows are shown and being checked against the log folder. */
-  checking?: boolean;
-  /** The index's own freshness sentence (while checking: {@link CHECKING_INDEX}). */
-  sentence: string;
-}
-
 /** What the list says while it shows the index's rows and checks them against the log folder. */
 export const CHECKING_INDEX =
   "Showing the chats as the search index has them while they are checked against the log folder.";
-
-/** One batch of the streamed list (NDJSON line). */
-export interface ChatListBatch {
-  rows: ChatRow[];
-  /** Folder-level problems (first batch only): names that do not decode, chats stored twice. */
-  problems: ChatProblem[];
-  done: number;
-  total: number;
-  /** Set on the first batch when there is an index (an admin state folder), and on the last after a check. */
-  index?: ChatListSource;
-  /**
-   * After the index's rows: `rows` replace the rows of the same id (or are
-   * new), `removed` names the ones that are gone, and `problems` (when the
-   * folder's own problems changed) replace the folder problems.
-   */
-  update?: { removed: string[]; replaceProblems: boolean };
-}
 
 /** The source's log folder and its form, or `null` when it has no log folder. */
 export function logFolder(ctx: SourceContext): { logDir: string; compress: boolean } | null {

@@ -11,6 +11,7 @@ import {
   readBundle,
 } from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
+import { ratioFlag as ratioOf } from "../bundle-roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
 import { readPackage } from "../package-root";
@@ -105,10 +106,7 @@ const create: Command = async (ctx) => {
 
 /** `--max-ratio N`: a whole number of at least 1, or the default. */
 export function ratioFlag(ctx: CommandContext): number | undefined {
-  const value = flagString(ctx, "max-ratio");
-  if (value === undefined) return undefined;
-  if (!/^[1-9]\d{0,9}$/.test(value)) throw new OdaError("bad_input", "--max-ratio takes a whole number of at least 1.");
-  return Number(value);
+  return ratioOf(ctx.flags);
 }
 
 const verify: Command = async (ctx) => {

@@ -33,7 +33,7 @@ function entryOf(chat: ChatSummary) {
   };
 }
 
-/** One chat as `sessions list` prints it without `--json`. */
+/** One chat as `chats list` prints it without `--json`. */
 function printChat(ctx: CommandContext, chat: ChatSummary): void {
   const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
   ctx.out(
@@ -51,7 +51,7 @@ function printChat(ctx: CommandContext, chat: ChatSummary): void {
 }
 
 /**
- * `oda-admin sessions list --logs DIR [--json]`: one entry per chat, printed
+ * `oda-admin chats list --logs DIR [--json]` (or `sessions list`): one entry per chat, printed
  * batch by batch. With `--json` the document is streamed too (one chat per
  * line, `{"ok": true, "chats": [...], "problems": [...]}`), so 100,000 chats
  * never sit in memory at once; it opens only once the first batch is read,
@@ -91,7 +91,7 @@ const list: Command = async (ctx) => {
   return reportLeftOut(ctx, unreadable, { printed: true });
 };
 
-/** `oda-admin session show <id> [--from N] [--count K] [--raw] [--generation NAME] [--json]`. */
+/** `oda-admin chat show <id> [--from N] [--count K] [--raw] [--generation NAME] [--json]`. */
 const show: Command = async (ctx) => {
   const logDir = logsOf(ctx);
   const id = ctx.args[0];
@@ -182,5 +182,5 @@ const show: Command = async (ctx) => {
   return printed ? 1 : 0;
 };
 
-/** The `sessions list` and `session show` runs; `cli/registry.ts` holds their summaries and options. */
-export const sessionRuns = { "sessions list": list, "session show": show } satisfies Record<string, Command>;
+/** The `chats list` and `chat show` runs; `cli/registry.ts` holds their summaries, options and aliases. */
+export const sessionRuns = { "chats list": list, "chat show": show } satisfies Record<string, Command>;

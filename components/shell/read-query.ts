@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { sourcePrefixOf } from "@/components/shell/query-client";
 import { ActionError, unwrap } from "@/components/ui/action-error";
-import type { ReadData, ReadName } from "@/lib/types";
+import type { ReadData, ReadName } from "@/server/reads";
 
 /** What a read query carries for the server's prefetch: which read, with which input. */
 export interface ReadMeta {

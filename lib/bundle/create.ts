@@ -4,17 +4,11 @@ import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
 import { writeArchive } from "./archive";
-import { BUNDLE_FORMAT, type Manifest } from "./manifest";
+import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
 import { redactBundlePath, type StagedFile, stageFiles } from "./stage";
-
-/**
- * The report's section listing what was chosen but is not in the bundle: chat
- * folders and files removed while it was collected, and those the system would not give.
- */
-export const LEFT_OUT_SECTION = "left out of this bundle";
 
 /** The roots a bundle is made from. */
 export interface BundleRoots {

@@ -3,6 +3,12 @@ import { z } from "zod";
 /** The bundle format this Oda Admin writes and the only one it opens. */
 export const BUNDLE_FORMAT = 1;
 
+/**
+ * The doctor report's section listing what was chosen but is not in the bundle: chat folders and
+ * files removed while it was collected, and those the system would not give (as the manifest lists them).
+ */
+export const LEFT_OUT_SECTION = "left out of this bundle";
+
 /** `manifest.json`, the first entry of every bundle. */
 export const ZManifest = z.object({
   bundleFormat: z.number().int(),

@@ -190,6 +190,47 @@ export async function readBundle(
   return manifest;
 }
 
+/**
+ * The manifest of a bundle and its exact bytes, reading no further than its first entry (nothing
+ * else is checked): enough to tell whether an unpacked copy is this bundle (`openBundle`).
+ */
+export async function peekManifest(file: string): Promise<{ manifest: Manifest; bytes: Buffer }> {
+  const extract = tarExtract();
+  let found: { manifest: Manifest; bytes: Buffer } | null = null;
+  const done = new Error("manifest read");
+  extract.on("entry", (header, stream, next) => {
+    stream.on("error", () => undefined);
+    (async () => {
+      if (header.name !== "manifest.json" || header.type !== "file")
+        throw refuse("The bundle does not begin with manifest.json; this is not a support bundle.");
+      const bytes = await readAll(stream, MANIFEST_MAX_BYTES);
+      found = { manifest: parseManifest(bytes), bytes };
+      // Stops the archive here: the rest is not needed.
+      throw done;
+    })().then(
+      () => next(),
+      (error: Error) => next(error),
+    );
+  });
+  let fd: number;
+  try {
+    fd = openRegularSync(file).fd;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new OdaError("not_found", `No file ${file} exists.`);
+    throw error;
+  }
+  try {
+    await pipeline(createReadStream("", { fd }), createGunzip(), extract);
+  } catch (error) {
+    if (error === done && found) return found;
+    if (error instanceof OdaError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "Z_BUF_ERROR" || /unexpected end/i.test((error as Error).message))
+      throw refuse("The bundle is cut short: the archive ends before its last entry.");
+    throw refuse(`The bundle cannot be read as a .tar.gz archive: ${(error as Error).message}.`);
+  }
+  throw refuse("The bundle holds no manifest.json; this is not a support bundle.");
+}
+
 async function* bytesOf(data: Buffer): AsyncGenerator<Buffer> {
   yield data;
 }

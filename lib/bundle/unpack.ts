@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import type { DoctorReport } from "../doctor";
 import { OdaError } from "../errors";
+import { openRegularSync } from "../fs/open-regular";
 import { type Manifest, ZManifest } from "./manifest";
-import { readBundle } from "./read";
+import { peekManifest, readBundle } from "./read";
 
 /**
  * Opening a bundle: checked and unpacked into `<admin state>/bundles/<name>/`
@@ -47,13 +49,78 @@ export async function unpackBundle(
     throw error;
   }
   const name = basename(file);
-  const stem = name.replace(/\.tar\.(gz|zst)$|\.tgz$/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "bundle";
-  const dir = join(bundles, `${stem}-${manifest.createdAt.replace(/[^0-9]/g, "").slice(0, 17)}`);
+  const dir = unpackedDir(stateDir, file, manifest);
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
   const roots = bundleRoots(dir);
   for (const root of [roots.home, roots.logs, roots.state]) mkdirSync(root, { recursive: true });
   return { ...roots, manifest, name };
+}
+
+/** Where `file` is unpacked below `<stateDir>/bundles/`: its name and creation time. */
+function unpackedDir(stateDir: string, file: string, manifest: Manifest): string {
+  const stem =
+    basename(file)
+      .replace(/\.tar\.(gz|zst)$|\.tgz$/, "")
+      .replace(/[^A-Za-z0-9._-]/g, "_") || "bundle";
+  return join(stateDir, "bundles", `${stem}-${manifest.createdAt.replace(/[^0-9]/g, "").slice(0, 17)}`);
+}
+
+/**
+ * A bundle to read (the CLI's `--bundle FILE|DIR`), unpacked once: a folder is
+ * an unpacked bundle (`<state>/bundles/<name>`, with its `bundle/manifest.json`)
+ * and is read as it is; a file whose unpacked copy is already below
+ * `<stateDir>/bundles/` (the same manifest, byte for byte: every file's
+ * SHA-256 is in it) is read there; any other file is checked and unpacked.
+ */
+export async function openBundle(
+  path: string,
+  stateDir: string,
+  options: { maxRatio?: number; onUnpack?: () => void } = {},
+): Promise<OpenedBundle & { unpacked: boolean }> {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new OdaError("not_found", `No file ${path} exists.`);
+    throw error;
+  }
+  if (isDir) {
+    if (!existsSync(join(path, "bundle", "manifest.json")))
+      throw new OdaError(
+        "not_found",
+        `${path} is a folder but not an unpacked bundle (it has no bundle/manifest.json): give the bundle's file, or its folder under <state>/bundles/.`,
+      );
+    return { ...bundleRoots(path), manifest: readOpenedBundle(path), name: basename(path), unpacked: false };
+  }
+  const { manifest, bytes } = await peekManifest(path);
+  const dir = unpackedDir(stateDir, path, manifest);
+  const kept = join(dir, "bundle", "manifest.json");
+  if (existsSync(kept) && readFileSync(kept).equals(bytes) && existsSync(join(dir, "state")))
+    return { ...bundleRoots(dir), manifest, name: basename(path), unpacked: false };
+  options.onUnpack?.();
+  return { ...(await unpackBundle(path, stateDir, { maxRatio: options.maxRatio })), unpacked: true };
+}
+
+/**
+ * An unpacked bundle's own doctor report (`doctor.json`, checked against the
+ * manifest when it was unpacked): the problems as the bundle's computer found them.
+ */
+export function readBundleReport(dir: string): DoctorReport {
+  const path = join(dir, "bundle", "doctor.json");
+  let fd: number;
+  try {
+    fd = openRegularSync(path).fd;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new OdaError("not_found", `No unpacked bundle is in ${dir}.`);
+    throw error;
+  }
+  try {
+    return JSON.parse(readFileSync(fd, "utf8")) as DoctorReport;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads an unpacked bundle's manifest again (the server, for its banner). */

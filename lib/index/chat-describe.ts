@@ -1,6 +1,6 @@
 import { type Stats, statSync } from "node:fs";
 import { type ChatSummary, hashLogTail, type SeekPoint, type SummarizeOptions, summarizeChat } from "../sessions";
-import type { ReadTask } from "./chat-read";
+import type { ReadTask } from "./read-messages";
 import type { IndexedChat } from "./scan";
 import { encodeSummary } from "./summary-codec";
 import { chatFacts } from "./usage";

@@ -1,14 +1,13 @@
 import { type Stats, statSync } from "node:fs";
 import { basename } from "node:path";
-import type { Generation, SeekPoint } from "../sessions";
+import type { Generation } from "../sessions";
 import { type ChatFolderFiles, readChatFolder } from "../sessions/chat";
 import { DetailsRebuild } from "../sessions/details";
 import { describeChat, isSameLog, resumePoint } from "./chat-describe";
 import { LogReader } from "./log-reader";
-import { fingerprintChat, type IndexedChat, type SeenChat } from "./scan";
+import type { ReadMessage, ReadTask } from "./read-messages";
+import { fingerprintChat, type IndexedChat } from "./scan";
 import type { TextCodec } from "./text-codec";
-import type { PackedBlock } from "./texts";
-import type { UsageRows } from "./usage";
 
 /**
  * Reading one changed chat for the index, without the index: describe it (its
@@ -21,50 +20,6 @@ import type { UsageRows } from "./usage";
  * reader thread (`read-pool.ts`) while the refresh's thread only writes, so
  * everything here is plain data that crosses threads.
  */
-
-/** What the refresh knows of a chat to re-read. */
-export interface ReadTask {
-  seen: SeenChat;
-  row: IndexedChat | null;
-  compress: boolean;
-  /** The index's log folder (summaries are kept relative to it). */
-  logDir: string;
-}
-
-/** Only the summary changed (same log file, same size and time). */
-export interface SummaryMessage {
-  kind: "summary";
-  fields: Record<string, unknown>;
-  /** The summary's own problems, and whether its tail is unknown (then bad lines count as problems). */
-  summaryProblems: number;
-  tailUnknown: boolean;
-}
-
-/** A batch of entries, with the chat's row as it stands after them. */
-export interface BatchMessage {
-  kind: "batch";
-  mode: "append" | "full";
-  /** Every column the row upsert takes. */
-  fields: Record<string, unknown>;
-  lines: number[];
-  /** Each entry's role and time in their stored forms (`entry-codec.ts`). */
-  roles: (number | string)[];
-  ts: (number | string | null)[];
-  texts: string[];
-  /** The stored texts' blocks; an entry in none is read back from the log (`log-texts.ts`) from `seeks`. */
-  blocks: PackedBlock[];
-  seeks: SeekPoint[];
-  usage: UsageRows;
-  /** Log lines read since the previous batch. */
-  linesRead: number;
-}
-
-export type ReadMessage = SummaryMessage | BatchMessage;
-
-/** A chat's problem count: its summary's, a text error, and bad lines when the tail was not judged. */
-export function problemCount(summaryProblems: number, tailUnknown: boolean, textError: unknown, badLines: number) {
-  return summaryProblems + (textError ? 1 : 0) + (tailUnknown ? badLines : 0);
-}
 
 /** True when the indexed log is this same file (its text is then kept, or only what was appended is read). */
 function sameFile(row: IndexedChat | null, current: Generation, st: Stats): boolean {

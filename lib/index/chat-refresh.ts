@@ -1,6 +1,5 @@
-import type { BatchMessage, ReadMessage, SummaryMessage } from "./chat-read";
-import { problemCount } from "./chat-read";
 import { type Db, ENTRY_SPAN } from "./db";
+import { type BatchMessage, problemCount, type ReadMessage, type SummaryMessage } from "./read-messages";
 import type { IndexedChat } from "./scan";
 import { chatStatements } from "./statements";
 import { deleteEntries, writeBlocks, writeSeeks } from "./texts";

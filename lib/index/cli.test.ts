@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
+import { GIVE_ROOT } from "../roots";
 import { createChat, openChat } from "../sessions/testing";
 import { tempIndexRoots } from "./test-roots";
 
@@ -15,6 +16,14 @@ async function run(argv: string[]) {
 }
 
 describe("oda-admin search", () => {
+  it("without an admin state, search, index and usage give the one sentence of a missing state, exit 2", async () => {
+    const { logs } = newRoots();
+    for (const argv of [["search", "x"], ["index", "status"], ["index", "refresh"], ["usage", "daily"], ["storage"]]) {
+      const got = await run([...argv, "--logs", logs]);
+      expect({ argv, ...got }).toEqual({ argv, code: 2, out: "", err: GIVE_ROOT.state });
+    }
+  });
+
   it("refreshes first, prints JSON with the inspector's urls, and refuses an unreadable query", async () => {
     const { logs, state } = newRoots();
     const w = createChat(logs, { id: "c/1 x", cwd: "/srv/app", created: "2026-11-20T09:00:00.000Z" });

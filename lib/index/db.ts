@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { OdaError } from "../errors";
+import { requireRoot } from "../roots";
+import type { Db } from "./per-connection";
 import { SCHEMA } from "./schema";
 
 /**
@@ -34,7 +35,7 @@ export const SCHEMA_VERSION = 9;
 export const ENTRY_SPAN = 2 ** 24;
 export const INDEX_FILE = "index.sqlite";
 
-export type Db = Database.Database;
+export type { Db };
 
 /** An open index: the connection and where it lives. */
 export interface IndexHandle {
@@ -47,14 +48,12 @@ export interface IndexHandle {
 
 const open = new Map<string, IndexHandle>();
 
-/** The index file of a state folder; refuses when there is no state folder. */
+/**
+ * The index file of a state folder; refused without one in the one sentence
+ * for a missing admin state (`lib/roots.ts`; the server checks its own first).
+ */
 export function indexPath(state: string | null): string {
-  if (!state)
-    throw new OdaError(
-      "bad_input",
-      "The dashboard has no state folder for its index: give --state DIR or ODA_ADMIN_STATE (or an Oda home).",
-    );
-  return join(resolve(state), INDEX_FILE);
+  return join(resolve(requireRoot({ state }, "state")), INDEX_FILE);
 }
 
 function setAsidePath(path: string): string {

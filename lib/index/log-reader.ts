@@ -6,10 +6,11 @@ import { LineSplitter } from "../sessions/lines";
 import type { LogEnd } from "../sessions/log-stream";
 import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
-import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./chat-read";
+
 import { roleCode, timeCode } from "./entry-codec";
 import { extractText } from "./extract";
 import { isLogBacked, keepsSeek, lineText } from "./log-texts";
+import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from "./read-messages";
 import type { TextCodec } from "./text-codec";
 import { packTexts } from "./texts";
 import { UsageBatch } from "./usage";

@@ -1,4 +1,7 @@
-import type { Db } from "./db";
+import type Database from "better-sqlite3";
+
+/** An open index database. */
+export type Db = Database.Database;
 
 /**
  * `make(db)` once per connection, kept as long as the connection: the

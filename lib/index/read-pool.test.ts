@@ -8,7 +8,7 @@ import { listAllChats } from "../sessions";
 import { logLimits } from "../sessions/limits";
 import { createChat, openChat } from "../sessions/testing";
 import { handleOf, listChatsFromIndex, refreshIndex, searchChats } from ".";
-import type { ReadMessage } from "./chat-read";
+import type { ReadMessage } from "./read-messages";
 import { serveReads } from "./read-pool";
 import { scanChanges } from "./scan";
 import { tempIndexRoots } from "./test-roots";

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { type MessagePort, Worker } from "node:worker_threads";
 import { isOdaError, OdaError } from "../errors";
 import { type LogLimits, logLimits, setLogLimits } from "../sessions/limits";
-import { type ReadMessage, type ReadTask, readChat } from "./chat-read";
+import { readChat } from "./chat-read";
+import type { ReadMessage, ReadTask } from "./read-messages";
 import { TextCodec } from "./text-codec";
 
 /**

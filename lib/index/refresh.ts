@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
-import type { ReadTask } from "./chat-read";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
+import type { ReadTask } from "./read-messages";
 import { readChats } from "./read-pool";
 import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
 import { TextCodec } from "./text-codec";

@@ -4,8 +4,7 @@ import type Database from "better-sqlite3";
 import { isSystemError } from "../fs/system-error";
 import type { ChatSummary } from "../sessions";
 import { CACHE_FILE, LOCK_FILE } from "../sessions/names";
-import type { Db } from "./db";
-import { perConnection } from "./per-connection";
+import { type Db, perConnection } from "./per-connection";
 
 /**
  * The usage facts the index keeps for Insights (issue 17): each message line's

@@ -8,10 +8,10 @@ import {
   resolveInside,
   writeFileAtomic,
 } from "../fs";
+import { commit, loadCurrent } from "./commit";
 import type { VersionSource } from "./format";
 import { readRegularFile } from "./history";
 import type { Limits } from "./limits";
-import { commit, loadCurrent } from "./mutate";
 import { placeMemory } from "./paths";
 import { readSettings } from "./settings";
 

@@ -1,6 +1,7 @@
 import { promises as fsp } from "node:fs";
-import { isOdaError, OdaError } from "../errors";
-import { describeFileKind, openRegular, resolveInside, writeFileAtomic } from "../fs";
+import { OdaError } from "../errors";
+import { resolveInside, writeFileAtomic } from "../fs";
+import { readSettingsFile } from "../fs/settings-file";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, type LimitName, type Limits } from "./limits";
 
 /** A problem of `settings.json`: the path (relative to the Oda home) and the sentence. */
@@ -22,36 +23,16 @@ export interface Settings {
 const SETTINGS = "settings.json";
 
 async function readSettingsJson(home: string): Promise<{ value: unknown; problem?: string }> {
-  const path = await resolveInside(home, SETTINGS);
-  let text: string;
-  try {
-    // openRegular: a FIFO or device named settings.json is refused at once instead of blocking every read
-    const { handle } = await openRegular(path);
-    try {
-      text = await handle.readFile("utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if (isOdaError(error)) {
-      const kind = describeFileKind(await fsp.stat(path));
-      return {
-        value: {},
-        problem: `settings.json cannot be read (it is ${kind}, not a regular file); the defaults are used.`,
-      };
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { value: {} };
-    return { value: {}, problem: `settings.json cannot be read (${code ?? "error"}); the defaults are used.` };
-  }
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
+  const read = readSettingsFile(await resolveInside(home, SETTINGS));
+  if (read.ok) return { value: read.value };
+  if (read.reason === "not-regular")
     return {
       value: {},
-      problem: `settings.json is not valid JSON (${(error as Error).message}); the defaults are used.`,
+      problem: `settings.json cannot be read (it is ${read.kind}, not a regular file); the defaults are used.`,
     };
-  }
+  if (read.reason === "system")
+    return { value: {}, problem: `settings.json cannot be read (${read.code ?? "error"}); the defaults are used.` };
+  return { value: {}, problem: `settings.json is not valid JSON (${read.message}); the defaults are used.` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

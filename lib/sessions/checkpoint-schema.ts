@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Checkpoint } from "./checkpoint";
+import type { Checkpoint } from "./checkpoint-type";
 
 /** `session.cache.json` (`docs/file-contract.md`, The chat list's checkpoint). */
 export const ZCheckpoint = z.object({

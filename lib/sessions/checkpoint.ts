@@ -1,30 +1,12 @@
 import { closeSync } from "node:fs";
 import { openRegularSync, readFileStartSync } from "../fs/open-regular";
 import { isSystemError, systemErrorSentence } from "../fs/system-error";
+import type { Checkpoint } from "./checkpoint-type";
 import type { ChatDetails, ChatIdentity } from "./details";
 import { sha256Hex } from "./hash";
 import { readRange } from "./zstd/file-window";
 
-/**
- * `session.cache.json` (`docs/file-contract.md`, The chat list's checkpoint), as
- * `ZCheckpoint` (`checkpoint-schema.ts`) parses it. The schema is loaded only
- * for a file the quick check below does not accept: zod's module is most of a
- * new CLI process's start-up.
- */
-export interface Checkpoint {
-  cacheFormat: 1;
-  identity: { id: string; created: string | null; cwd: string | null; continues: string | null };
-  log: { name: string; bytes: number; tailSha256: string };
-  checkpointAt: string;
-  details: {
-    title: string | null;
-    messages: number;
-    lastActivity: string | null;
-    model: string | null;
-    inputTokens: number;
-    outputTokens: number;
-  };
-}
+export type { Checkpoint };
 
 /** A checkpoint's `details` from the details rebuilt from its log (the model is the last one used). */
 export function checkpointDetails(details: ChatDetails): Checkpoint["details"] {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -125,6 +125,23 @@ describe("readLogLimits", () => {
       `logs.maxRatio in ${join(state, "settings.json")} is invalid; the default 1000 is used.`,
     ]);
     expect(readLogLimits(tempDir())).toEqual({ limits: DEFAULT_LOG_LIMITS, problems: [] });
+  });
+
+  it("answers a FIFO named settings.json at once with a sentence, through the one settings reader", () => {
+    const state = tempDir();
+    mkdirSync(state, { recursive: true });
+    const path = join(state, "settings.json");
+    execFileSync("mkfifo", [path]);
+    // A writer that would, after a while, free a read that blocked on the FIFO (then no sentence is given).
+    const writer = spawn("sh", ["-c", `sleep 3; echo '{}' > '${path}'`], { stdio: "ignore" });
+    try {
+      expect(readLogLimits(state)).toEqual({
+        limits: DEFAULT_LOG_LIMITS,
+        problems: [`${path} cannot be read: it is a FIFO (named pipe), not a regular file`],
+      });
+    } finally {
+      writer.kill("SIGKILL");
+    }
   });
 
   it("takes each value within its range only: whole numbers of bytes, the ratio any number", () => {

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatBinarySize } from "../bytes";
+import { readSettingsFile } from "../fs/settings-file";
 
 /**
  * Oda Admin's own limits for reading one log, so that a zstd bomb or a huge
@@ -84,14 +84,12 @@ export interface LogLimitsSetting {
 export function readLogLimits(state: string | null): LogLimitsSetting {
   if (!state) return { limits: DEFAULT_LOG_LIMITS, problems: [] };
   const path = join(state, "settings.json");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { limits: DEFAULT_LOG_LIMITS, problems: [] };
-    return { limits: DEFAULT_LOG_LIMITS, problems: [`${path} cannot be read: ${(error as Error).message}`] };
+  const read = readSettingsFile(path);
+  if (!read.ok) {
+    const why = read.reason === "not-regular" ? `it is ${read.kind}, not a regular file` : read.message;
+    return { limits: DEFAULT_LOG_LIMITS, problems: [`${path} cannot be read: ${why}`] };
   }
-  const logs = (raw as { logs?: unknown } | null)?.logs;
+  const logs = (read.value as { logs?: unknown } | null)?.logs;
   if (logs === undefined) return { limits: DEFAULT_LOG_LIMITS, problems: [] };
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS };
   const problems: string[] = [];

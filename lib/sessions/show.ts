@@ -11,7 +11,7 @@ import { withRawLog } from "./problem";
 import { type ChatView, pickGeneration, type ReadOptions } from "./read";
 
 /**
- * `oda-admin session show`: one chat in detail and some of its lines, with one open of each log it reads
+ * `oda-admin chat show`: one chat in detail and some of its lines, with one open of each log it reads
  * (issue 24: the command opened the log seven times by path, so a file swapped or truncated between two
  * opens mixed two files and printed contradicting errors). The current log is opened once and read once
  * through that descriptor for its details, line count, tail and, when the lines asked for are in it, those

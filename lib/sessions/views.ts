@@ -1,0 +1,105 @@
+import type { LockStatus } from "../fs/lock";
+import type { ChatSummary } from "./chat";
+import type { TailReport } from "./line-index";
+import type { Problem } from "./problem";
+
+/**
+ * The chat list's rows and the inspector's views as the server sends them to
+ * the page (`server/chat-list.ts`, `server/chat-inspector.ts`): plain,
+ * serialisable data. Here, below the server, so that `lib/types.ts` hands them
+ * to client components without importing upwards.
+ */
+
+/** One problem as the list shows it: the exact sentence and the raw logs it concerns. */
+export interface ChatProblem {
+  kind: Problem["kind"];
+  /** The exact sentence, with its `raw log:` note when it has one. */
+  message: string;
+  /** The sentence without its `raw log:` note (shown on a line of its own). */
+  sentence: string;
+  /** The log files (or folders) the problem is about, each shown as `raw log: <path>`. */
+  paths: string[];
+  /** The chat id, for a chat stored in two places (its page offers the fix). */
+  chat?: string;
+}
+
+/** One row of the chat list: plain, serialisable data. */
+export interface ChatRow {
+  id: string;
+  title: string | null;
+  folder: string;
+  group: string;
+  cwd: string | null;
+  created: string | null;
+  lastActivity: string | null;
+  messages: number;
+  tokens: number;
+  format: number | null;
+  compressed: boolean | null;
+  generations: string[];
+  lock: { state: ChatSummary["lock"]["state"]; pid?: number; host?: string; startedAt?: string; reason: string };
+  cached: boolean;
+  cacheState: ChatSummary["cacheState"];
+  cacheReason: string;
+  behindBytes: number;
+  problems: ChatProblem[];
+}
+
+/** Where the list comes from: the index when it is fresh, else the folder. */
+export interface ChatListSource {
+  /** True when the rows come from the index, which is up to date. */
+  fresh: boolean;
+  /** True while the index's rows are shown and being checked against the log folder. */
+  checking?: boolean;
+  /** The index's own freshness sentence (while checking: {@link CHECKING_INDEX}). */
+  sentence: string;
+}
+
+/** One batch of the streamed list (NDJSON line). */
+export interface ChatListBatch {
+  rows: ChatRow[];
+  /** Folder-level problems (first batch only): names that do not decode, chats stored twice. */
+  problems: ChatProblem[];
+  done: number;
+  total: number;
+  /** Set on the first batch when there is an index (an admin state folder), and on the last after a check. */
+  index?: ChatListSource;
+  /**
+   * After the index's rows: `rows` replace the rows of the same id (or are
+   * new), `removed` names the ones that are gone, and `problems` (when the
+   * folder's own problems changed) replace the folder problems.
+   */
+  update?: { removed: string[]; replaceProblems: boolean };
+}
+
+/** A lock as the page shows it (the file's raw content stays on the server). */
+export type LockView = Omit<LockStatus, "raw">;
+
+/** One line as sent to the page: the text, parsed on the client. */
+export interface LineView {
+  n: number;
+  offset: number;
+  raw: string;
+  error?: string;
+  /** Set for a line over the line limit: its full length (`raw` is its head). */
+  length?: number;
+}
+
+/** A page of a log's lines (`server/chat-inspector.ts`). */
+export interface LinesView {
+  lines: LineView[];
+  total: number | null;
+  tail: TailReport | null;
+  error: string | null;
+  generation: string;
+}
+
+/** The log's line count and tail (the index, extended when the log grew) and the lock now (`server/chat-inspector.ts`). */
+export interface StatusView {
+  lines: number;
+  decompressedBytes: number;
+  bytes: number;
+  tail: TailReport;
+  error: string | null;
+  lock: LockView;
+}
