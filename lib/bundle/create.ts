@@ -3,6 +3,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
+import { readSettings } from "../memory/settings";
 import { writeArchive } from "./archive";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
@@ -103,7 +104,15 @@ export async function prepareBundle(
     // The doctor reads every log through first: its buffers are gone before the staging reads them again.
     const found = await runDoctor(roots, BOUNDED_READ);
     const leftOut = plan.leftOut;
-    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes, leftOut });
+    const fileMaxBytes = roots.home ? (await readSettings(roots.home)).limits.fileMaxBytes : undefined;
+    const files = await stageFiles(plan.files, {
+      redactor,
+      dropText: scope.dropText,
+      spool,
+      onBytes,
+      leftOut,
+      fileMaxBytes,
+    });
     // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
     const notIn = leftOut.map((l) => ({
       path: redactFolderPath(l.path, redactor),
@@ -127,7 +136,7 @@ export async function prepareBundle(
       odaAdminVersion: o.version,
       createdAt,
       scope: {
-        chats: scope.chats === "all" ? "all" : plan.chats.map((c) => redactor.redactText(c.id)),
+        chats: scope.chats === "all" ? "all" : [...new Set(plan.chats.map((c) => redactor.redactText(c.id)))],
         since: scope.since,
         memory: scope.memory,
         redact: [...kindsFrom(scope)].sort(),
@@ -137,7 +146,8 @@ export async function prepareBundle(
       counts: {
         files: all.length,
         bytes: all.reduce((n, f) => n + f.size, 0),
-        chats: plan.chats.length,
+        // A chat stored in two places is one chat (both its copies are in).
+        chats: new Set(plan.chats.map((c) => c.id)).size,
         memories: plan.files.filter((f) => f.role === "memory").length,
         redactedFiles: files.filter((f) => f.redacted).length,
         replaced: { ...redactor.replaced },

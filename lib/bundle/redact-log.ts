@@ -16,6 +16,9 @@ import type { SpoolWriter } from "./spool";
  * an unfinished tail stays an unfinished tail.
  */
 
+/** Four bytes that begin neither a zstd frame nor a skippable one. */
+const NO_FRAME = Buffer.alloc(4);
+
 /** Lines are grouped into zstd frames of about this many bytes (Oda writes one or more frames per save). */
 const FRAME_BYTES = 1024 * 1024;
 
@@ -86,15 +89,20 @@ export async function redactLog(
 ): Promise<RedactedLog> {
   const { redactor, dropText } = options;
   const builder = new DetailsBuilder();
-  let batch: string[] = [];
+  // Lines that come out as they went in are kept as their bytes: never decoded and encoded again.
+  let batch: Buffer[] = [];
   let batchBytes = 0;
   let changed = false;
   let bytes = 0;
-  const keep = (text: string) => {
+  const keepBytes = (data: Buffer) => {
     if (!out) return;
-    batch.push(text);
-    batchBytes += text.length;
+    batch.push(data);
+    batchBytes += data.length;
   };
+  const keep = (text: string) => {
+    if (out) keepBytes(Buffer.from(text));
+  };
+  const NEWLINE = Buffer.from("\n");
   let long: LongLine | null = null;
   const endLong = () => {
     long?.end();
@@ -111,28 +119,33 @@ export async function redactLog(
   };
   const flush = async () => {
     if (!batch.length) return;
-    const plain = Buffer.from(batch.join(""));
+    const plain = Buffer.concat(batch);
     batch = [];
     batchBytes = 0;
     write(options.compressed ? await compressFrame(plain, 3) : plain);
   };
-  const take = (text: string, ended: boolean) => {
+  const take = (line: Buffer, ended: boolean) => {
+    const text = line.toString("utf8");
     const redacted = redactLine(text, redactor, dropText);
-    if (redacted !== text) changed = true;
+    const same = redacted === text;
+    if (!same) changed = true;
     if (!out) return;
     if (ended) {
       // As rebuildDetails reads a log: complete lines that are JSON objects count.
       const json = parseObject(redacted);
       if (json) builder.add(json);
     }
-    keep(ended ? `${redacted}\n` : redacted);
+    // The splitter's buffer is reused: an unchanged line is copied before it is kept.
+    keepBytes(same ? Buffer.from(line) : Buffer.from(redacted));
+    if (ended) keepBytes(NEWLINE);
   };
   let unreadable: string | null = null;
   try {
     for await (const item of streamLog(source, { compressed: options.compressed, batchOutput: BULK_BATCH_OUTPUT })) {
       if (item.type === "end") {
         // The unfinished tail (a line with no `\n`, or what a cut frame held) stays unfinished.
-        const rest = splitter.pending().toString("utf8");
+        const restBytes = splitter.pending();
+        const rest = restBytes.toString("utf8");
         if (item.cut && options.compressed) {
           // A cut frame stays a cut frame (a support person must see that problem), made anew from the
           // redacted piece: the original's compressed bytes could still hold a secret. A tail over the
@@ -144,7 +157,7 @@ export async function redactLog(
           write(frame.subarray(0, Math.max(6, frame.length - 4)));
           changed = true;
         } else if (splitter.inLongLine) endLong();
-        else if (rest.length) take(rest, false);
+        else if (restBytes.length) take(restBytes, false);
         break;
       }
       readBytes(item.data.length);
@@ -154,7 +167,7 @@ export async function redactLog(
         if (line.length < length) {
           endLong();
           keep("\n");
-        } else take(line.toString("utf8"), true);
+        } else take(line, true);
         return true;
       });
       if (batchBytes >= FRAME_BYTES) await flush();
@@ -168,5 +181,8 @@ export async function redactLog(
     changed = true;
   }
   await flush();
+  // And it stays a log that cannot be read past its last good frame: bytes where no zstd frame starts take the
+  // place of the rest (a frame corrupted inside reads as this one problem too, at the same line).
+  if (unreadable !== null && options.compressed) write(NO_FRAME);
   return { changed, lines: splitter.lines, bytes, details: builder.result(), unreadable };
 }
