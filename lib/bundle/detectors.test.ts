@@ -42,11 +42,11 @@ describe("detectors", () => {
 
   it("finds API keys, tokens and JWTs by shape, and long secrets after key words", () => {
     const text = [
-      "sk-proj-AbCdEf0123456789XyZqRs",
+      "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",
       "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
-      "AKIAIOSFODNN7EXAMPLE",
-      "xoxb-1234567890-abcdefghijkl",
-      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlc2VjcmV0",
+      "AKIAZ3MSJV4WCRO2PQ7X",
+      "xoxb-1234567890-9876543210aBcDeFgH",
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFuYSJ9.c2lnbmF0dXJlc2VjcmV0eHl6",
       "password=9f86d081884c7d659a2feaa0c55ad015",
       '"api_key": "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="',
     ].join(" ");

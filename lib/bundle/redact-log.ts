@@ -22,12 +22,47 @@ const NO_FRAME = Buffer.alloc(4);
 /** Lines are grouped into zstd frames of about this many bytes (Oda writes one or more frames per save). */
 const FRAME_BYTES = 1024 * 1024;
 
-/** One line's text redacted (and its texts dropped); a line that is not a JSON object is redacted as text. */
+const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/g;
+const UNESCAPED: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+// Every string of a JSON text, keys and values: outside a string a JSON text has no quote.
+const STRING_TOKEN = /"(?:[^"\\]|\\.)*"/g;
+const KEY_AFTER = /\s*:/y;
+
+/**
+ * A JSON line as a reader sees its strings: every escape decoded, so `"see\nghp_…"` reads as a line end
+ * before the token (every rule that starts with `\b` needs one), never as the two characters `\n`.
+ */
+export function decodedView(text: string): string {
+  if (!text.includes("\\")) return text;
+  return text.replace(ESCAPE, (e) => {
+    const c = e[1] as string;
+    return c === "u" ? String.fromCharCode(Number.parseInt(e.slice(2), 16)) : (UNESCAPED[c] ?? c);
+  });
+}
+
+/** True when redacting the line would change it (its strings looked at decoded). */
+export function lineTouches(text: string, redactor: Redactor): boolean {
+  return redactor.touches(decodedView(text));
+}
+
+/**
+ * One line's text redacted (and its texts dropped); a line that is not a JSON object is redacted as text.
+ * Each string is redacted as it reads decoded, and only a string that changed is encoded again: numbers,
+ * spacing, key order and every other string's escapes stay byte for byte.
+ */
 export function redactLine(text: string, redactor: Redactor, dropText: boolean): string {
-  if (!dropText && !redactor.touches(text)) return text;
-  const json = parseObject(text);
-  if (!json) return redactor.redactText(text);
-  return JSON.stringify(redactor.redactJson(dropText ? dropEventText(json) : json));
+  if (dropText) {
+    const json = parseObject(text);
+    return json ? JSON.stringify(redactor.redactJson(dropEventText(json))) : redactor.redactText(text);
+  }
+  if (!lineTouches(text, redactor)) return text;
+  if (!parseObject(text)) return redactor.redactText(text);
+  return text.replace(STRING_TOKEN, (token: string, offset: number) => {
+    const value = token.includes("\\") ? (JSON.parse(token) as string) : token.slice(1, -1);
+    KEY_AFTER.lastIndex = offset + token.length;
+    const out = KEY_AFTER.test(text) ? redactor.redactKey(value) : redactor.redactText(value);
+    return out === value ? token : JSON.stringify(out);
+  });
 }
 
 /**
@@ -45,12 +80,14 @@ export async function logNeedsRedaction(source: string, compressed: boolean, red
     for await (const item of streamLog(source, { compressed, batchOutput: BULK_BATCH_OUTPUT })) {
       if (item.type === "end") {
         const rest = splitter.pending();
-        return item.cut !== null || splitter.inLongLine || (rest.length > 0 && redactor.touches(rest.toString("utf8")));
+        return (
+          item.cut !== null || splitter.inLongLine || (rest.length > 0 && lineTouches(rest.toString("utf8"), redactor))
+        );
       }
       readBytes(item.data.length);
       splitter.push(item.data, (_n, _o, line, length) => {
         // Only the head of a line over the limit is seen here: such a line is always redacted in full.
-        if (line.length < length || redactor.touches(line.toString("utf8"))) found = true;
+        if (line.length < length || lineTouches(line.toString("utf8"), redactor)) found = true;
         return !found;
       });
       if (found) return true;
