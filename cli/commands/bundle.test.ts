@@ -50,6 +50,17 @@ describe("oda-admin bundle create / verify", () => {
     const verified = await run("bundle", "verify", file);
     expect(verified.code).toBe(0);
     expect(verified.out).toMatch(/the manifest and all \d+ files check out/);
+    // The redaction report: each kind with its counts and files, never a value.
+    expect(verified.out).toMatch(/^ {2}email: \d+ values?, \d+ replacements? in \d+ files?: .*home\/settings\.json/m);
+    expect(verified.out).toMatch(
+      /^ {2}key: \d+ values?, \d+ replacements? in \d+ files?: .*home\/memory\/global\/0000000a/m,
+    );
+    for (const value of Object.values(SECRETS)) expect(verified.out).not.toContain(value);
+    const json = await run("bundle", "verify", file, "--json");
+    const report = JSON.parse(json.out).redaction as { kinds: { kind: string; values: number; files: string[] }[] };
+    const email = report.kinds.find((k) => k.kind === "email");
+    expect(email?.values).toBeGreaterThan(0);
+    expect(email?.files).toContain("home/settings.json");
   });
 
   it("verify exits 1 naming the first bad file", async () => {

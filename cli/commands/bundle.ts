@@ -4,6 +4,7 @@ import {
   type BundleScope,
   createBundle,
   expansionProblem,
+  type Manifest,
   REDACT_KINDS,
   type RedactKind,
   readBundle,
@@ -127,16 +128,34 @@ const verify: Command = async (ctx) => {
       createdAt: manifest.createdAt,
       bundleFormat: manifest.bundleFormat,
       files: manifest.files.length,
+      redaction: manifest.redaction ?? null,
       warnings,
     },
     () =>
       [
         `${file}: the manifest and all ${manifest.files.length} files check out (bundle of ${manifest.createdAt}, Oda Admin ${manifest.odaAdminVersion}).`,
+        ...redactionLines(manifest),
         ...warnings.map((w) => `warning: ${w}`),
       ].join("\n"),
   );
   return 0;
 };
+
+/** The bundle's redaction report as `bundle verify` prints it: each kind, its counts and files (never a value). */
+function redactionLines(manifest: Manifest): string[] {
+  const report = manifest.redaction;
+  if (!report) return ["Redaction: this bundle carries no redaction report (made before Oda Admin had one)."];
+  if (report.kinds.length === 0)
+    return [`Redaction: nothing was replaced (kinds on: ${manifest.scope.redact.join(", ") || "none"}).`];
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  return [
+    `Redaction (keys by ${report.keyRules}):`,
+    ...report.kinds.map(
+      (k) =>
+        `  ${k.kind}: ${plural(k.values, "value")}, ${plural(k.replacements, "replacement")} in ${plural(k.files.length, "file")}: ${k.files.join(", ")}`,
+    ),
+  ];
+}
 
 /** `bundle create` and `bundle verify`; `cli/registry.ts` holds their usage and options. */
 export const bundleRuns = { "bundle create": create, "bundle verify": verify } satisfies Record<string, Command>;

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
 import { readSettings } from "../memory/settings";
 import { writeArchive } from "./archive";
+import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, type Manifest } from "./manifest";
 import { type BundleScope, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
@@ -114,17 +115,20 @@ export async function prepareBundle(
       fileMaxBytes,
     });
     // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
+    redactor.file = "manifest.json";
     const notIn = leftOut.map((l) => ({
       path: redactFolderPath(l.path, redactor),
       reason: l.reason,
       message: redactor.redactText(l.message),
     }));
+    redactor.file = "doctor.json";
     const doctor = redactor.redactJson(found) as DoctorReport;
     if (notIn.length)
       doctor.sections.push({
         name: LEFT_OUT_SECTION,
         problems: notIn.map((l) => ({ path: l.path, message: l.message })),
       });
+    redactor.file = "manifest.json";
     const createdAt = new Date().toISOString();
     const reports = [
       entryOf("doctor.json", json(doctor)),
@@ -155,6 +159,10 @@ export async function prepareBundle(
         leftOut: notIn.length,
       },
       files: all.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+      redaction: {
+        keyRules: `gitleaks ${SecretRules.source.repository} at ${SecretRules.source.commit}`,
+        kinds: redactor.report(),
+      },
       leftOut: notIn,
     };
     return {

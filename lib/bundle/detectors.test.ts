@@ -89,3 +89,16 @@ describe("detectors", () => {
     });
   });
 });
+
+describe("values learned private", () => {
+  it("are replaced wherever they stand afterwards, a user name only in paths", () => {
+    const r = new Redactor(ctx, all);
+    const hex = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b";
+    expect(r.redactText(`token: ${hex}`)).toBe("token: <key-1>");
+    // the same value without the word that gave it away, in another string (another file)
+    expect(r.redactText(`it was ${hex}, again`)).toBe("it was <key-1>, again");
+    expect(r.redactText(`see /home/anasecret/x and connect as anasecret`)).toBe(
+      "see /home/user-1/x and connect as anasecret",
+    );
+  });
+});

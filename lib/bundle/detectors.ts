@@ -65,6 +65,9 @@ export class Detectors {
   private readonly keywords: RegExp | null;
   private readonly homes: RegExp | null;
   private readonly hosts: RegExp | null;
+  /** Values learned private so far (see `learn`), and their pattern (rebuilt after a new one). */
+  private readonly known = new Map<string, RedactKind>();
+  private knownRe: RegExp | null | undefined = null;
 
   constructor(
     ctx: DetectorContext,
@@ -121,7 +124,32 @@ export class Detectors {
     if (this.hosts)
       for (const m of text.matchAll(this.hosts))
         push(found, "host", m.index, m.index + m[0].length, m[0].toLowerCase());
+    const known = this.knownPattern();
+    if (known)
+      for (const m of text.matchAll(known)) {
+        const hit = this.known.get(m[0]) ?? this.known.get(m[0].toLowerCase());
+        if (hit) push(found, hit, m.index, m.index + m[0].length, hit === "key" ? m[0] : m[0].toLowerCase());
+      }
     return found.length > 1 ? resolveOverlaps(found) : found;
+  }
+
+  /**
+   * Learns a value found private (a key, an e-mail, an address): from now on it is found wherever it stands,
+   * also where no rule would find it by itself (a key without the word that gave it away), as `sos clean`
+   * does with what it learns. A user name is not learned: it is private in a home path only.
+   */
+  learn(kind: RedactKind, value: string): void {
+    if (kind === "home" || kind === "keyword" || value.length < 4 || this.known.has(value)) return;
+    this.known.set(value, kind);
+    this.knownRe = undefined;
+  }
+
+  private knownPattern(): RegExp | null {
+    if (this.knownRe !== undefined) return this.knownRe;
+    const values = [...this.known.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    // Whole values only: the same characters inside a longer word or value are something else.
+    this.knownRe = values.length ? new RegExp(`(?<![\\w-])(?:${values.join("|")})(?![\\w-])`, "gi") : null;
+    return this.knownRe;
   }
 }
 

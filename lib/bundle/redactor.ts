@@ -7,6 +7,17 @@ import { type DetectorContext, Detectors, type RedactKind } from "./detectors";
  * still follow it, and the map back to the real values stays on this computer.
  */
 
+/** One kind's line of a bundle's redaction report. */
+export interface RedactionKindReport {
+  kind: RedactKind;
+  /** Distinct values replaced. */
+  values: number;
+  /** Replacements made (every occurrence). */
+  replacements: number;
+  /** Bundle paths of the files with a replacement of this kind. */
+  files: string[];
+}
+
 /** One entry of the map written beside the bundle (never into it). */
 export interface MapEntry {
   kind: RedactKind;
@@ -60,6 +71,9 @@ export class Redactor {
   private readonly entries: MapEntry[] = [];
   /** How many values each kind replaced (every occurrence counts). */
   readonly replaced: Partial<Record<RedactKind, number>> = {};
+  /** The bundle path of the file being redacted, for the report's list of files per kind. */
+  file = "";
+  private readonly filesOf = new Map<RedactKind, Set<string>>();
 
   constructor(ctx: DetectorContext, kinds: ReadonlySet<RedactKind>) {
     this.detectors = new Detectors(ctx, kinds);
@@ -81,6 +95,7 @@ export class Redactor {
       placeholder = kind === "home" ? (/[/\\]/.test(value) ? `<home-${n}>` : `user-${n}`) : `<${kind}-${n}>`;
       this.placeholders.set(key, placeholder);
       this.entries.push({ kind, placeholder, value });
+      this.detectors.learn(kind, value);
     }
     return placeholder;
   }
@@ -103,6 +118,9 @@ export class Redactor {
       out += source.slice(at, f.start) + this.placeholderOf(f.kind, f.value);
       at = f.end;
       this.replaced[f.kind] = (this.replaced[f.kind] ?? 0) + 1;
+      const files = this.filesOf.get(f.kind) ?? new Set<string>();
+      files.add(this.file);
+      this.filesOf.set(f.kind, files);
     }
     return out + source.slice(at);
   }
@@ -164,6 +182,25 @@ export class Redactor {
       .replace(/[<>]/g, "")
       .replace(/[^A-Za-z0-9._-]/g, "_");
     return /^[A-Za-z0-9]/.test(out) ? out : `w${out}`;
+  }
+
+  /** Counts what was replaced while the file had no path yet (its own path, being redacted) under `path`. */
+  nameFile(path: string): void {
+    for (const files of this.filesOf.values()) if (files.delete(this.file)) files.add(path);
+    this.file = path;
+  }
+
+  /**
+   * The redaction report a bundle carries (never a value): for each kind that replaced something, how many
+   * distinct values, how many replacements, and in which files.
+   */
+  report(): RedactionKindReport[] {
+    return [...this.filesOf.keys()].sort().map((kind) => ({
+      kind,
+      values: this.perKind.get(kind) ?? 0,
+      replacements: this.replaced[kind] ?? 0,
+      files: [...(this.filesOf.get(kind) ?? [])].sort(),
+    }));
   }
 
   /** The map from placeholders back to the real values, in the order they were first seen. */

@@ -166,7 +166,9 @@ interface StageState {
 async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promise<StagedFile> {
   const r = o.redactor;
   const passThrough = r.off && !o.dropText;
+  r.file = "\u0000pending";
   const path = redactBundlePath(f.path, r);
+  r.nameFile(path);
   // A chat's files come together: what its checkpoint needs of its logs is dropped once past it.
   const dir = dirname(f.source);
   if (dir !== st.chatDir) st.rewrittenLogs.clear();
