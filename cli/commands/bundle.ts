@@ -8,6 +8,7 @@ import {
   REDACT_KINDS,
   type RedactKind,
   readBundle,
+  redactBundleAgain,
 } from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
 import { type Command, type CommandContext, emit, flagString } from "../context";
@@ -157,5 +158,33 @@ function redactionLines(manifest: Manifest): string[] {
   ];
 }
 
-/** `bundle create` and `bundle verify`; `cli/registry.ts` holds their usage and options. */
-export const bundleRuns = { "bundle create": create, "bundle verify": verify } satisfies Record<string, Command>;
+const redact: Command = async (ctx) => {
+  const file = ctx.args[0];
+  if (!file) throw new OdaError("bad_input", "Give the bundle to redact: oda-admin bundle redact IN -o OUT.");
+  const out = flagString(ctx, "output");
+  if (!out)
+    throw new OdaError("bad_input", "Give the new bundle's file with -o FILE (for example -o redacted.tar.gz).");
+  const map = flagString(ctx, "map");
+  const made = await redactBundleAgain(resolve(file), resolve(out), {
+    kinds: kindsOf(ctx),
+    keywords: keywordsOf(ctx),
+    mapFile: map === undefined ? null : resolve(map),
+    version: readPackage().version,
+  });
+  const m = made.manifest;
+  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
+    [
+      `Wrote ${made.file}: ${m.counts.files} files, ${m.counts.redactedFiles} of them redacted.`,
+      ...redactionLines(m),
+      `The map from placeholders to the real values is in ${made.mapFile}; do not send it.`,
+    ].join("\n"),
+  );
+  return 0;
+};
+
+/** `bundle create`, `bundle verify` and `bundle redact`; `cli/registry.ts` holds their usage and options. */
+export const bundleRuns = {
+  "bundle create": create,
+  "bundle verify": verify,
+  "bundle redact": redact,
+} satisfies Record<string, Command>;

@@ -79,6 +79,22 @@ export class Redactor {
     this.detectors = new Detectors(ctx, kinds);
   }
 
+  /**
+   * Starts from an earlier map of the same bundle: each value keeps its placeholder, and new values are
+   * numbered after the highest placeholder of their kind.
+   */
+  seed(entries: readonly MapEntry[]): void {
+    for (const e of entries) {
+      const key = `${e.kind}\u0000${e.value}`;
+      if (this.placeholders.has(key)) continue;
+      this.placeholders.set(key, e.placeholder);
+      this.entries.push({ ...e });
+      const n = Number(/(\d+)>?$/.exec(e.placeholder)?.[1] ?? 0);
+      if (n > (this.perKind.get(e.kind) ?? 0)) this.perKind.set(e.kind, n);
+      this.detectors.learn(e.kind, e.value);
+    }
+  }
+
   /** True when no kind is on: every file goes into the bundle as it is. */
   get off(): boolean {
     return this.detectors.kinds.size === 0;
