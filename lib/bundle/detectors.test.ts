@@ -102,3 +102,15 @@ describe("values learned private", () => {
     );
   });
 });
+
+describe("a JSON value", () => {
+  it("is looked at with its key, which tells a rule what it is, and only the value is replaced", async () => {
+    const { redactLine } = await import("./redact-log");
+    const r = new Redactor(ctx, all);
+    const line = '{"type":"message","input":{"api_key": "Zx81mQ2vL7pW4nR9tK3s","note":"plain words here"}}';
+    expect(redactLine(line, r, false)).toBe(
+      '{"type":"message","input":{"api_key": "<key-1>","note":"plain words here"}}',
+    );
+    expect(r.redactJson({ password: "Zx81mQ2vL7pW4nR9tK3s-other" })).toEqual({ password: "<key-2>" });
+  });
+});

@@ -6,7 +6,7 @@ import { BULK_BATCH_OUTPUT, streamLog } from "../sessions/log-stream";
 import { readBytes } from "./collect";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
-import type { Redactor } from "./redactor";
+import { keyLead, type Redactor } from "./redactor";
 import type { SpoolWriter } from "./spool";
 
 /**
@@ -57,10 +57,22 @@ export function redactLine(text: string, redactor: Redactor, dropText: boolean):
   }
   if (!lineTouches(text, redactor)) return text;
   if (!parseObject(text)) return redactor.redactText(text);
+  // The key of the value that follows (`"api_key": "…"`): it tells a rule what the value is.
+  let key: string | null = null;
+  let keyEnd = -1;
   return text.replace(STRING_TOKEN, (token: string, offset: number) => {
     const value = token.includes("\\") ? (JSON.parse(token) as string) : token.slice(1, -1);
     KEY_AFTER.lastIndex = offset + token.length;
-    const out = KEY_AFTER.test(text) ? redactor.redactKey(value) : redactor.redactText(value);
+    let out: string;
+    if (KEY_AFTER.test(text)) {
+      out = redactor.redactKey(value);
+      key = value;
+      keyEnd = KEY_AFTER.lastIndex;
+    } else {
+      const lead = key !== null && /^\s*$/.test(text.slice(keyEnd, offset)) ? keyLead(key) : "";
+      out = redactor.redactText(value, lead);
+      key = null;
+    }
     return out === value ? token : JSON.stringify(out);
   });
 }

@@ -122,11 +122,18 @@ export class Redactor {
   }
 
   /** The string with every secret replaced (the same string when there is none). */
-  redactText(text: string): string {
+  redactText(text: string, lead = ""): string {
     if (this.off || text.length === 0) return text;
     // Encoded folder names first: a secret split by `%XX` escapes is only seen decoded.
     const source = text.includes("%") ? this.redactEncoded(text) : text;
-    const found = this.detectors.find(source);
+    // `lead` (a JSON value's key, `api_key: `) is looked at with the value, never replaced: it tells a
+    // rule what the value is, as `api_key: "…"` does in a file.
+    const found = lead
+      ? this.detectors
+          .find(lead + source)
+          .filter((f) => f.start >= lead.length)
+          .map((f) => ({ ...f, start: f.start - lead.length, end: f.end - lead.length }))
+      : this.detectors.find(source);
     if (found.length === 0) return source;
     let out = "";
     let at = 0;
@@ -183,7 +190,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
     if (value !== null && typeof value === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[this.redactKey(k)] = this.redactJson(v);
+      for (const [k, v] of Object.entries(value))
+        out[this.redactKey(k)] = typeof v === "string" ? this.redactText(v, keyLead(k)) : this.redactJson(v);
       return out;
     }
     return value;
@@ -223,6 +231,11 @@ export class Redactor {
   mapEntries(): MapEntry[] {
     return [...this.entries];
   }
+}
+
+/** What a JSON value's key tells the rules about it (`"api_key": "…"`); nothing for a key that gives a line its shape. */
+export function keyLead(key: string): string {
+  return STRUCTURAL_KEYS.has(key) ? "" : `${JSON.stringify(key)}: "`;
 }
 
 /** `--redact home,email` (or every kind) as a set, with `keyword` on when words were given. */
