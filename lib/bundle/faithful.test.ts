@@ -57,9 +57,12 @@ describe("the doctor on an opened bundle", () => {
   it("finds every problem of the demo data that the source's report names, file for file", async () => {
     const base = temp();
     const demo = await makeDemo({ out: join(base, "demo"), chats: 20 });
-    const { source, bundle } = await compare(demo, base);
+    const { source, bundle, opened } = await compare(demo, base);
     expect(source.size).toBeGreaterThan(8);
     expect(Object.fromEntries(bundle)).toEqual(Object.fromEntries(source));
+    // The demo has a value of every kind, so a preview of it shows them all.
+    const kinds = (opened.manifest.redaction?.kinds ?? []).map((k) => k.kind);
+    for (const kind of ["email", "home", "host", "ip", "key"]) expect(kinds).toContain(kind);
   });
 
   it("finds one of each problem kind again, in files that were all rewritten", async () => {
