@@ -224,6 +224,8 @@ def make_rules(git_dir):
     out = ROOT / "lib/bundle/rules/gitleaks.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
+    # laid out as the repository's formatter keeps JSON (`npm run lint` checks it)
+    subprocess.run(["npx", "biome", "format", "--write", str(out)], check=True, cwd=ROOT, capture_output=True)
     print(f"{len(rules)} rules, {len(skipped)} on paths only, written to {out.relative_to(ROOT)}")
 
 
@@ -259,9 +261,11 @@ def draw(pattern):
                 raise ValueError(f"cannot draw {op}")
         return "".join(s)
 
+    categories = {CATEGORY_DIGIT: "0123456789", CATEGORY_WORD: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+                  CATEGORY_SPACE: " "}
+
     def pick_cat(cat):
-        return rng.choice({CATEGORY_DIGIT: "0123456789", CATEGORY_WORD: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
-                           CATEGORY_SPACE: " "}[cat])
+        return rng.choice(categories[cat])
 
     def pick_in(items):
         chars = []
@@ -273,7 +277,8 @@ def draw(pattern):
             elif op == RANGE:
                 chars.extend(chr(x) for x in range(av[0], av[1] + 1))
             elif op == CATEGORY:
-                chars.append(pick_cat(av))
+                # every character of the category, each as likely as any other of the class
+                chars.extend(categories[av])
         return rng.choice(chars)
 
     return gen(sre_parse.parse(pattern.replace("(?i)", "")))
