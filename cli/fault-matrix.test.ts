@@ -345,7 +345,10 @@ describe("folders vanishing mid-run", () => {
         // Every file is in the archive with the size and SHA-256 the manifest gives.
         const checked = await readBundle(made.file, join(dir, "unpacked"));
         const logs = checked.files.filter((f) => /session\.v4\.jsonl(\.zstd)?$/.test(f.path));
-        expect(logs.length).toBe(listed.chats.length);
+        // ...and both copies of the chat stored in two places (no chat of the listing, but in the bundle).
+        const copies = new Set(listed.problems.filter((p) => p.kind === "duplicate").flatMap((p) => p.paths)).size;
+        expect(copies).toBe(2);
+        expect(logs.length).toBe(listed.chats.length + copies);
       } finally {
         rmSync(dir, { recursive: true, force: true });
         rmSync(targetDir, { recursive: true, force: true });

@@ -324,4 +324,28 @@ unpacked into. Exits 0 whether or not they differ.
     options: { "max-ratio": { type: "string", value: "N" } },
     load: from(bundle, "bundle diff"),
   },
+  "bundle redact": {
+    args: "IN",
+    summary: "redact a support bundle again: bundle redact IN -o OUT [--keyword W]… [--redact KINDS] [--map FILE]",
+    usage: `Usage: oda-admin bundle redact IN -o OUT [options]
+
+Checks the support bundle IN and writes it again as OUT with every file
+redacted as bundle create does (for a bundle received unredacted, or made with
+a keyword forgotten). Its doctor report goes in redacted. The map from
+placeholders back to the real values is written beside OUT as OUT.map.json.
+
+Options:
+  -o, --output FILE   the bundle to write (a new file)
+  --redact KINDS      only these kinds (comma-separated): ${REDACT_KIND_LIST}
+  --keyword WORD      also replace this word wherever it occurs (repeatable)
+  --map FILE          an earlier map of IN: each of its values keeps its placeholder
+`,
+    options: {
+      output: { type: "string", short: "o" },
+      redact: { type: "string" },
+      keyword: { type: "string", multiple: true },
+      map: { type: "string", value: "FILE" },
+    },
+    load: from(bundle, "bundle redact"),
+  },
 };

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readBundle } from "../../lib/bundle/read";
 import { KEYWORD, plantSecrets, SECRETS } from "../../lib/bundle/testing";
 import { tempFolder } from "../../lib/test-temp";
 import { runMain as run } from "../../test-support/run-cli";
@@ -50,6 +51,17 @@ describe("oda-admin bundle create / verify", () => {
     const verified = await run("bundle", "verify", file);
     expect(verified.code).toBe(0);
     expect(verified.out).toMatch(/the manifest and all \d+ files check out/);
+    // The redaction report: each kind with its counts and files, never a value.
+    expect(verified.out).toMatch(/^ {2}email: \d+ values?, \d+ replacements? in \d+ files?: .*home\/settings\.json/m);
+    expect(verified.out).toMatch(
+      /^ {2}key: \d+ values?, \d+ replacements? in \d+ files?: .*home\/memory\/global\/0000000a/m,
+    );
+    for (const value of Object.values(SECRETS)) expect(verified.out).not.toContain(value);
+    const json = await run("bundle", "verify", file, "--json");
+    const report = JSON.parse(json.out).redaction as { kinds: { kind: string; values: number; files: string[] }[] };
+    const email = report.kinds.find((k) => k.kind === "email");
+    expect(email?.values).toBeGreaterThan(0);
+    expect(email?.files).toContain("home/settings.json");
   });
 
   it("verify exits 1 naming the first bad file", async () => {
@@ -87,5 +99,65 @@ describe("oda-admin bundle create / verify", () => {
     );
     expect(r.code).toBe(2); // a bad option value is a usage error
     expect(r.err).toBe('"phone" is not a redaction kind; the kinds are home, host, email, ip, key.');
+  });
+});
+
+/** Every byte of an unpacked bundle, each zstd log decompressed by the real CLI, and every path. */
+function seenIn(dir: string): string {
+  const parts: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        parts.push(p, readFileSync(p, "latin1"));
+        if (p.endsWith(".zstd"))
+          try {
+            parts.push(execFileSync("zstd", ["-dcq", p], { stdio: ["ignore", "pipe", "ignore"] }).toString("latin1"));
+          } catch (error) {
+            parts.push(String((error as { stdout?: Buffer }).stdout ?? ""));
+          }
+      }
+    }
+  };
+  walk(dir);
+  return parts.join("\n");
+}
+
+describe("oda-admin bundle redact", () => {
+  it("redacts a bundle received unredacted, keeping the placeholders of an earlier map", async () => {
+    const base = tempFolder("oda-bundle-cli-");
+    const roots = await plantSecrets(base);
+    const raw = join(base, "raw.tar.gz");
+    const common = ["--home", roots.home, "--logs", roots.logs, "--all-chats", "--memory"];
+    expect((await run("bundle", "create", ...common, "--no-redact", "-o", raw)).code).toBe(0);
+    // A first pass without the keyword, then the keyword added with that pass's map.
+    const first = join(base, "first.tar.gz");
+    const once = await run("bundle", "redact", raw, "-o", first);
+    expect(once.code, once.err).toBe(0);
+    // An earlier map whose numbering a fresh pass would not give (support has been quoting <email-7>).
+    const earlier = JSON.parse(readFileSync(`${first}.map.json`, "utf8"));
+    for (const e of earlier.placeholders) if (e.value === SECRETS.email) e.placeholder = "<email-7>";
+    writeFileSync(`${first}.map.json`, JSON.stringify(earlier));
+    const second = join(base, "second.tar.gz");
+    const twice = await run("bundle", "redact", raw, "-o", second, "--keyword", KEYWORD, "--map", `${first}.map.json`);
+    expect(twice.code, twice.err).toBe(0);
+    expect((await run("bundle", "verify", second)).code).toBe(0);
+    const unpacked = join(base, "unpacked");
+    await readBundle(second, unpacked);
+    const seen = seenIn(unpacked);
+    for (const key of ["email", "github", "openai", "linuxUser", "host", "ipv4"] as const)
+      expect(seen, key).not.toContain(SECRETS[key]);
+    expect(seen.toLowerCase()).not.toContain(KEYWORD);
+    // The same value has the same placeholder in both maps.
+    const mapOf = (f: string) =>
+      (JSON.parse(readFileSync(`${f}.map.json`, "utf8")) as { placeholders: { value: string; placeholder: string }[] })
+        .placeholders;
+    const emailIn = (f: string) => mapOf(f).find((e) => e.value === SECRETS.email)?.placeholder;
+    expect(emailIn(second)).toBe("<email-7>");
+    expect(seen).toContain("<email-7>");
+    expect(mapOf(second).some((e) => e.value === KEYWORD)).toBe(true);
+    // The doctor report of the source went in, redacted.
+    expect(readFileSync(join(unpacked, "doctor.txt"), "utf8")).toContain("problem");
   });
 });

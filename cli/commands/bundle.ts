@@ -6,9 +6,11 @@ import {
   diffBundles,
   expansionProblem,
   formatBundleDiff,
+  type Manifest,
   REDACT_KINDS,
   type RedactKind,
   readBundle,
+  redactBundleAgain,
 } from "../../lib/bundle";
 import { OdaError } from "../../lib/errors";
 import { ratioFlag as ratioOf } from "../bundle-roots";
@@ -127,11 +129,13 @@ const verify: Command = async (ctx) => {
       createdAt: manifest.createdAt,
       bundleFormat: manifest.bundleFormat,
       files: manifest.files.length,
+      redaction: manifest.redaction ?? null,
       warnings,
     },
     () =>
       [
         `${file}: the manifest and all ${manifest.files.length} files check out (bundle of ${manifest.createdAt}, Oda Admin ${manifest.odaAdminVersion}).`,
+        ...redactionLines(manifest),
         ...warnings.map((w) => `warning: ${w}`),
       ].join("\n"),
   );
@@ -146,8 +150,50 @@ const diff: Command = async (ctx) => {
   return 0;
 };
 
-/** `bundle create`, `bundle verify` and `bundle diff`; `cli/registry.ts` holds their usage and options. */
-export const bundleRuns = { "bundle create": create, "bundle verify": verify, "bundle diff": diff } satisfies Record<
-  string,
-  Command
->;
+/** The bundle's redaction report as `bundle verify` prints it: each kind, its counts and files (never a value). */
+function redactionLines(manifest: Manifest): string[] {
+  const report = manifest.redaction;
+  if (!report) return ["Redaction: this bundle carries no redaction report (made before Oda Admin had one)."];
+  if (report.kinds.length === 0)
+    return [`Redaction: nothing was replaced (kinds on: ${manifest.scope.redact.join(", ") || "none"}).`];
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  return [
+    `Redaction (keys by ${report.keyRules}):`,
+    ...report.kinds.map(
+      (k) =>
+        `  ${k.kind}: ${plural(k.values, "value")}, ${plural(k.replacements, "replacement")} in ${plural(k.files.length, "file")}: ${k.files.join(", ")}`,
+    ),
+  ];
+}
+
+const redact: Command = async (ctx) => {
+  const file = ctx.args[0];
+  if (!file) throw new OdaError("bad_input", "Give the bundle to redact: oda-admin bundle redact IN -o OUT.");
+  const out = flagString(ctx, "output");
+  if (!out)
+    throw new OdaError("bad_input", "Give the new bundle's file with -o FILE (for example -o redacted.tar.gz).");
+  const map = flagString(ctx, "map");
+  const made = await redactBundleAgain(resolve(file), resolve(out), {
+    kinds: kindsOf(ctx),
+    keywords: keywordsOf(ctx),
+    mapFile: map === undefined ? null : resolve(map),
+    version: readPackage().version,
+  });
+  const m = made.manifest;
+  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
+    [
+      `Wrote ${made.file}: ${m.counts.files} files, ${m.counts.redactedFiles} of them redacted.`,
+      ...redactionLines(m),
+      `The map from placeholders to the real values is in ${made.mapFile}; do not send it.`,
+    ].join("\n"),
+  );
+  return 0;
+};
+
+/** `bundle create`, `bundle verify`, `bundle diff` and `bundle redact`; `cli/registry.ts` holds their usage and options. */
+export const bundleRuns = {
+  "bundle create": create,
+  "bundle verify": verify,
+  "bundle diff": diff,
+  "bundle redact": redact,
+} satisfies Record<string, Command>;

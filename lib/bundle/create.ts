@@ -3,9 +3,11 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
+import { readSettings } from "../memory/settings";
 import { writeArchive } from "./archive";
+import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
-import { type BundleScope, planBundle } from "./plan";
+import { type BundleScope, type LeftOut, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
 import { redactBundlePath, type StagedFile, stageFiles } from "./stage";
@@ -30,6 +32,18 @@ export interface PrepareOptions {
   /** Extra home folders to treat as this computer's (tests). */
   homes?: string[];
   hosts?: string[];
+  /**
+   * Redacting a bundle again (`bundle redact`): its own doctor report and left-out list are carried
+   * (redacted) instead of a doctor run over the unpacked copy, this computer's home and name are none of
+   * its business, and `map` (an earlier map of the same bundle) keeps its placeholders.
+   */
+  again?: {
+    doctor: DoctorReport;
+    leftOut: LeftOut[];
+    map: MapEntry[];
+    chats: Manifest["scope"]["chats"];
+    since: string | null;
+  };
 }
 
 /** A bundle's contents, staged and checked, ready to be written (or shown as a preview). */
@@ -73,14 +87,16 @@ export async function prepareBundle(
   o: PrepareOptions,
 ): Promise<PreparedBundle> {
   const plan = await planBundle(roots, scope);
+  const here = o.again ? [] : null;
   const redactor = new Redactor(
     {
-      homes: [homedir(), ...(o.homes ?? [])],
-      hosts: [hostname(), ...plan.lockHosts, ...(o.hosts ?? [])],
+      homes: [...(here ?? [homedir()]), ...(o.homes ?? [])],
+      hosts: [...(here ?? [hostname()]), ...plan.lockHosts, ...(o.hosts ?? [])],
       keywords: scope.keywords,
     },
     kindsFrom(scope),
   );
+  if (o.again) redactor.seed(o.again.map);
   const tempDir = tempNear === null ? null : mkdtempSync(join(tempNear, ".oda-bundle-"));
   const spool = tempDir === null ? null : new Spool(join(tempDir, "spool"));
   const dispose = () => {
@@ -95,21 +111,34 @@ export async function prepareBundle(
       o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
     };
     // The doctor reads every log through first: its buffers are gone before the staging reads them again.
-    const found = await runDoctor(roots, BOUNDED_READ);
+    const found = o.again ? o.again.doctor : await runDoctor(roots, BOUNDED_READ);
     const leftOut = plan.leftOut;
-    const files = await stageFiles(plan.files, { redactor, dropText: scope.dropText, spool, onBytes, leftOut });
+    const fileMaxBytes = roots.home ? (await readSettings(roots.home)).limits.fileMaxBytes : undefined;
+    const files = await stageFiles(plan.files, {
+      redactor,
+      dropText: scope.dropText,
+      spool,
+      onBytes,
+      leftOut,
+      fileMaxBytes,
+    });
     // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
+    redactor.file = "manifest.json";
     const notIn = leftOut.map((l) => ({
       path: redactFolderPath(l.path, redactor),
       reason: l.reason,
       message: redactor.redactText(l.message),
     }));
+    redactor.file = "doctor.json";
     const doctor = redactor.redactJson(found) as DoctorReport;
-    if (notIn.length)
+    // Carried from the bundle redacted again: its report already lists what it left out.
+    if (o.again) notIn.unshift(...(redactor.redactJson(o.again.leftOut) as LeftOut[]));
+    if (notIn.length && !o.again)
       doctor.sections.push({
         name: LEFT_OUT_SECTION,
         problems: notIn.map((l) => ({ path: l.path, message: l.message })),
       });
+    redactor.file = "manifest.json";
     const createdAt = new Date().toISOString();
     const reports = [
       entryOf("doctor.json", json(doctor)),
@@ -121,8 +150,12 @@ export async function prepareBundle(
       odaAdminVersion: o.version,
       createdAt,
       scope: {
-        chats: scope.chats === "all" ? "all" : plan.chats.map((c) => redactor.redactText(c.id)),
-        since: scope.since,
+        chats: o.again
+          ? (redactor.redactJson(o.again.chats) as Manifest["scope"]["chats"])
+          : scope.chats === "all"
+            ? "all"
+            : [...new Set(plan.chats.map((c) => redactor.redactText(c.id)))],
+        since: o.again ? o.again.since : scope.since,
         memory: scope.memory,
         redact: [...kindsFrom(scope)].sort(),
         keywords: scope.keywords.length,
@@ -131,7 +164,8 @@ export async function prepareBundle(
       counts: {
         files: all.length,
         bytes: all.reduce((n, f) => n + f.size, 0),
-        chats: plan.chats.length,
+        // A chat stored in two places is one chat (both its copies are in).
+        chats: new Set(plan.chats.map((c) => c.id)).size,
         memories: plan.files.filter((f) => f.role === "memory").length,
         redactedFiles: files.filter((f) => f.redacted).length,
         replaced: { ...redactor.replaced },
@@ -139,6 +173,10 @@ export async function prepareBundle(
         leftOut: notIn.length,
       },
       files: all.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+      redaction: {
+        keyRules: `gitleaks ${SecretRules.source.repository} at ${SecretRules.source.commit}`,
+        kinds: redactor.report(),
+      },
       leftOut: notIn,
     };
     return {
@@ -167,7 +205,11 @@ export async function createBundle(
   target: string,
   o: PrepareOptions,
 ): Promise<CreatedBundle> {
-  const prepared = await prepareBundle(roots, scope, dirname(target), o);
+  return writeBundle(await prepareBundle(roots, scope, dirname(target), o), target, o);
+}
+
+/** Writes a prepared bundle to `target` and its placeholder map beside it. */
+export async function writeBundle(prepared: PreparedBundle, target: string, o: PrepareOptions): Promise<CreatedBundle> {
   const partial = `${target}.partial-${process.pid}`;
   try {
     const total = prepared.entries.reduce((n, f) => n + f.size, 0);

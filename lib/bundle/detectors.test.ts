@@ -42,11 +42,11 @@ describe("detectors", () => {
 
   it("finds API keys, tokens and JWTs by shape, and long secrets after key words", () => {
     const text = [
-      "sk-proj-AbCdEf0123456789XyZqRs",
+      "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",
       "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
-      "AKIAIOSFODNN7EXAMPLE",
-      "xoxb-1234567890-abcdefghijkl",
-      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2lnbmF0dXJlc2VjcmV0",
+      "AKIAZ3MSJV4WCRO2PQ7X",
+      "xoxb-1234567890-9876543210aBcDeFgH",
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFuYSJ9.c2lnbmF0dXJlc2VjcmV0eHl6",
       "password=9f86d081884c7d659a2feaa0c55ad015",
       '"api_key": "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="',
     ].join(" ");
@@ -87,5 +87,30 @@ describe("detectors", () => {
       text: "the <keyword-1>",
       "<email-1>": 1,
     });
+  });
+});
+
+describe("values learned private", () => {
+  it("are replaced wherever they stand afterwards, a user name only in paths", () => {
+    const r = new Redactor(ctx, all);
+    const hex = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b";
+    expect(r.redactText(`token: ${hex}`)).toBe("token: <key-1>");
+    // the same value without the word that gave it away, in another string (another file)
+    expect(r.redactText(`it was ${hex}, again`)).toBe("it was <key-1>, again");
+    expect(r.redactText(`see /home/anasecret/x and connect as anasecret`)).toBe(
+      "see /home/user-1/x and connect as anasecret",
+    );
+  });
+});
+
+describe("a JSON value", () => {
+  it("is looked at with its key, which tells a rule what it is, and only the value is replaced", async () => {
+    const { redactLine } = await import("./redact-log");
+    const r = new Redactor(ctx, all);
+    const line = '{"type":"message","input":{"api_key": "Zx81mQ2vL7pW4nR9tK3s","note":"plain words here"}}';
+    expect(redactLine(line, r, false)).toBe(
+      '{"type":"message","input":{"api_key": "<key-1>","note":"plain words here"}}',
+    );
+    expect(r.redactJson({ password: "Zx81mQ2vL7pW4nR9tK3s-other" })).toEqual({ password: "<key-2>" });
   });
 });

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { secretRules } from "./gitleaks";
 
 /**
  * What a support bundle replaces, kind by kind (issue 14, Redaction). Each
@@ -43,21 +44,10 @@ const PLACEHOLDER = /^(?:user-\d+|<[a-z]+-\d+>)$/;
 const EMAIL =
   /[A-Za-z0-9!#$%&*+/=?^_{|}~.-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]*\d)/g;
+// A dotted number after `version`, `release` or `v` is a version, not an address ("version 10.2.3.4", "v1.2.3.4").
+const VERSION_BEFORE = /(?:\b(?:version|release|ver\.?|build)\s*:?\s*|\bv)$/i;
 // A run of hex and colons with a `::` or seven colons, proved by `net.isIPv6`.
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?![\w:])/g;
-const KEY_SHAPES = [
-  /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  /\bxox[bpars]-[A-Za-z0-9-]{10,}/g,
-  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-];
-// A long hex or base64 value after a word that says it is secret: only the value is replaced.
-const SECRET_AFTER_WORD =
-  /(?:api[_-]?key|apikey|access[_-]?key|key|token|secret|password|passwd|pwd|bearer|authorization)(?:\\?["'])?\s*[:=]?\s*(?:\\?["'])?\s*(?:bearer\s+)?([A-Fa-f0-9]{16,}|[A-Za-z0-9+/_-]{20,}={0,2})/gi;
-
 // Cheap first looks: a kind's full patterns run only on text that passes its filter (most log lines pass none).
 // Each passes everything its kind can find. Literal searches and patterns that begin with a literal are
 // fast; on a 1 GB log these looks were most of a bundle's time.
@@ -66,13 +56,6 @@ const hasHome = (t: string) => t.includes("/home/") || t.includes("Users");
 const IPV4_HINT = /\.\d{1,3}\.\d/;
 // `::`, or three groups between colons (an address without `::` has eight groups); not a time of day.
 const IPV6_HINT = /::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:/;
-const KEY_PREFIXES = ["sk-", "github_pat_", "AKIA", "ASIA", "xox", "eyJ", "AIza"];
-const hasKeyShape = (t: string) => KEY_PREFIXES.some((p) => t.includes(p)) || /gh[pousr]_/.test(t);
-// The word, then what SECRET_AFTER_WORD allows between it and the value, then a value's first 16 characters:
-// `input_tokens` (in every usage) does not pass.
-const SECRET_WORD_HINT =
-  /(?:key|token|secret|passw|pwd|bearer|authorization)\w*?[\s"'\\:=]*(?:bearer\s+)?[A-Za-z0-9+/_-]{16}/i;
-
 function push(out: Found[], kind: RedactKind, start: number, end: number, value: string, from = start): void {
   out.push({ kind, start, end, from, value });
 }
@@ -82,6 +65,9 @@ export class Detectors {
   private readonly keywords: RegExp | null;
   private readonly homes: RegExp | null;
   private readonly hosts: RegExp | null;
+  /** Values learned private so far (see `learn`), and their pattern (rebuilt after a new one). */
+  private readonly known = new Map<string, RedactKind>();
+  private knownRe: RegExp | null | undefined = null;
 
   constructor(
     ctx: DetectorContext,
@@ -120,22 +106,13 @@ export class Detectors {
     }
     if (kinds.has("email") && text.includes("@"))
       for (const m of text.matchAll(EMAIL)) push(found, "email", m.index, m.index + m[0].length, m[0].toLowerCase());
-    if (kinds.has("key")) {
-      if (hasKeyShape(text))
-        for (const re of KEY_SHAPES)
-          for (const m of text.matchAll(re)) push(found, "key", m.index, m.index + m[0].length, m[0]);
-      if (SECRET_WORD_HINT.test(text)) {
-        for (const m of text.matchAll(SECRET_AFTER_WORD)) {
-          const value = m[1] as string;
-          if (!/\d/.test(value) && !/[A-Z]/.test(value)) continue; // a long plain word is prose, not a secret
-          const start = m.index + m[0].length - value.length;
-          push(found, "key", start, start + value.length, value, m.index);
-        }
-      }
-    }
+    // Keys, tokens and passwords: gitleaks' published rules (gitleaks.ts), never a list of our own.
+    if (kinds.has("key")) for (const f of secretRules().find(text)) push(found, "key", f.start, f.end, f.value, f.from);
     if (kinds.has("ip")) {
       if (IPV4_HINT.test(text))
-        for (const m of text.matchAll(IPV4)) if (isIPv4(m[0])) push(found, "ip", m.index, m.index + m[0].length, m[0]);
+        for (const m of text.matchAll(IPV4))
+          if (isIPv4(m[0]) && !VERSION_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index)))
+            push(found, "ip", m.index, m.index + m[0].length, m[0]);
       if (IPV6_HINT.test(text)) {
         for (const m of text.matchAll(IPV6)) {
           const v = m[0];
@@ -147,7 +124,32 @@ export class Detectors {
     if (this.hosts)
       for (const m of text.matchAll(this.hosts))
         push(found, "host", m.index, m.index + m[0].length, m[0].toLowerCase());
+    const known = this.knownPattern();
+    if (known)
+      for (const m of text.matchAll(known)) {
+        const hit = this.known.get(m[0]) ?? this.known.get(m[0].toLowerCase());
+        if (hit) push(found, hit, m.index, m.index + m[0].length, hit === "key" ? m[0] : m[0].toLowerCase());
+      }
     return found.length > 1 ? resolveOverlaps(found) : found;
+  }
+
+  /**
+   * Learns a value found private (a key, an e-mail, an address): from now on it is found wherever it stands,
+   * also where no rule would find it by itself (a key without the word that gave it away), as `sos clean`
+   * does with what it learns. A user name is not learned: it is private in a home path only.
+   */
+  learn(kind: RedactKind, value: string): void {
+    if (kind === "home" || kind === "keyword" || value.length < 4 || this.known.has(value)) return;
+    this.known.set(value, kind);
+    this.knownRe = undefined;
+  }
+
+  private knownPattern(): RegExp | null {
+    if (this.knownRe !== undefined) return this.knownRe;
+    const values = [...this.known.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    // Whole values only: the same characters inside a longer word or value are something else.
+    this.knownRe = values.length ? new RegExp(`(?<![\\w-])(?:${values.join("|")})(?![\\w-])`, "gi") : null;
+    return this.knownRe;
   }
 }
 

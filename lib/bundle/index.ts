@@ -25,5 +25,6 @@ export { type BundleDiff, diffBundles, formatBundleDiff } from "./diff";
 export { BUNDLE_FORMAT, type Manifest, ZManifest } from "./manifest";
 export { type BundleScope, planBundle } from "./plan";
 export { DEFAULT_MAX_RATIO, type ExpansionLimits, expansionProblem, readBundle } from "./read";
+export { type RedactAgain, redactBundleAgain } from "./redact-bundle";
 export { kindsFrom, type MapEntry, Redactor } from "./redactor";
 export { bundleRoots, type OpenedBundle, readOpenedBundle, unpackBundle } from "./unpack";

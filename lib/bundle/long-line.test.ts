@@ -24,7 +24,7 @@ import { PIECE_CHARS } from "./text-stream";
 const EMAIL = "zora.quist@northwind.example";
 const HEX = "0123456789abcdef0123456789abcdef01234567";
 const IP = "10.20.30.40";
-const KEY = "sk-proj-QwErTy0123456789AsDfGh";
+const KEY = "ghp_Qw3rTy0123456789AsDfGhJkLzXcVbNm1234";
 
 /** Filler text with nothing to redact, `n` characters long: random letters and spaces (a log that compresses 1000-fold is refused as a bomb). */
 function filler(n: number): string {

@@ -38,6 +38,23 @@ export const ZManifest = z.object({
     z.object({ path: z.string(), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
   ),
   /**
+   * The redaction report (absent in bundles made before it): where the key rules come from, and for each
+   * kind that replaced something, how many values, how many replacements and which files. Never a value.
+   */
+  redaction: z
+    .object({
+      keyRules: z.string(),
+      kinds: z.array(
+        z.object({
+          kind: z.string(),
+          values: z.number().int().nonnegative(),
+          replacements: z.number().int().nonnegative(),
+          files: z.array(z.string()),
+        }),
+      ),
+    })
+    .optional(),
+  /**
    * What was chosen but is not in the bundle: removed while it was collected
    * (`gone`) or not to be read (`unreadable`), each with its sentence.
    */

@@ -154,9 +154,18 @@ export async function planBundle(
           reason: existsSync(p.path) ? "unreadable" : "gone",
           message: `${p.message} It is left out of the bundle.`,
         });
+    // A chat stored in two places is no chat of the listing (both copies are refused), but it is the problem a
+    // support person must see: every copy goes in, each a folder of its own, as it is stored.
+    const copies = new Map<string, Set<string>>();
+    for (const p of found.problems)
+      if (p.kind === "duplicate" && p.chat !== undefined) {
+        const dirs = copies.get(p.chat) ?? new Set<string>();
+        for (const dir of p.paths) dirs.add(dir);
+        copies.set(p.chat, dirs);
+      }
     const wanted = Array.isArray(scope.chats) ? new Set(scope.chats) : null;
     for (const id of wanted ?? []) {
-      if (!all.some((c) => c.id === id))
+      if (!all.some((c) => c.id === id) && !copies.has(id))
         throw new OdaError("not_found", `No chat with the id "${id}" is in the log folder.`);
     }
     const since = scope.since === null ? null : Date.parse(scope.since);
@@ -170,6 +179,14 @@ export async function planBundle(
       if (since !== null && Date.parse(chat.lastActivity ?? chat.created ?? "") < since) continue;
       if (planChat(roots.logs, chat.folder, compress, files, lockHosts, leftOut))
         chats.push({ id: chat.id, folder: chat.folder });
+    }
+    // Its last activity is not known (neither copy is read as the chat): `--since` keeps it, as the report names it.
+    for (const [id, dirs] of copies) {
+      if (wanted && !wanted.has(id)) continue;
+      for (const dir of [...dirs].sort()) {
+        const folder = relative(roots.logs, dir).split(sep).join("/");
+        if (planChat(roots.logs, folder, compress, files, lockHosts, leftOut)) chats.push({ id, folder });
+      }
     }
   }
   return { files, chats, lockHosts: [...lockHosts], compress, leftOut };

@@ -35,3 +35,8 @@ function redactFieldLine(line: string, r: Redactor): string {
 function dropLine(line: string): string {
   return line.replace(/[^\r]/gu, (c) => "x".repeat(Buffer.byteLength(c)));
 }
+
+/** A run of text (not split into lines) with every character but line ends replaced by `x`s, byte for byte. */
+export function dropRun(text: string): string {
+  return text.replace(/[^\r\n]/gu, (c) => "x".repeat(Buffer.byteLength(c)));
+}

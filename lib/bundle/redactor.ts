@@ -7,6 +7,17 @@ import { type DetectorContext, Detectors, type RedactKind } from "./detectors";
  * still follow it, and the map back to the real values stays on this computer.
  */
 
+/** One kind's line of a bundle's redaction report. */
+export interface RedactionKindReport {
+  kind: RedactKind;
+  /** Distinct values replaced. */
+  values: number;
+  /** Replacements made (every occurrence). */
+  replacements: number;
+  /** Bundle paths of the files with a replacement of this kind. */
+  files: string[];
+}
+
 /** One entry of the map written beside the bundle (never into it). */
 export interface MapEntry {
   kind: RedactKind;
@@ -60,9 +71,28 @@ export class Redactor {
   private readonly entries: MapEntry[] = [];
   /** How many values each kind replaced (every occurrence counts). */
   readonly replaced: Partial<Record<RedactKind, number>> = {};
+  /** The bundle path of the file being redacted, for the report's list of files per kind. */
+  file = "";
+  private readonly filesOf = new Map<RedactKind, Set<string>>();
 
   constructor(ctx: DetectorContext, kinds: ReadonlySet<RedactKind>) {
     this.detectors = new Detectors(ctx, kinds);
+  }
+
+  /**
+   * Starts from an earlier map of the same bundle: each value keeps its placeholder, and new values are
+   * numbered after the highest placeholder of their kind.
+   */
+  seed(entries: readonly MapEntry[]): void {
+    for (const e of entries) {
+      const key = `${e.kind}\u0000${e.value}`;
+      if (this.placeholders.has(key)) continue;
+      this.placeholders.set(key, e.placeholder);
+      this.entries.push({ ...e });
+      const n = Number(/(\d+)>?$/.exec(e.placeholder)?.[1] ?? 0);
+      if (n > (this.perKind.get(e.kind) ?? 0)) this.perKind.set(e.kind, n);
+      this.detectors.learn(e.kind, e.value);
+    }
   }
 
   /** True when no kind is on: every file goes into the bundle as it is. */
@@ -81,6 +111,7 @@ export class Redactor {
       placeholder = kind === "home" ? (/[/\\]/.test(value) ? `<home-${n}>` : `user-${n}`) : `<${kind}-${n}>`;
       this.placeholders.set(key, placeholder);
       this.entries.push({ kind, placeholder, value });
+      this.detectors.learn(kind, value);
     }
     return placeholder;
   }
@@ -91,11 +122,18 @@ export class Redactor {
   }
 
   /** The string with every secret replaced (the same string when there is none). */
-  redactText(text: string): string {
+  redactText(text: string, lead = ""): string {
     if (this.off || text.length === 0) return text;
     // Encoded folder names first: a secret split by `%XX` escapes is only seen decoded.
     const source = text.includes("%") ? this.redactEncoded(text) : text;
-    const found = this.detectors.find(source);
+    // `lead` (a JSON value's key, `api_key: `) is looked at with the value, never replaced: it tells a
+    // rule what the value is, as `api_key: "…"` does in a file.
+    const found = lead
+      ? this.detectors
+          .find(lead + source)
+          .filter((f) => f.start >= lead.length)
+          .map((f) => ({ ...f, start: f.start - lead.length, end: f.end - lead.length }))
+      : this.detectors.find(source);
     if (found.length === 0) return source;
     let out = "";
     let at = 0;
@@ -103,6 +141,9 @@ export class Redactor {
       out += source.slice(at, f.start) + this.placeholderOf(f.kind, f.value);
       at = f.end;
       this.replaced[f.kind] = (this.replaced[f.kind] ?? 0) + 1;
+      const files = this.filesOf.get(f.kind) ?? new Set<string>();
+      files.add(this.file);
+      this.filesOf.set(f.kind, files);
     }
     return out + source.slice(at);
   }
@@ -149,7 +190,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
     if (value !== null && typeof value === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[this.redactKey(k)] = this.redactJson(v);
+      for (const [k, v] of Object.entries(value))
+        out[this.redactKey(k)] = typeof v === "string" ? this.redactText(v, keyLead(k)) : this.redactJson(v);
       return out;
     }
     return value;
@@ -166,10 +208,34 @@ export class Redactor {
     return /^[A-Za-z0-9]/.test(out) ? out : `w${out}`;
   }
 
+  /** Counts what was replaced while the file had no path yet (its own path, being redacted) under `path`. */
+  nameFile(path: string): void {
+    for (const files of this.filesOf.values()) if (files.delete(this.file)) files.add(path);
+    this.file = path;
+  }
+
+  /**
+   * The redaction report a bundle carries (never a value): for each kind that replaced something, how many
+   * distinct values, how many replacements, and in which files.
+   */
+  report(): RedactionKindReport[] {
+    return [...this.filesOf.keys()].sort().map((kind) => ({
+      kind,
+      values: this.perKind.get(kind) ?? 0,
+      replacements: this.replaced[kind] ?? 0,
+      files: [...(this.filesOf.get(kind) ?? [])].sort(),
+    }));
+  }
+
   /** The map from placeholders back to the real values, in the order they were first seen. */
   mapEntries(): MapEntry[] {
     return [...this.entries];
   }
+}
+
+/** What a JSON value's key tells the rules about it (`"api_key": "…"`); nothing for a key that gives a line its shape. */
+export function keyLead(key: string): string {
+  return STRUCTURAL_KEYS.has(key) ? "" : `${JSON.stringify(key)}: "`;
 }
 
 /** `--redact home,email` (or every kind) as a set, with `keyword` on when words were given. */

@@ -1,15 +1,17 @@
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, promises as fsp, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
 import { isSystemError, isVanished } from "../fs/system-error";
-import { checkpointDetails, parseCheckpoint } from "../sessions/checkpoint";
+import { type Checkpoint, checkpointDetails, hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
 import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
+import { redactBytes } from "./bytes";
 import { readBytes } from "./collect";
 import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
 import { logNeedsRedaction, redactLog } from "./redact-log";
-import { redactMemoryText } from "./redact-memory";
+import { dropRun, redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
 import type { Spool, SpoolRange } from "./spool";
 
@@ -25,6 +27,9 @@ const SCAN_FIRST_BYTES = 1024 * 1024;
 interface RewrittenLog {
   range: SpoolRange;
   details: ChatDetails;
+  /** The original's path and size as planned (what its checkpoint was judged against). */
+  source: string;
+  size: number;
 }
 
 /** One file as it goes in the bundle: from its original (first `size` bytes), a staged copy, or memory. */
@@ -52,6 +57,8 @@ export interface StageOptions {
   onBytes?: (n: number) => void;
   /** Receives each file removed meanwhile or not to be read: it is left out, the others are staged. */
   leftOut?: LeftOut[];
+  /** The home's `fileMaxBytes`: a memory file over it stays over it, whatever redaction took out. */
+  fileMaxBytes?: number;
 }
 
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -108,12 +115,13 @@ function fromData(spool: Spool | null, f: PlannedFile, path: string, data: Buffe
 
 /** JSON redacted value by value, written back compactly only when something changed. */
 function redactJsonFile(original: Buffer, r: Redactor, fix?: (v: Record<string, unknown>) => void): Buffer {
-  const text = original.toString("utf8");
+  const asText = () => redactBytes(original, (text) => r.redactText(text));
+  if (!isUtf8(original)) return asText();
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(original.toString("utf8"));
   } catch {
-    return Buffer.from(r.redactText(text));
+    return asText();
   }
   const out = r.redactJson(value);
   if (fix && out && typeof out === "object") fix(out as Record<string, unknown>);
@@ -158,7 +166,9 @@ interface StageState {
 async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promise<StagedFile> {
   const r = o.redactor;
   const passThrough = r.off && !o.dropText;
+  r.file = "\u0000pending";
   const path = redactBundlePath(f.path, r);
+  r.nameFile(path);
   // A chat's files come together: what its checkpoint needs of its logs is dropped once past it.
   const dir = dirname(f.source);
   if (dir !== st.chatDir) st.rewrittenLogs.clear();
@@ -180,7 +190,11 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
   readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
   if (passThrough) return fromData(o.spool, f, path, original, original);
   if (f.role === "memory" || (f.role === "history" && !/\.json$/.test(f.path))) {
-    const data = Buffer.from(redactMemoryText(original.toString("utf8"), r, o.dropText));
+    // A file that is not valid UTF-8 (a problem the doctor names) keeps every byte that is not text.
+    let data = isUtf8(original)
+      ? redactBytes(original, (text) => redactMemoryText(text, r, o.dropText))
+      : redactBytes(original, (text) => (o.dropText ? dropRun(text) : r.redactText(text)));
+    data = keepTooLarge(original, data, o.fileMaxBytes);
     st.shaMap.set(sha(original), sha(data));
     return fromData(o.spool, f, path, data, original);
   }
@@ -241,7 +255,7 @@ async function rewriteLog(f: PlannedFile, compressed: boolean, o: StageOptions):
   if (!o.spool) {
     const res = await redactLog(f.source, null, options);
     const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
-    return res.changed ? { range, details: res.details } : null;
+    return res.changed ? { range, details: res.details, source: f.source, size: f.size } : null;
   }
   const writer = o.spool.begin();
   try {
@@ -250,7 +264,7 @@ async function rewriteLog(f: PlannedFile, compressed: boolean, o: StageOptions):
       o.spool.discard();
       return null;
     }
-    return { range: o.spool.finish(), details: res.details };
+    return { range: o.spool.finish(), details: res.details, source: f.source, size: f.size };
   } catch (error) {
     o.spool.discard();
     throw error;
@@ -270,11 +284,47 @@ async function stageCheckpoint(
   if (!("checkpoint" in parsed) || !staged || parsed.checkpoint.log.name !== f.newestLog)
     return redactJsonFile(original, r);
   const cp = parsed.checkpoint;
+  const identity = r.redactJson(cp.identity);
+  if (!fitsLog(cp, staged)) {
+    // A checkpoint that did not fit its log must not fit the rewritten one either, for the same reason: one
+    // ahead of its log stays as far ahead, one whose tail hash did not match still does not (its details,
+    // which nobody serves, stay as they were).
+    const ahead = cp.log.bytes - staged.size;
+    const bytes = ahead > 0 ? staged.range.size + ahead : staged.range.size;
+    const tailSha256 = cp.log.tailSha256 === staged.range.tailSha256 ? flipHex(cp.log.tailSha256) : cp.log.tailSha256;
+    const kept = { ...(r.redactJson(cp) as typeof cp), identity, log: { name: cp.log.name, bytes, tailSha256 } };
+    return Buffer.from(`${JSON.stringify(kept, null, 2)}\n`);
+  }
   const next = {
     ...cp,
-    identity: r.redactJson(cp.identity),
+    identity,
     log: { name: cp.log.name, bytes: staged.range.size, tailSha256: staged.range.tailSha256 },
     details: checkpointDetails(staged.details),
   };
   return Buffer.from(`${JSON.stringify(next, null, 2)}\n`);
+}
+
+/** True when checkpoint `cp` fitted the original log (its offset within it, its tail hash matching). */
+function fitsLog(cp: Checkpoint, log: RewrittenLog): boolean {
+  if (cp.log.bytes > log.size) return false;
+  try {
+    return hashLogTail(log.source, cp.log.bytes) === cp.log.tailSha256;
+  } catch {
+    return false;
+  }
+}
+
+/** A hex digest with its first digit changed: a tail hash that matches nothing the rewritten log holds. */
+function flipHex(hex: string): string {
+  return `${hex[0] === "0" ? "1" : "0"}${hex.slice(1)}`;
+}
+
+/**
+ * A memory file larger than the home allows is a problem the reader names before it reads a word of it;
+ * one that redaction made short enough is padded with spaces at its end to its former size, so it stays that
+ * problem (its text, trimmed at its ends, is unchanged).
+ */
+function keepTooLarge(original: Buffer, data: Buffer, limit: number | undefined): Buffer {
+  if (limit === undefined || original.length <= limit || data.length > limit) return data;
+  return Buffer.concat([data, Buffer.alloc(original.length - data.length, " ")]);
 }

@@ -217,7 +217,13 @@ export async function makeDemoChats(logs: string, random: Random, count = 200): 
         type: "message",
         ts: new Date(start + 900_000).toISOString(),
         role: "user",
-        content: [{ type: "text", text: "One more thing: add the Q4 forecast." }],
+        // A fake e-mail, address and key, so that a support bundle's preview of the demo shows every kind.
+        content: [
+          {
+            type: "text",
+            text: "One more thing: add the Q4 forecast, mail it to dana.ortiz@example.com and upload it to 10.0.4.21 with deploy_token = Zx81mQ2vL7pW4nR9tK3sB6yD.",
+          },
+        ],
       },
     ]);
     writer.releaseLock();
