@@ -7,6 +7,7 @@ import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
+import { openListingMemory } from "./remembered";
 
 /**
  * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
@@ -124,16 +125,26 @@ export const workerApi = {
     return inPieces(streamLineBytes(path, compressed, from, n));
   },
 
-  listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
-    return listChats(logDir, { compress, batchSize, memo: true });
+  /** The folder listed, chats unchanged since the last listing served from the admin state's memory (`remembered.ts`). */
+  async *listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
+    const memory = openListingMemory(workerState, compress);
+    try {
+      yield* listChats(logDir, { compress, batchSize, memo: true, memory });
+    } finally {
+      memory?.close();
+    }
   },
 };
+
+/** The admin state the worker was started for (`prepareWorker`): where the listing's memory lives. */
+let workerState: string | null = null;
 
 /** The worker's functions and their types, for the client side. */
 export type WorkerApi = typeof workerApi;
 
 /** Applies the admin state's log limits in the worker (its problems are the server's to report). */
 export function prepareWorker(state: string | null): string[] {
+  workerState = state;
   const { limits, problems } = readLogLimits(state);
   setLogLimits(limits);
   return problems;

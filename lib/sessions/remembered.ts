@@ -1,0 +1,222 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import Database from "better-sqlite3";
+import { readLockStatus } from "../fs/lock";
+import { type ChatSummary, lockProblem } from "./chat";
+import type { ChatLocation } from "./folder";
+import { logLimits } from "./limits";
+import { CACHE_FILE, LOCK_FILE } from "./names";
+import type { Problem } from "./problem";
+import { identityNow } from "./stat-identity";
+
+/**
+ * What Oda Admin may remember between listings (`docs/file-contract.md`): for
+ * each chat, the stat identity (device, inode, size, modification and change
+ * times in nanoseconds) of its folder, its newest log and its checkpoint at the
+ * moment the full rule was applied, and the details that rule gave. While all
+ * three are unchanged, and none was modified within 2 seconds of that moment
+ * ("racy", as git says), the details are served again without opening the log.
+ * Anything else (a changed identity, a racy file, no record, an admin state
+ * that cannot be read or written) falls back to the full rule. The records
+ * live beside the search index, in `<state>/listing.sqlite`; deleting it loses nothing.
+ */
+
+export const LISTING_FILE = "listing.sqlite";
+
+/** A file modified within this long of its verification is verified again (the contract's 2 seconds). */
+export const RACY_NS = 2_000_000_000n;
+
+/** The modification time in an identity (`null` for an absent file). */
+function mtimeOf(identity: string): bigint | null {
+  if (identity === "-") return null;
+  return BigInt(identity.split(":")[3] as string);
+}
+
+/** True when any of the identities' files was modified within 2 seconds of `verifiedNs` (or after it). */
+export function isRacy(identities: string[], verifiedNs: bigint): boolean {
+  for (const id of identities) {
+    const m = mtimeOf(id);
+    if (m !== null && m + RACY_NS >= verifiedNs) return true;
+  }
+  return false;
+}
+
+/** How a listing's chats were served. */
+export interface ListingCounts {
+  /** Served from the admin state's memory: the three identities unchanged, none racy. */
+  memory: number;
+  /** The full rule applied again: details served from the checkpoint (or no log to read). */
+  verified: number;
+  /** The full rule applied again: details rebuilt from the log. */
+  rebuilt: number;
+}
+
+/** The listing's memory, as `listChats` uses it (`openListingMemory`). */
+export interface ListingMemory {
+  /** The chat's remembered summary when its identities allow serving it, else `null`. */
+  serve(loc: ChatLocation): ChatSummary | null;
+  /** Keeps what the full rule gave for the chats just read (their `verified` stamps taken before reading). */
+  remember(chats: ChatSummary[]): void;
+  close(): void;
+}
+
+interface Row {
+  dir_id: string;
+  log_name: string | null;
+  log_id: string;
+  cache_id: string;
+  verified_ns: bigint;
+  context: string;
+  summary: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS remembered (
+  root TEXT NOT NULL,
+  folder TEXT NOT NULL,
+  dir_id TEXT NOT NULL,
+  log_name TEXT,
+  log_id TEXT NOT NULL,
+  cache_id TEXT NOT NULL,
+  verified_ns INTEGER NOT NULL,
+  context TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  PRIMARY KEY (root, folder)
+) WITHOUT ROWID;
+`;
+
+/** What else the details depend on: the folder's form and the log limits. */
+function contextOf(compress: boolean): string {
+  return JSON.stringify({ compress, limits: logLimits() });
+}
+
+/** A chat's problems with the stale-lock problem judged now, where `summarizeChat` puts it. */
+function withLockNow(chat: ChatSummary, dir: string): void {
+  if (chat.lock.state === "none") return;
+  const path = `${dir}${sep}${LOCK_FILE}`;
+  chat.lock = readLockStatus(path);
+  const current = lockProblem(path, chat.lock);
+  const rest = chat.problems.filter((p) => p.kind !== "lock");
+  let at = 0;
+  while (at < rest.length && ["form", "link", "special"].includes(rest[at]?.kind ?? "")) at++;
+  chat.problems = current ? [...rest.slice(0, at), current, ...rest.slice(at)] : rest;
+}
+
+/** True when what the full rule gave may be remembered: read whole, nothing the system withheld. */
+function rememberable(chat: ChatSummary): boolean {
+  return !!chat.verified && !chat.problems.some((p: Problem) => p.kind === "system");
+}
+
+/**
+ * Opens the listing's memory in the state folder, made if missing. `null` when
+ * it cannot be used (no state folder, not writable, damaged): the listing then
+ * applies the full rule to every chat. A damaged file is removed and made anew.
+ */
+export function openListingMemory(state: string | null, compress: boolean): ListingMemory | null {
+  if (!state) return null;
+  const path = join(resolve(state), LISTING_FILE);
+  let db: Database.Database;
+  try {
+    mkdirSync(resolve(state), { recursive: true });
+    db = openDb(path);
+  } catch {
+    try {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+      db = openDb(path);
+    } catch {
+      return null;
+    }
+  }
+  const context = contextOf(compress);
+  const get = db.prepare(
+    "SELECT dir_id, log_name, log_id, cache_id, verified_ns, context, summary FROM remembered WHERE root = ? AND folder = ?",
+  );
+  get.safeIntegers(true);
+  const put = db.prepare(
+    "INSERT OR REPLACE INTO remembered (root, folder, dir_id, log_name, log_id, cache_id, verified_ns, context, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const drop = db.prepare("DELETE FROM remembered WHERE root = ? AND folder = ?");
+  const write = db.transaction((chats: ChatSummary[]) => {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    for (const chat of chats) {
+      const stamps = chat.verified;
+      if (!stamps) continue;
+      if (!rememberable(chat)) {
+        drop.run(stamps.root, chat.folder);
+        continue;
+      }
+      const { verified: _v, ...summary } = chat;
+      put.run(
+        stamps.root,
+        chat.folder,
+        stamps.dir,
+        stamps.logName,
+        stamps.log,
+        stamps.checkpoint,
+        now,
+        context,
+        JSON.stringify(summary),
+      );
+    }
+  });
+  let broken = false;
+  return {
+    serve(loc) {
+      if (broken) return null;
+      let row: Row | undefined;
+      try {
+        row = get.get(loc.root, loc.folder) as Row | undefined;
+      } catch {
+        broken = true;
+        return null;
+      }
+      if (!row || row.context !== context) return null;
+      const ids = [identityNow(loc.dir)];
+      if (ids[0] !== row.dir_id) return null;
+      ids.push(row.log_name === null ? "-" : identityNow(`${loc.dir}${sep}${row.log_name}`));
+      if (ids[1] !== row.log_id) return null;
+      ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
+      if (ids[2] !== row.cache_id) return null;
+      if (isRacy(ids, row.verified_ns)) return null;
+      let chat: ChatSummary;
+      try {
+        chat = JSON.parse(row.summary) as ChatSummary;
+      } catch {
+        return null;
+      }
+      // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
+      Object.assign(chat, { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd });
+      withLockNow(chat, loc.dir);
+      chat.remembered = true;
+      return chat;
+    },
+    remember(chats) {
+      if (broken || !chats.length) return;
+      try {
+        write(chats);
+      } catch {
+        broken = true;
+      }
+    },
+    close() {
+      try {
+        db.close();
+      } catch {
+        // Already closed or never usable: nothing to keep.
+      }
+    },
+  };
+}
+
+function openDb(path: string): Database.Database {
+  const db = new Database(path, { timeout: 2000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = OFF");
+    db.exec(SCHEMA);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
