@@ -89,7 +89,7 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
         const batch = walk.chatsAt(next, next + size);
         next += size;
         // Chats the memory serves are not read; the others are read by the full rule, then remembered.
-        const served = memory ? batch.map((loc) => memory.serve(loc)) : [];
+        const served = memory ? memory.serve(batch) : [];
         const toRead = memory ? batch.filter((_, i) => !served[i]) : batch;
         // On this thread, the event loop gets a turn every few milliseconds so a server stays responsive.
         const read = !toRead.length

@@ -53,36 +53,44 @@ export interface ListingCounts {
 
 /** The listing's memory, as `listChats` uses it (`openListingMemory`). */
 export interface ListingMemory {
-  /** The chat's remembered summary when its identities allow serving it, else `null`. */
-  serve(loc: ChatLocation): ChatSummary | null;
+  /** Each chat's remembered summary when its identities allow serving it, else `null` (a batch of one log folder's chats). */
+  serve(locs: ChatLocation[]): (ChatSummary | null)[];
   /** Keeps what the full rule gave for the chats just read (their `verified` stamps taken before reading). */
   remember(chats: ChatSummary[]): void;
   close(): void;
 }
 
 interface Row {
+  folder: string;
   dir_id: string;
   log_name: string | null;
   log_id: string;
   cache_id: string;
   verified_ns: bigint;
-  context: string;
   summary: string;
 }
 
+/** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
+const VERSION = 1;
+
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS remembered (
+CREATE TABLE IF NOT EXISTS folders (
+  rid INTEGER PRIMARY KEY,
   root TEXT NOT NULL,
+  context TEXT NOT NULL,
+  UNIQUE (root, context)
+);
+CREATE TABLE IF NOT EXISTS remembered (
+  rid INTEGER NOT NULL,
   folder TEXT NOT NULL,
   dir_id TEXT NOT NULL,
   log_name TEXT,
   log_id TEXT NOT NULL,
   cache_id TEXT NOT NULL,
   verified_ns INTEGER NOT NULL,
-  context TEXT NOT NULL,
   summary TEXT NOT NULL,
-  PRIMARY KEY (root, folder)
-) WITHOUT ROWID;
+  UNIQUE (rid, folder)
+);
 `;
 
 /** What else the details depend on: the folder's form and the log limits. */
@@ -107,6 +115,28 @@ function rememberable(chat: ChatSummary): boolean {
   return !!chat.verified && !chat.problems.some((p: Problem) => p.kind === "system");
 }
 
+/** The remembered summary when the chat's three identities are those of `row` and none is racy, else `null`. */
+function serveOne(loc: ChatLocation, row: Row): ChatSummary | null {
+  const ids = [identityNow(loc.dir)];
+  if (ids[0] !== row.dir_id) return null;
+  ids.push(row.log_name === null ? "-" : identityNow(`${loc.dir}${sep}${row.log_name}`));
+  if (ids[1] !== row.log_id) return null;
+  ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
+  if (ids[2] !== row.cache_id) return null;
+  if (isRacy(ids, row.verified_ns)) return null;
+  let chat: ChatSummary;
+  try {
+    chat = JSON.parse(row.summary) as ChatSummary;
+  } catch {
+    return null;
+  }
+  // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
+  Object.assign(chat, { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd });
+  withLockNow(chat, loc.dir);
+  chat.remembered = true;
+  return chat;
+}
+
 /**
  * Opens the listing's memory in the state folder, made if missing. `null` when
  * it cannot be used (no state folder, not writable, damaged): the listing then
@@ -128,67 +158,71 @@ export function openListingMemory(state: string | null, compress: boolean): List
     }
   }
   const context = contextOf(compress);
-  const get = db.prepare(
-    "SELECT dir_id, log_name, log_id, cache_id, verified_ns, context, summary FROM remembered WHERE root = ? AND folder = ?",
+  // A batch's records in one read of the index's range: the walk's order is the folders' (ASCII names) order.
+  const range = db.prepare(
+    "SELECT folder, dir_id, log_name, log_id, cache_id, verified_ns, summary FROM remembered WHERE rid = ? AND folder BETWEEN ? AND ?",
   );
-  get.safeIntegers(true);
+  range.safeIntegers(true);
   const put = db.prepare(
-    "INSERT OR REPLACE INTO remembered (root, folder, dir_id, log_name, log_id, cache_id, verified_ns, context, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR REPLACE INTO remembered (rid, folder, dir_id, log_name, log_id, cache_id, verified_ns, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const drop = db.prepare("DELETE FROM remembered WHERE root = ? AND folder = ?");
+  const drop = db.prepare("DELETE FROM remembered WHERE rid = ? AND folder = ?");
+  const findRoot = db.prepare("SELECT rid FROM folders WHERE root = ? AND context = ?").pluck();
+  const addRoot = db.prepare("INSERT INTO folders (root, context) VALUES (?, ?)");
+  // Each log folder (and form, and limits) has its records apart: another one's are never served.
+  const rids = new Map<string, number>();
+  const ridOf = (root: string): number => {
+    let rid = rids.get(root);
+    if (rid === undefined) {
+      rid = (findRoot.get(root, context) as number | undefined) ?? Number(addRoot.run(root, context).lastInsertRowid);
+      rids.set(root, rid);
+    }
+    return rid;
+  };
   const write = db.transaction((chats: ChatSummary[]) => {
     const now = BigInt(Date.now()) * 1_000_000n;
     for (const chat of chats) {
       const stamps = chat.verified;
       if (!stamps) continue;
       if (!rememberable(chat)) {
-        drop.run(stamps.root, chat.folder);
+        drop.run(ridOf(stamps.root), chat.folder);
         continue;
       }
       const { verified: _v, ...summary } = chat;
       put.run(
-        stamps.root,
+        ridOf(stamps.root),
         chat.folder,
         stamps.dir,
         stamps.logName,
         stamps.log,
         stamps.checkpoint,
         now,
-        context,
         JSON.stringify(summary),
       );
     }
   });
   let broken = false;
   return {
-    serve(loc) {
-      if (broken) return null;
-      let row: Row | undefined;
+    serve(locs) {
+      const first = locs[0];
+      if (broken || !first) return locs.map(() => null);
+      const rows = new Map<string, Row>();
       try {
-        row = get.get(loc.root, loc.folder) as Row | undefined;
+        let lo = first.folder;
+        let hi = first.folder;
+        for (const loc of locs) {
+          if (loc.folder < lo) lo = loc.folder;
+          if (loc.folder > hi) hi = loc.folder;
+        }
+        for (const row of range.iterate(ridOf(first.root), lo, hi) as IterableIterator<Row>) rows.set(row.folder, row);
       } catch {
         broken = true;
-        return null;
+        return locs.map(() => null);
       }
-      if (!row || row.context !== context) return null;
-      const ids = [identityNow(loc.dir)];
-      if (ids[0] !== row.dir_id) return null;
-      ids.push(row.log_name === null ? "-" : identityNow(`${loc.dir}${sep}${row.log_name}`));
-      if (ids[1] !== row.log_id) return null;
-      ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
-      if (ids[2] !== row.cache_id) return null;
-      if (isRacy(ids, row.verified_ns)) return null;
-      let chat: ChatSummary;
-      try {
-        chat = JSON.parse(row.summary) as ChatSummary;
-      } catch {
-        return null;
-      }
-      // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
-      Object.assign(chat, { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd });
-      withLockNow(chat, loc.dir);
-      chat.remembered = true;
-      return chat;
+      return locs.map((loc) => {
+        const row = loc.root === first.root ? rows.get(loc.folder) : undefined;
+        return row ? serveOne(loc, row) : null;
+      });
     },
     remember(chats) {
       if (broken || !chats.length) return;
@@ -213,7 +247,13 @@ function openDb(path: string): Database.Database {
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = OFF");
-    db.exec(SCHEMA);
+    db.pragma("cache_size = -16384");
+    if (db.pragma("user_version", { simple: true }) !== VERSION) {
+      // Another version's records (or none): started afresh, which loses nothing.
+      db.exec("DROP TABLE IF EXISTS remembered; DROP TABLE IF EXISTS folders;");
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${VERSION}`);
+    }
     return db;
   } catch (error) {
     db.close();
