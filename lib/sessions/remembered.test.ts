@@ -246,3 +246,35 @@ describe("the listing's memory (sessions list with an admin state)", () => {
     expect(isRacy(["-"], at)).toBe(false);
   });
 });
+
+describe("the big chat's line count, remembered with the log's identity", () => {
+  it("is served while the log is unchanged and not racy; an append, a touch or a fresh write counts again", async () => {
+    const logs = tempDir();
+    const state = join(tempDir(), "state");
+    const dir = await makeChat(logs, "c-big");
+    const log = join(dir, "session.v4.jsonl.zstd");
+    age(logs);
+    const { workerApi, prepareWorker } = await import("./worker-api");
+    const { rememberedLineCount } = await import("./remembered");
+    prepareWorker(state);
+    const counted = await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(counted.lines).toBe(4);
+    expect(rememberedLineCount(state, log)).toEqual({ lines: 4, decodedBytes: counted.decodedBytes });
+    // Appended (its time kept): another size.
+    appendFileSync(log, messageFrame("more"));
+    utimesSync(log, OLD, OLD);
+    expect(rememberedLineCount(state, log)).toBeNull();
+    expect((await workerApi.indexChat(logs, "c-big", { compress: true })).lines).toBe(5);
+    expect(rememberedLineCount(state, log)?.lines).toBe(5);
+    // Touched: another modification time.
+    utimesSync(log, new Date(OLD.getTime() - 60_000), new Date(OLD.getTime() - 60_000));
+    expect(rememberedLineCount(state, log)).toBeNull();
+    // Counted within 2 seconds of its last write: racy, counted again at the next visit.
+    await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(rememberedLineCount(state, log)?.lines).toBe(5);
+    appendFileSync(log, messageFrame("now"));
+    await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(rememberedLineCount(state, log)).toBeNull();
+    prepareWorker(null);
+  });
+});

@@ -71,7 +71,7 @@ interface Row {
 }
 
 /** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
-const VERSION = 1;
+const VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS folders (
@@ -90,6 +90,13 @@ CREATE TABLE IF NOT EXISTS remembered (
   verified_ns INTEGER NOT NULL,
   summary TEXT NOT NULL,
   UNIQUE (rid, folder)
+);
+CREATE TABLE IF NOT EXISTS line_counts (
+  path TEXT PRIMARY KEY,
+  log_id TEXT NOT NULL,
+  verified_ns INTEGER NOT NULL,
+  lines INTEGER NOT NULL,
+  decoded INTEGER NOT NULL
 );
 `;
 
@@ -250,7 +257,7 @@ function openDb(path: string): Database.Database {
     db.pragma("cache_size = -16384");
     if (db.pragma("user_version", { simple: true }) !== VERSION) {
       // Another version's records (or none): started afresh, which loses nothing.
-      db.exec("DROP TABLE IF EXISTS remembered; DROP TABLE IF EXISTS folders;");
+      db.exec("DROP TABLE IF EXISTS remembered; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS line_counts;");
       db.exec(SCHEMA);
       db.pragma(`user_version = ${VERSION}`);
     }
@@ -258,5 +265,70 @@ function openDb(path: string): Database.Database {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** A log's line count as remembered, and the decoded bytes it was counted over. */
+export interface LineCount {
+  lines: number;
+  decodedBytes: number;
+}
+
+/** The state folders' memory files held open by a process that asks for line counts (the server's decode worker). */
+const lineDbs = new Map<string, Database.Database | null>();
+
+function lineDb(state: string): Database.Database | null {
+  let db = lineDbs.get(state);
+  if (db === undefined) {
+    try {
+      mkdirSync(resolve(state), { recursive: true });
+      db = openDb(join(resolve(state), LISTING_FILE));
+    } catch {
+      db = null;
+    }
+    lineDbs.set(state, db);
+  }
+  return db;
+}
+
+/**
+ * Remembers a log's line count, counted whole (`LogIndex`), with the log's
+ * identity: taken now, it is kept only when its inode and size are the ones
+ * the count was made over, and a log modified within 2 seconds of now is racy
+ * (counted again), so a change made since the count is never served as counted.
+ */
+export function rememberLineCount(
+  state: string | null,
+  index: { path: string; ino: number; size: number; lines: number; decodedBytes: number; error: string | null },
+): void {
+  const db = state ? lineDb(state) : null;
+  if (!db || index.error) return;
+  try {
+    const id = identityNow(index.path);
+    const [, ino, size] = id.split(":");
+    if (ino !== String(index.ino) || size !== String(index.size)) return;
+    db.prepare(
+      "INSERT OR REPLACE INTO line_counts (path, log_id, verified_ns, lines, decoded) VALUES (?, ?, ?, ?, ?)",
+    ).run(index.path, id, BigInt(Date.now()) * 1_000_000n, index.lines, index.decodedBytes);
+  } catch {
+    // Not remembered: the next visit counts again, which loses nothing.
+  }
+}
+
+/** The log's remembered line count while its identity is unchanged and not racy, else `null`. */
+export function rememberedLineCount(state: string | null, path: string): LineCount | null {
+  const db = state ? lineDb(state) : null;
+  if (!db) return null;
+  try {
+    const row = db
+      .prepare("SELECT log_id, verified_ns, lines, decoded FROM line_counts WHERE path = ?")
+      .safeIntegers(true)
+      .get(path) as { log_id: string; verified_ns: bigint; lines: bigint; decoded: bigint } | undefined;
+    if (!row) return null;
+    const id = identityNow(path);
+    if (id !== row.log_id || isRacy([id], row.verified_ns)) return null;
+    return { lines: Number(row.lines), decodedBytes: Number(row.decoded) };
+  } catch {
+    return null;
   }
 }

@@ -7,7 +7,7 @@ import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
-import { openListingMemory } from "./remembered";
+import { openListingMemory, rememberedLineCount, rememberLineCount } from "./remembered";
 
 /**
  * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
@@ -76,7 +76,9 @@ export const workerApi = {
     }
     const summary = await summarizeChat(locateChat(logDir, id), { compress });
     const index = cachedIndex(current.path);
-    return { chat: summary, lines: index?.lines ?? null, decompressedBytes: index?.decodedBytes ?? null, readWhole };
+    // Counted at an earlier visit (or by an earlier server): served while the log's identity is unchanged.
+    const known = index ?? rememberedLineCount(workerState, current.path);
+    return { chat: summary, lines: known?.lines ?? null, decompressedBytes: known?.decodedBytes ?? null, readWhole };
   },
 
   readLines(
@@ -88,11 +90,9 @@ export const workerApi = {
   },
 
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {
-    const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = await indexChat(
-      logDir,
-      id,
-      options,
-    );
+    const index = await indexChat(logDir, id, options);
+    rememberLineCount(workerState, index);
+    const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = index;
     return { path, compressed, lines, decodedBytes, size, tail, error, longLines };
   },
 
