@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
 import { readLockStatus } from "../fs/lock";
-import { type ChatSummary, lockProblem } from "./chat";
+import { type ChatSummary, type Generation, lockProblem } from "./chat";
 import type { ChatLocation } from "./folder";
 import { logLimits } from "./limits";
 import { CACHE_FILE, LOCK_FILE } from "./names";
@@ -71,7 +71,7 @@ interface Row {
 }
 
 /** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
-const VERSION = 2;
+const VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS folders (
@@ -131,14 +131,15 @@ function serveOne(loc: ChatLocation, row: Row): ChatSummary | null {
   ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
   if (ids[2] !== row.cache_id) return null;
   if (isRacy(ids, row.verified_ns)) return null;
-  let chat: ChatSummary;
+  let stored: Omit<ChatSummary, "id" | "folder" | "group" | "cwd">;
   try {
-    chat = JSON.parse(row.summary) as ChatSummary;
+    stored = JSON.parse(row.summary);
   } catch {
     return null;
   }
   // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
-  Object.assign(chat, { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd });
+  const chat: ChatSummary = { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd, ...stored };
+  for (const g of chat.generations) g.path = `${loc.dir}${sep}${g.name}`;
   withLockNow(chat, loc.dir);
   chat.remembered = true;
   return chat;
@@ -195,7 +196,9 @@ export function openListingMemory(state: string | null, compress: boolean): List
         drop.run(ridOf(stamps.root), chat.folder);
         continue;
       }
-      const { verified: _v, ...summary } = chat;
+      // The chat's place and its logs' paths come from the listing's walk when served: not stored.
+      const { verified: _v, remembered: _r, id: _i, folder: _f, group: _g, cwd: _c, ...summary } = chat;
+      summary.generations = summary.generations.map(({ path: _p, ...g }) => g as Generation);
       put.run(
         ridOf(stamps.root),
         chat.folder,
