@@ -36,7 +36,14 @@ function entryOf(chat: ChatSummary) {
 
 /** One chat as `sessions list` prints it without `--json`. */
 function printChat(ctx: CommandContext, chat: ChatSummary): void {
-  const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
+  // Served from the admin state's memory: `cached`, or `rebuilt` when the details came from the log (the contract's labels).
+  const cache = chat.cached
+    ? chat.cacheState === "behind"
+      ? "cached (behind)"
+      : "cached"
+    : chat.remembered
+      ? "rebuilt"
+      : "read";
   ctx.out(
     [
       chat.id,
