@@ -25,7 +25,7 @@ const root = process.cwd();
  * The CLI bundled with esbuild as `scripts/pack/build.mjs` bundles it (plain JavaScript, no tsx at run time,
  * commands in chunks of their own), and a runner that calls its `main` as `bin/oda-admin` does.
  */
-async function bundleCli(out: string): Promise<string> {
+export async function bundleCli(out: string): Promise<string> {
   const dist = join(out, "dist");
   rmSync(dist, { recursive: true, force: true });
   const { build } = await import("esbuild");
@@ -101,14 +101,14 @@ await settle();
 console.log(n);
 `;
 
-interface Run {
+export interface Run {
   wall: number;
   cpu: number;
   rssMiB: number;
 }
 
 /** Runs a command under GNU time: wall and CPU seconds, peak RSS. */
-function timed(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
+export function timed(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   const r = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", ...args], {
     env,
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,6 +1,7 @@
 import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
 import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
+import type { ListingCounts } from "../../lib/sessions/remembered";
 import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
 
@@ -35,7 +36,14 @@ function entryOf(chat: ChatSummary) {
 
 /** One chat as `chats list` prints it without `--json`. */
 function printChat(ctx: CommandContext, chat: ChatSummary): void {
-  const cache = chat.cached ? (chat.cacheState === "behind" ? "cached (behind)" : "cached") : "read";
+  // Served from the admin state's memory: `cached`, or `rebuilt` when the details came from the log (the contract's labels).
+  const cache = chat.cached
+    ? chat.cacheState === "behind"
+      ? "cached (behind)"
+      : "cached"
+    : chat.remembered
+      ? "rebuilt"
+      : "read";
   ctx.out(
     [
       chat.id,
@@ -48,6 +56,18 @@ function printChat(ctx: CommandContext, chat: ChatSummary): void {
     ].join("  "),
   );
   for (const p of chat.problems) ctx.out(`  ! ${p.message}`);
+}
+
+/** Where a chat's details came from: the listing's memory, the full rule from the checkpoint, or the log. */
+function servedFrom(chat: ChatSummary): keyof ListingCounts {
+  if (chat.remembered) return "memory";
+  return chat.cached || !chat.generations.some((g) => g.current) ? "verified" : "rebuilt";
+}
+
+/** How the listing served its chats (printed when the admin state remembers listings). */
+export function servedSentence(c: ListingCounts): string {
+  const n = c.memory + c.verified + c.rebuilt;
+  return `${n} ${n === 1 ? "chat" : "chats"}: ${c.memory} served from memory, ${c.verified} verified again, ${c.rebuilt} rebuilt from the log.`;
 }
 
 /**
@@ -67,27 +87,43 @@ const list: Command = async (ctx) => {
   // served from its checkpoint is a dozen small system calls, which threads did not speed up in any run of
   // bench:sessions (idle or loaded), while each holds a heap of its own (227 MiB against 139 at 100,000 chats).
   const threads = process.env.ODA_ADMIN_LIST_THREADS !== undefined;
-  for await (const batch of listChats(logDir, { compress, threads })) {
-    problems.push(...batch.problems);
-    for (const chat of batch.chats) for (const p of chat.problems) if (p.kind === "system") unreadable.push(p.message);
-    if (!ctx.json) {
-      for (const chat of batch.chats) printChat(ctx, chat);
-      continue;
+  // The admin state remembers what each listing verified (lib/sessions/remembered.ts); loaded only with a state.
+  const memory = ctx.roots.state
+    ? (await import("../../lib/sessions/remembered")).openListingMemory(ctx.roots.state, compress)
+    : null;
+  let counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
+  try {
+    for await (const batch of listChats(logDir, { compress, threads, memory })) {
+      counts = batch.counts;
+      problems.push(...batch.problems);
+      for (const chat of batch.chats)
+        for (const p of chat.problems) if (p.kind === "system") unreadable.push(p.message);
+      if (!ctx.json) {
+        for (const chat of batch.chats) printChat(ctx, chat);
+        continue;
+      }
+      const lines = batch.chats.map((chat) =>
+        JSON.stringify(memory ? { ...entryOf(chat), served: servedFrom(chat) } : entryOf(chat)),
+      );
+      if (!opened) {
+        ctx.out('{"ok": true, "chats": [');
+        opened = true;
+      } else if (lines.length) lines[0] = `,${lines[0]}`;
+      if (lines.length) ctx.out(lines.join(",\n"));
     }
-    const lines = batch.chats.map((chat) => JSON.stringify(entryOf(chat)));
-    if (!opened) {
-      ctx.out('{"ok": true, "chats": [');
-      opened = true;
-    } else if (lines.length) lines[0] = `,${lines[0]}`;
-    if (lines.length) ctx.out(lines.join(",\n"));
+  } finally {
+    memory?.close();
   }
   for (const p of problems) if (p.kind === "system") unreadable.push(p.message);
   const messages = problems.map((p) => p.message);
   if (ctx.json)
     ctx.out(
-      `${opened ? "" : '{"ok": true, "chats": ['}], "problems": ${JSON.stringify(messages)}, "leftOut": ${unreadable.length}}`,
+      `${opened ? "" : '{"ok": true, "chats": ['}], "problems": ${JSON.stringify(messages)}, "leftOut": ${unreadable.length}${memory ? `, "served": ${JSON.stringify(counts)}` : ""}}`,
     );
-  else for (const m of messages) ctx.out(`! ${m}`);
+  else {
+    for (const m of messages) ctx.out(`! ${m}`);
+    if (memory) ctx.out(servedSentence(counts));
+  }
   return reportLeftOut(ctx, unreadable, { printed: true });
 };
 

@@ -14,6 +14,7 @@ import { type BlockedEntry, screenChatFolder } from "./links";
 import type { OpenLog } from "./log-stream";
 import { CACHE_FILE, LOCK_FILE, type LogName, parseLogName } from "./names";
 import { type Problem, problemAt, withRawLog } from "./problem";
+import { identityNow, type VerifiedStamps } from "./stat-identity";
 import { FileWindow, readRange } from "./zstd/file-window";
 import { walkFrame } from "./zstd/frames";
 
@@ -73,6 +74,10 @@ export interface ChatSummary extends ChatDetails {
   /** The tail report, when the log was read to its end. */
   tail: TailReport | null;
   problems: Problem[];
+  /** With `identify`: the identities of the files read, taken before reading them (the listing's memory). */
+  verified?: VerifiedStamps;
+  /** True when the listing served these details from the admin state's memory (`remembered.ts`). */
+  remembered?: boolean;
 }
 
 /** The sentence for a log of the other form (`docs/file-contract.md`, Layout). */
@@ -100,6 +105,8 @@ export interface SummarizeOptions {
   files?: ChatFolderFiles;
   /** The current log, opened once by the caller: every read of it goes through this descriptor. */
   log?: OpenLog;
+  /** Take the identities of the folder, newest log and checkpoint before reading them (`ChatSummary.verified`). */
+  identify?: boolean;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -219,7 +226,21 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
  */
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
   try {
-    return await summarizeChatFiles(loc, options);
+    if (!options.identify) return await summarizeChatFiles(loc, options);
+    // The identities first, then the files they describe: a change made meanwhile changes an identity.
+    const dir = identityNow(loc.dir);
+    const files = options.files ?? readChatFolder(loc);
+    const current = nameGenerations(loc.dir, files, options.compress).find((g) => g.current);
+    const verified: VerifiedStamps = {
+      root: loc.root,
+      dir,
+      logName: current?.name ?? null,
+      log: current ? identityNow(current.path) : "-",
+      checkpoint: identityNow(`${loc.dir}${sep}${CACHE_FILE}`),
+    };
+    const summary = await summarizeChatFiles(loc, { ...options, files });
+    summary.verified = verified;
+    return summary;
   } catch (error) {
     if (!isSystemError(error)) throw error;
     return unreadableChat(loc, error);

@@ -1,6 +1,7 @@
 import type { ChatSummary, SummarizeOptions } from "./chat";
 import { type Problem, scanLogFolder } from "./folder";
 import { ListPool, listThreadCount, listThreadFile, summarizeAll } from "./list-pool";
+import type { ListingCounts, ListingMemory } from "./remembered";
 
 /** The longest stretch the listing keeps the event loop busy with sync reads. */
 const SLICE_MS = 8;
@@ -13,6 +14,8 @@ export interface ChatBatch {
   /** Chats read so far, and in all. */
   done: number;
   total: number;
+  /** So far: chats served from the listing's memory, verified again, rebuilt from their logs. */
+  counts: ListingCounts;
 }
 
 /** Options for `listChats`. */
@@ -36,6 +39,13 @@ export interface ListChatsOptions {
    * its decode worker already.
    */
   threads?: boolean | number;
+  /**
+   * The admin state's memory of earlier listings (`remembered.ts`): a chat
+   * whose folder, newest log and checkpoint are unchanged (and not racy) is
+   * served from it; every other chat is read by the full rule and remembered.
+   * Not used with `verify`.
+   */
+  memory?: ListingMemory | null;
 }
 
 /**
@@ -49,16 +59,19 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
   const size = options.batchSize ?? 200;
   let problems = walk.problems;
   let done = 0;
+  const counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
   if (!total) {
     options.onProgress?.(0, 0);
-    yield { chats: [], problems, done: 0, total: 0 };
+    yield { chats: [], problems, done: 0, total: 0, counts };
     return;
   }
+  const memory = options.verify ? null : (options.memory ?? null);
   const summarize: SummarizeOptions = {
     compress: options.compress ?? true,
     verify: options.verify,
     batchOutput: options.batchOutput,
     memo: options.memo,
+    identify: !!memory,
   };
   const file = options.threads ? listThreadFile() : null;
   const threads = !file ? 0 : options.threads === true ? listThreadCount(total) : Number(options.threads);
@@ -75,8 +88,16 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
         // Locations are made a batch at a time: the walk keeps only names.
         const batch = walk.chatsAt(next, next + size);
         next += size;
+        // Chats the memory serves are not read; the others are read by the full rule, then remembered.
+        const served = memory ? memory.serve(batch) : [];
+        const toRead = memory ? batch.filter((_, i) => !served[i]) : batch;
         // On this thread, the event loop gets a turn every few milliseconds so a server stays responsive.
-        const listed = pool ? pool.summarize(batch) : summarizeAll(batch, summarize, SLICE_MS);
+        const read = !toRead.length
+          ? Promise.resolve([])
+          : pool
+            ? pool.summarize(toRead)
+            : summarizeAll(toRead, summarize, SLICE_MS);
+        const listed = !memory ? read : read.then((chats) => merge(served, chats, memory, counts));
         listed.catch(() => {}); // awaited in order below; handled now so a failure meanwhile is not unhandled
         pending.push(listed);
       }
@@ -86,13 +107,41 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
       const chats = await (pending.shift() as Promise<ChatSummary[]>);
       refill();
       done += chats.length;
+      if (!memory) for (const chat of chats) count(chat, counts);
       options.onProgress?.(done, total);
-      yield { chats, problems, done, total };
+      yield { chats, problems, done, total, counts: { ...counts } };
       problems = [];
     }
   } finally {
     await pool?.close();
   }
+}
+
+/** Counts a chat read by the full rule: verified again, or rebuilt from its log. */
+function count(chat: ChatSummary, counts: ListingCounts): void {
+  if (chat.cached || !chat.generations.some((g) => g.current)) counts.verified++;
+  else counts.rebuilt++;
+}
+
+/** The batch in its order: the chats served from memory, and those just read (remembered now). */
+function merge(
+  served: (ChatSummary | null)[],
+  read: ChatSummary[],
+  memory: ListingMemory,
+  counts: ListingCounts,
+): ChatSummary[] {
+  memory.remember(read);
+  let r = 0;
+  return served.map((chat) => {
+    if (chat) {
+      counts.memory++;
+      return chat;
+    }
+    const fresh = read[r++] as ChatSummary;
+    count(fresh, counts);
+    delete fresh.verified;
+    return fresh;
+  });
 }
 
 /** The whole list at once (tests, `--json`). */

@@ -7,6 +7,7 @@ import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
+import { openListingMemory, rememberedLineCount, rememberLineCount } from "./remembered";
 
 /**
  * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
@@ -75,7 +76,9 @@ export const workerApi = {
     }
     const summary = await summarizeChat(locateChat(logDir, id), { compress });
     const index = cachedIndex(current.path);
-    return { chat: summary, lines: index?.lines ?? null, decompressedBytes: index?.decodedBytes ?? null, readWhole };
+    // Counted at an earlier visit (or by an earlier server): served while the log's identity is unchanged.
+    const known = index ?? rememberedLineCount(workerState, current.path);
+    return { chat: summary, lines: known?.lines ?? null, decompressedBytes: known?.decodedBytes ?? null, readWhole };
   },
 
   readLines(
@@ -87,11 +90,9 @@ export const workerApi = {
   },
 
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {
-    const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = await indexChat(
-      logDir,
-      id,
-      options,
-    );
+    const index = await indexChat(logDir, id, options);
+    rememberLineCount(workerState, index);
+    const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = index;
     return { path, compressed, lines, decodedBytes, size, tail, error, longLines };
   },
 
@@ -124,16 +125,26 @@ export const workerApi = {
     return inPieces(streamLineBytes(path, compressed, from, n));
   },
 
-  listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
-    return listChats(logDir, { compress, batchSize, memo: true });
+  /** The folder listed, chats unchanged since the last listing served from the admin state's memory (`remembered.ts`). */
+  async *listChats(logDir: string, compress: boolean, batchSize: number): AsyncGenerator<ChatBatch> {
+    const memory = openListingMemory(workerState, compress);
+    try {
+      yield* listChats(logDir, { compress, batchSize, memo: true, memory });
+    } finally {
+      memory?.close();
+    }
   },
 };
+
+/** The admin state the worker was started for (`prepareWorker`): where the listing's memory lives. */
+let workerState: string | null = null;
 
 /** The worker's functions and their types, for the client side. */
 export type WorkerApi = typeof workerApi;
 
 /** Applies the admin state's log limits in the worker (its problems are the server's to report). */
 export function prepareWorker(state: string | null): string[] {
+  workerState = state;
   const { limits, problems } = readLogLimits(state);
   setLogLimits(limits);
   return problems;

@@ -1,0 +1,282 @@
+/**
+ * `npm run bench:scale [-- --sizes 10000,100000] [--million] [--huge-mb M]`: how each cost grows with the
+ * number of chats (issue 28). For each size, a generated log folder (bench/out/scale, made once and
+ * reused: short chats of three turns, each with its checkpoint, as Oda leaves them; with --huge-mb one
+ * more chat whose log of about M MB decompressed has no checkpoint), and in one run:
+ *  - the baseline: a new process reading and parsing every `session.cache.json` (the folder's and each
+ *    group's readdir, then readFileSync + JSON.parse);
+ *  - `sessions list --json` in a new process (the CLI bundled as the package ships it) with an empty admin
+ *    state (first run: every chat verified by the full rule and remembered), then again (second run: served
+ *    from `listing.sqlite`), and for the record without any admin state; with how many chats each run served
+ *    from memory, verified again and rebuilt;
+ *  - the index build (`index refresh`, a new process) vs `zstd -dc` of every log (`xargs zstd -dc`, many
+ *    files a process), the index's size, and a rare-word `search` in a new process;
+ *  - `/api/chats` first rows: the route's stream (`streamChatList`) over the fresh index, in this process;
+ *  - every new process's peak RSS (GNU time).
+ * The chats' files are dated an hour back, so none is racy (`remembered.ts`) unless the bench says so.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { compress } from "@mongodb-js/zstd";
+import { encodeName, groupName } from "../lib/sessions";
+import { RARE, sentence } from "./index-data";
+import { makeHugeLog } from "./sessions-data";
+import { bundleCli, type Run, timed } from "./sessions-list";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string" },
+    million: { type: "boolean" },
+    "huge-mb": { type: "string" },
+    "list-only": { type: "boolean" },
+  },
+});
+const SIZES = values.sizes
+  ? values.sizes.split(",").map(Number)
+  : [10_000, 100_000, ...(values.million ? [1_000_000] : [])];
+const HUGE = Number(values["huge-mb"] ?? 0) * 1_000_000;
+const out = resolve(import.meta.dirname, "out", "scale");
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const OLD = new Date(Date.now() - 3600_000);
+const CWDS = Array.from({ length: 200 }, (_, i) => `/home/user${i % 7}/project-${i}`);
+
+/** One short chat: its log (one zstd frame) and its checkpoint, as Oda leaves them after the last save. */
+async function writeChat(logs: string, i: number): Promise<void> {
+  const id = `chat-${i}`;
+  const cwd = CWDS[i % CWDS.length] ?? null;
+  const day = `2026-${String(1 + (i % 11)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;
+  const created = `${day}T08:00:00.000Z`;
+  const lines: Record<string, unknown>[] = [{ type: "session", format: 4, id, created, cwd, continues: null }];
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let last = created;
+  for (let t = 0; t < 3; t++) {
+    const user = `${sentence(12)}${i % 100 === 7 && t === 1 ? ` ${RARE}` : ""}?`;
+    const assistant = sentence(40);
+    const at = (ms: number) => new Date(Date.parse(created) + (t + 1) * 60_000 + ms).toISOString();
+    const usage = { input_tokens: Math.ceil(user.length / 4), output_tokens: Math.ceil(assistant.length / 4) };
+    inputTokens += usage.input_tokens;
+    outputTokens += usage.output_tokens;
+    last = at(1001);
+    lines.push(
+      { type: "message", ts: at(0), role: "user", content: [{ type: "text", text: user }] },
+      {
+        type: "message",
+        ts: at(1000),
+        role: "assistant",
+        content: [{ type: "text", text: assistant }],
+        model: "oda-large-2026-10",
+        usage,
+      },
+      { type: "turn_end", ts: last },
+    );
+  }
+  const dir = join(logs, groupName(cwd), encodeName(id));
+  mkdirSync(dir, { recursive: true });
+  const bytes = await compress(Buffer.from(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`), 3);
+  writeFileSync(join(dir, "session.v4.jsonl.zstd"), bytes);
+  const checkpoint = {
+    cacheFormat: 1,
+    identity: { id, created, cwd, continues: null },
+    log: {
+      name: "session.v4.jsonl.zstd",
+      bytes: bytes.length,
+      tailSha256: createHash("sha256")
+        .update(bytes.subarray(Math.max(0, bytes.length - 4096)))
+        .digest("hex"),
+    },
+    checkpointAt: last,
+    details: { title: null, messages: 6, lastActivity: last, model: "oda-large-2026-10", inputTokens, outputTokens },
+  };
+  writeFileSync(join(dir, "session.cache.json"), JSON.stringify(checkpoint));
+  for (const p of [join(dir, "session.v4.jsonl.zstd"), join(dir, "session.cache.json"), dir]) utimesSync(p, OLD, OLD);
+}
+
+/** The folder of `n` chats (and the huge log), made once. */
+async function makeFolder(n: number): Promise<string> {
+  const logs = join(out, `logs-${n}-${HUGE}`);
+  if (existsSync(join(logs, ".complete"))) return logs;
+  rmSync(logs, { recursive: true, force: true });
+  mkdirSync(logs, { recursive: true });
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    pending.push(writeChat(logs, i));
+    if (pending.length >= 64) await Promise.all(pending.splice(0));
+    if ((i + 1) % 10_000 === 0) log(`  ${i + 1} / ${n} chats written`);
+  }
+  await Promise.all(pending);
+  if (HUGE) {
+    const huge = await makeHugeLog(out, HUGE, log);
+    const into = join(logs, "_no-cwd", "huge");
+    mkdirSync(join(logs, "_no-cwd"), { recursive: true });
+    spawnSync("mv", [join(huge, ".."), into]);
+    rmSync(join(into, "session.cache.json"), { force: true });
+    rmSync(join(out, `huge-${HUGE}`), { recursive: true, force: true });
+  }
+  writeFileSync(join(logs, ".complete"), "");
+  log(`  ${n} chats generated in ${Math.round((performance.now() - t0) / 1000)} s`);
+  return logs;
+}
+
+/** `timed` with the command's standard output kept in a file (GNU time measures the command itself). */
+function timedTo(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Run {
+  return timed(["/bin/sh", "-c", 'out="$1"; shift; exec "$@" > "$out"', "sh", file, ...args], env);
+}
+
+/** The baseline's script (as bench:sessions): readdirs, then readFileSync + JSON.parse of each checkpoint. */
+const BASELINE = `import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+const dir = process.argv[2];
+let n = 0;
+for (const group of readdirSync(dir)) {
+  if (group.startsWith(".")) continue;
+  for (const chat of readdirSync(join(dir, group))) {
+    try { n += JSON.parse(readFileSync(join(dir, group, chat, "session.cache.json"), "utf8")).details.messages > 0 ? 1 : 0; } catch {}
+  }
+}
+console.log(n);
+`;
+
+/** The `"served"` counts at the end of a `sessions list --json` output. */
+function servedIn(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const m = /"served": (\{[^}]*\})/.exec(text.slice(-400));
+  if (!m) return "-";
+  const c = JSON.parse(m[1] as string) as { memory: number; verified: number; rebuilt: number };
+  return `${c.memory} memory, ${c.verified} verified, ${c.rebuilt} rebuilt`;
+}
+
+const f2 = (x: number) => x.toFixed(2);
+const mib = (r: Run) => `${r.rssMiB.toFixed(0)} MiB`;
+const dirBytes = (state: string) =>
+  ["index.sqlite", "index.sqlite-wal"].reduce(
+    (s, n) => s + (statSync(join(state, n), { throwIfNoEntry: false })?.size ?? 0),
+    0,
+  );
+
+async function benchSize(n: number, cli: string, baselineFile: string, rows: string[][]): Promise<void> {
+  log(`${n} chats:`);
+  const logs = await makeFolder(n);
+  const work = join(out, `run-${n}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const listState = join(work, "list-state");
+  const indexState = join(work, "index-state");
+  const node = process.execPath;
+  const stdout = join(work, "out.json");
+  // Warm the page cache alike for all: one listing without state reads every file either side reads.
+  timedTo(stdout, [node, cli, "sessions", "list", "--json", "--logs", logs]);
+  const base = timed([node, baselineFile, logs]);
+  log(`  baseline ${f2(base.wall)} s`);
+  const listArgs = [node, cli, "sessions", "list", "--json", "--logs", logs, "--state", listState];
+  const first = timedTo(stdout, listArgs);
+  const firstServed = servedIn(stdout);
+  // Between the two runs with state, so each listing follows another that read the same files.
+  const stateless = timedTo(stdout, [node, cli, "sessions", "list", "--json", "--logs", logs]);
+  const second = timedTo(stdout, listArgs);
+  const secondServed = servedIn(stdout);
+  const base2 = timed([node, baselineFile, logs]);
+  const baseWall = Math.min(base.wall, base2.wall);
+  log(`  listing ${f2(first.wall)} s, then ${f2(second.wall)} s; without state ${f2(stateless.wall)} s`);
+  let indexCells = ["-", "-", "-", "-"];
+  if (!values["list-only"]) {
+    const zstd = timed([
+      "/bin/sh",
+      "-c",
+      `find "$1" -name 'session*.zstd' -print0 | xargs -0 zstd -dcq > /dev/null`,
+      "sh",
+      logs,
+    ]);
+    const build = timedTo(join(work, "refresh.txt"), [
+      node,
+      cli,
+      "index",
+      "refresh",
+      "--logs",
+      logs,
+      "--state",
+      indexState,
+    ]);
+    log(`  index build ${f2(build.wall)} s vs zstd -dc ${f2(zstd.wall)} s`);
+    const search = timedTo(join(work, "search.json"), [
+      node,
+      cli,
+      "search",
+      RARE,
+      "--json",
+      "--no-refresh",
+      "--logs",
+      logs,
+      "--state",
+      indexState,
+    ]);
+    const hits = (JSON.parse(readFileSync(join(work, "search.json"), "utf8")) as { groups: unknown[] }).groups.length;
+    const api = await apiFirstRows(logs, indexState);
+    indexCells = [
+      api,
+      `${f2(search.wall)} s (${hits} chats shown), ${mib(search)}`,
+      `${f2(build.wall)} s vs ${f2(zstd.wall)} s = ${(build.wall / zstd.wall).toFixed(1)}×, ${mib(build)}`,
+      `${(dirBytes(indexState) / 1e6).toFixed(0)} MB`,
+    ];
+  }
+  const baseCpu = Math.min(base.cpu, base2.cpu);
+  const x = (r: Run) => `${f2(r.wall)} s = ${f2(r.wall / baseWall)}× (CPU ${f2(r.cpu)} s = ${f2(r.cpu / baseCpu)}×)`;
+  rows.push([
+    n.toLocaleString("en"),
+    `${f2(baseWall)} s (CPU ${f2(baseCpu)} s), ${mib(base)}`,
+    `${x(first)}, ${mib(first)} (${firstServed})`,
+    `${x(second)}, ${mib(second)} (${secondServed})`,
+    `${x(stateless)}, ${mib(stateless)}`,
+    ...indexCells,
+  ]);
+}
+
+/** `/api/chats` first rows over the fresh index (the route's `streamChatList`), and when its check said so. */
+async function apiFirstRows(logs: string, state: string): Promise<string> {
+  process.env.ODA_LOG_DIR = logs;
+  process.env.ODA_ADMIN_STATE = state;
+  const { closeAllIndexes } = await import("../lib/index");
+  const { streamChatList } = await import("../server/chat-list");
+  const t = performance.now();
+  let firstMs = 0;
+  let verdict = "";
+  for await (const batch of streamChatList(100)) {
+    if (!firstMs) firstMs = performance.now() - t;
+    if (batch.update && batch.index) verdict = batch.index.fresh ? "fresh" : "not fresh";
+  }
+  const allMs = performance.now() - t;
+  closeAllIndexes();
+  return `${firstMs.toFixed(0)} ms (checked ${verdict} at ${(allMs / 1000).toFixed(1)} s)`;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  const cli = await bundleCli(out);
+  const baselineFile = join(out, "baseline.mjs");
+  writeFileSync(baselineFile, BASELINE);
+  const rows: string[][] = [];
+  for (const n of SIZES) await benchSize(n, cli, baselineFile, rows);
+  const head = [
+    "chats",
+    "baseline: every checkpoint read",
+    "sessions list, first run",
+    "second run",
+    "without admin state",
+    "/api/chats first rows",
+    "rare-word search",
+    "index build vs zstd -dc",
+    "index size",
+  ];
+  console.log(`${HUGE ? `(plus one log of ${HUGE / 1e6} MB without a checkpoint)\n` : ""}`);
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`| ${head.map(() => "---").join(" | ")} |`);
+  for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+}
+
+await main();
+// The decode worker the route's stream started keeps the process alive otherwise.
+process.exit(0);

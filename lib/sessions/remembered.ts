@@ -1,0 +1,337 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import Database from "better-sqlite3";
+import { readLockStatus } from "../fs/lock";
+import { type ChatSummary, type Generation, lockProblem } from "./chat";
+import type { ChatLocation } from "./folder";
+import { logLimits } from "./limits";
+import { CACHE_FILE, LOCK_FILE } from "./names";
+import type { Problem } from "./problem";
+import { identityNow } from "./stat-identity";
+
+/**
+ * What Oda Admin may remember between listings (`docs/file-contract.md`): for
+ * each chat, the stat identity (device, inode, size, modification and change
+ * times in nanoseconds) of its folder, its newest log and its checkpoint at the
+ * moment the full rule was applied, and the details that rule gave. While all
+ * three are unchanged, and none was modified within 2 seconds of that moment
+ * ("racy", as git says), the details are served again without opening the log.
+ * Anything else (a changed identity, a racy file, no record, an admin state
+ * that cannot be read or written) falls back to the full rule. The records
+ * live beside the search index, in `<state>/listing.sqlite`; deleting it loses nothing.
+ */
+
+export const LISTING_FILE = "listing.sqlite";
+
+/** A file modified within this long of its verification is verified again (the contract's 2 seconds). */
+export const RACY_NS = 2_000_000_000n;
+
+/** The modification time in an identity (`null` for an absent file). */
+function mtimeOf(identity: string): bigint | null {
+  if (identity === "-") return null;
+  return BigInt(identity.split(":")[3] as string);
+}
+
+/** True when any of the identities' files was modified within 2 seconds of `verifiedNs` (or after it). */
+export function isRacy(identities: string[], verifiedNs: bigint): boolean {
+  for (const id of identities) {
+    const m = mtimeOf(id);
+    if (m !== null && m + RACY_NS >= verifiedNs) return true;
+  }
+  return false;
+}
+
+/** How a listing's chats were served. */
+export interface ListingCounts {
+  /** Served from the admin state's memory: the three identities unchanged, none racy. */
+  memory: number;
+  /** The full rule applied again: details served from the checkpoint (or no log to read). */
+  verified: number;
+  /** The full rule applied again: details rebuilt from the log. */
+  rebuilt: number;
+}
+
+/** The listing's memory, as `listChats` uses it (`openListingMemory`). */
+export interface ListingMemory {
+  /** Each chat's remembered summary when its identities allow serving it, else `null` (a batch of one log folder's chats). */
+  serve(locs: ChatLocation[]): (ChatSummary | null)[];
+  /** Keeps what the full rule gave for the chats just read (their `verified` stamps taken before reading). */
+  remember(chats: ChatSummary[]): void;
+  close(): void;
+}
+
+interface Row {
+  folder: string;
+  dir_id: string;
+  log_name: string | null;
+  log_id: string;
+  cache_id: string;
+  verified_ns: bigint;
+  summary: string;
+}
+
+/** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
+const VERSION = 3;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS folders (
+  rid INTEGER PRIMARY KEY,
+  root TEXT NOT NULL,
+  context TEXT NOT NULL,
+  UNIQUE (root, context)
+);
+CREATE TABLE IF NOT EXISTS remembered (
+  rid INTEGER NOT NULL,
+  folder TEXT NOT NULL,
+  dir_id TEXT NOT NULL,
+  log_name TEXT,
+  log_id TEXT NOT NULL,
+  cache_id TEXT NOT NULL,
+  verified_ns INTEGER NOT NULL,
+  summary TEXT NOT NULL,
+  UNIQUE (rid, folder)
+);
+CREATE TABLE IF NOT EXISTS line_counts (
+  path TEXT PRIMARY KEY,
+  log_id TEXT NOT NULL,
+  verified_ns INTEGER NOT NULL,
+  lines INTEGER NOT NULL,
+  decoded INTEGER NOT NULL
+);
+`;
+
+/** What else the details depend on: the folder's form and the log limits. */
+function contextOf(compress: boolean): string {
+  return JSON.stringify({ compress, limits: logLimits() });
+}
+
+/** A chat's problems with the stale-lock problem judged now, where `summarizeChat` puts it. */
+function withLockNow(chat: ChatSummary, dir: string): void {
+  if (chat.lock.state === "none") return;
+  const path = `${dir}${sep}${LOCK_FILE}`;
+  chat.lock = readLockStatus(path);
+  const current = lockProblem(path, chat.lock);
+  const rest = chat.problems.filter((p) => p.kind !== "lock");
+  let at = 0;
+  while (at < rest.length && ["form", "link", "special"].includes(rest[at]?.kind ?? "")) at++;
+  chat.problems = current ? [...rest.slice(0, at), current, ...rest.slice(at)] : rest;
+}
+
+/** True when what the full rule gave may be remembered: read whole, nothing the system withheld. */
+function rememberable(chat: ChatSummary): boolean {
+  return !!chat.verified && !chat.problems.some((p: Problem) => p.kind === "system");
+}
+
+/** The remembered summary when the chat's three identities are those of `row` and none is racy, else `null`. */
+function serveOne(loc: ChatLocation, row: Row): ChatSummary | null {
+  const ids = [identityNow(loc.dir)];
+  if (ids[0] !== row.dir_id) return null;
+  ids.push(row.log_name === null ? "-" : identityNow(`${loc.dir}${sep}${row.log_name}`));
+  if (ids[1] !== row.log_id) return null;
+  ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
+  if (ids[2] !== row.cache_id) return null;
+  if (isRacy(ids, row.verified_ns)) return null;
+  let stored: Omit<ChatSummary, "id" | "folder" | "group" | "cwd">;
+  try {
+    stored = JSON.parse(row.summary);
+  } catch {
+    return null;
+  }
+  // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
+  const chat: ChatSummary = { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd, ...stored };
+  for (const g of chat.generations) g.path = `${loc.dir}${sep}${g.name}`;
+  withLockNow(chat, loc.dir);
+  chat.remembered = true;
+  return chat;
+}
+
+/**
+ * Opens the listing's memory in the state folder, made if missing. `null` when
+ * it cannot be used (no state folder, not writable, damaged): the listing then
+ * applies the full rule to every chat. A damaged file is removed and made anew.
+ */
+export function openListingMemory(state: string | null, compress: boolean): ListingMemory | null {
+  if (!state) return null;
+  const path = join(resolve(state), LISTING_FILE);
+  let db: Database.Database;
+  try {
+    mkdirSync(resolve(state), { recursive: true });
+    db = openDb(path);
+  } catch {
+    try {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+      db = openDb(path);
+    } catch {
+      return null;
+    }
+  }
+  const context = contextOf(compress);
+  // A batch's records in one read of the index's range: the walk's order is the folders' (ASCII names) order.
+  const range = db.prepare(
+    "SELECT folder, dir_id, log_name, log_id, cache_id, verified_ns, summary FROM remembered WHERE rid = ? AND folder BETWEEN ? AND ?",
+  );
+  range.safeIntegers(true);
+  const put = db.prepare(
+    "INSERT OR REPLACE INTO remembered (rid, folder, dir_id, log_name, log_id, cache_id, verified_ns, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const drop = db.prepare("DELETE FROM remembered WHERE rid = ? AND folder = ?");
+  const findRoot = db.prepare("SELECT rid FROM folders WHERE root = ? AND context = ?").pluck();
+  const addRoot = db.prepare("INSERT INTO folders (root, context) VALUES (?, ?)");
+  // Each log folder (and form, and limits) has its records apart: another one's are never served.
+  const rids = new Map<string, number>();
+  const ridOf = (root: string): number => {
+    let rid = rids.get(root);
+    if (rid === undefined) {
+      rid = (findRoot.get(root, context) as number | undefined) ?? Number(addRoot.run(root, context).lastInsertRowid);
+      rids.set(root, rid);
+    }
+    return rid;
+  };
+  const write = db.transaction((chats: ChatSummary[]) => {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    for (const chat of chats) {
+      const stamps = chat.verified;
+      if (!stamps) continue;
+      if (!rememberable(chat)) {
+        drop.run(ridOf(stamps.root), chat.folder);
+        continue;
+      }
+      // The chat's place and its logs' paths come from the listing's walk when served: not stored.
+      const { verified: _v, remembered: _r, id: _i, folder: _f, group: _g, cwd: _c, ...summary } = chat;
+      summary.generations = summary.generations.map(({ path: _p, ...g }) => g as Generation);
+      put.run(
+        ridOf(stamps.root),
+        chat.folder,
+        stamps.dir,
+        stamps.logName,
+        stamps.log,
+        stamps.checkpoint,
+        now,
+        JSON.stringify(summary),
+      );
+    }
+  });
+  let broken = false;
+  return {
+    serve(locs) {
+      const first = locs[0];
+      if (broken || !first) return locs.map(() => null);
+      const rows = new Map<string, Row>();
+      try {
+        let lo = first.folder;
+        let hi = first.folder;
+        for (const loc of locs) {
+          if (loc.folder < lo) lo = loc.folder;
+          if (loc.folder > hi) hi = loc.folder;
+        }
+        for (const row of range.iterate(ridOf(first.root), lo, hi) as IterableIterator<Row>) rows.set(row.folder, row);
+      } catch {
+        broken = true;
+        return locs.map(() => null);
+      }
+      return locs.map((loc) => {
+        const row = loc.root === first.root ? rows.get(loc.folder) : undefined;
+        return row ? serveOne(loc, row) : null;
+      });
+    },
+    remember(chats) {
+      if (broken || !chats.length) return;
+      try {
+        write(chats);
+      } catch {
+        broken = true;
+      }
+    },
+    close() {
+      try {
+        db.close();
+      } catch {
+        // Already closed or never usable: nothing to keep.
+      }
+    },
+  };
+}
+
+function openDb(path: string): Database.Database {
+  const db = new Database(path, { timeout: 2000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = OFF");
+    db.pragma("cache_size = -16384");
+    if (db.pragma("user_version", { simple: true }) !== VERSION) {
+      // Another version's records (or none): started afresh, which loses nothing.
+      db.exec("DROP TABLE IF EXISTS remembered; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS line_counts;");
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${VERSION}`);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** A log's line count as remembered, and the decoded bytes it was counted over. */
+export interface LineCount {
+  lines: number;
+  decodedBytes: number;
+}
+
+/** The state folders' memory files held open by a process that asks for line counts (the server's decode worker). */
+const lineDbs = new Map<string, Database.Database | null>();
+
+function lineDb(state: string): Database.Database | null {
+  let db = lineDbs.get(state);
+  if (db === undefined) {
+    try {
+      mkdirSync(resolve(state), { recursive: true });
+      db = openDb(join(resolve(state), LISTING_FILE));
+    } catch {
+      db = null;
+    }
+    lineDbs.set(state, db);
+  }
+  return db;
+}
+
+/**
+ * Remembers a log's line count, counted whole (`LogIndex`), with the log's
+ * identity: taken now, it is kept only when its inode and size are the ones
+ * the count was made over, and a log modified within 2 seconds of now is racy
+ * (counted again), so a change made since the count is never served as counted.
+ */
+export function rememberLineCount(
+  state: string | null,
+  index: { path: string; ino: number; size: number; lines: number; decodedBytes: number; error: string | null },
+): void {
+  const db = state ? lineDb(state) : null;
+  if (!db || index.error) return;
+  try {
+    const id = identityNow(index.path);
+    const [, ino, size] = id.split(":");
+    if (ino !== String(index.ino) || size !== String(index.size)) return;
+    db.prepare(
+      "INSERT OR REPLACE INTO line_counts (path, log_id, verified_ns, lines, decoded) VALUES (?, ?, ?, ?, ?)",
+    ).run(index.path, id, BigInt(Date.now()) * 1_000_000n, index.lines, index.decodedBytes);
+  } catch {
+    // Not remembered: the next visit counts again, which loses nothing.
+  }
+}
+
+/** The log's remembered line count while its identity is unchanged and not racy, else `null`. */
+export function rememberedLineCount(state: string | null, path: string): LineCount | null {
+  const db = state ? lineDb(state) : null;
+  if (!db) return null;
+  try {
+    const row = db
+      .prepare("SELECT log_id, verified_ns, lines, decoded FROM line_counts WHERE path = ?")
+      .safeIntegers(true)
+      .get(path) as { log_id: string; verified_ns: bigint; lines: bigint; decoded: bigint } | undefined;
+    if (!row) return null;
+    const id = identityNow(path);
+    if (id !== row.log_id || isRacy([id], row.verified_ns)) return null;
+    return { lines: Number(row.lines), decodedBytes: Number(row.decoded) };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,26 @@
+import { type BigIntStats, statSync } from "node:fs";
+
+/** A file's identity as the listing's memory keeps it: `dev:ino:size:mtimeNs:ctimeNs`, or `-` when absent. */
+export function statIdentity(st: BigIntStats | undefined): string {
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "-";
+}
+
+/** A path's identity now (`-` when it does not exist). */
+export function identityNow(path: string): string {
+  return statIdentity(statSync(path, { bigint: true, throwIfNoEntry: false }));
+}
+
+/**
+ * The identities of a chat's folder, newest log and checkpoint, taken before
+ * the full rule read them (`summarizeChat` with `identify`), so a change made
+ * while they were read shows as a changed identity at the next listing.
+ */
+export interface VerifiedStamps {
+  /** The log folder's real path (`ChatLocation.root`). */
+  root: string;
+  dir: string;
+  /** The newest log's name (`null`: none). */
+  logName: string | null;
+  log: string;
+  checkpoint: string;
+}
