@@ -237,14 +237,14 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
 
 /** `/api/chats` first rows over the fresh index (the route's `streamChatList`), and when its check said so. */
 async function apiFirstRows(logs: string, state: string): Promise<string> {
-  process.env.ODA_LOG_DIR = logs;
-  process.env.ODA_ADMIN_STATE = state;
   const { closeAllIndexes } = await import("../lib/index");
   const { streamChatList } = await import("../server/chat-list");
+  const { liveContext } = await import("../server/source/context");
+  const ctx = liveContext({ home: null, logs, state, demo: false });
   const t = performance.now();
   let firstMs = 0;
   let verdict = "";
-  for await (const batch of streamChatList(100)) {
+  for await (const batch of streamChatList(ctx, 100)) {
     if (!firstMs) firstMs = performance.now() - t;
     if (batch.update && batch.index) verdict = batch.index.fresh ? "fresh" : "not fresh";
   }

@@ -20,7 +20,6 @@ export type { LinesView, LineView, LockView, StatusView };
  * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
  */
 
-
 function lockView(lock: LockStatus): LockView {
   const { raw: _raw, ...rest } = lock;
   return rest;
