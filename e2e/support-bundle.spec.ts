@@ -37,7 +37,14 @@ test("a bundle made in the page opens in a second server: every page under the b
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByRole("heading", { name: "What goes in" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/\d+ files, .*: \d+ chats, \d+ memories/)).toBeVisible();
-  await expect(page.getByRole("table", { name: "Values each redaction replaces" })).toBeVisible();
+  const replaced = page.getByRole("table", { name: "Values each redaction replaces" });
+  await expect(replaced).toBeVisible();
+  // every kind chosen has its row and its count, found or not; names need a keyword, as the page says
+  for (const kind of ["Home folders", "Host names", "E-mail addresses", "IP addresses", "API keys"])
+    await expect(replaced.getByRole("row", { name: new RegExp(`^${kind}.* \\d+$`) })).toBeVisible();
+  await expect(page.getByLabel("Keywords to replace too (comma-separated)")).toHaveAccessibleDescription(
+    "The kinds above are found by themselves. People's and companies' names are not: give each one as a keyword.",
+  );
   await page.getByRole("button", { name: "Create bundle" }).click();
   const link = page.getByRole("link", { name: /^Download oda-support-.*\.tar\.gz$/ });
   await expect(link).toBeVisible({ timeout: 120_000 });

@@ -5,6 +5,7 @@ import { bundleJobAction } from "@/app/_actions/bundle";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import type { BundlePreview } from "@/server/bundle-jobs";
+import { KIND_LABELS } from "./scope-fields";
 
 /** Bytes as the Support page shows them. */
 export const size = (n: number) =>
@@ -26,8 +27,13 @@ export function useBundleJob(id: string | null) {
  * stored size, since the preview does not encode it), and how many values
  * each redaction kind replaces, as the bundle's manifest will count them.
  */
-export function BundlePreviewView({ preview }: { preview: BundlePreview }) {
+export function BundlePreviewView({ preview, kinds }: { preview: BundlePreview; kinds: readonly string[] }) {
   const { counts } = preview;
+  // Every kind chosen, with the values it replaces (0 when none was found), then any other the counts hold.
+  const rows: [string, number][] = [
+    ...kinds.map((k): [string, number] => [k, counts.replaced[k] ?? 0]),
+    ...Object.entries(counts.replaced).filter(([k]) => !kinds.includes(k)),
+  ];
   return (
     <section className="space-y-2" aria-labelledby="preview-heading">
       <h3 id="preview-heading" className="font-semibold">
@@ -41,15 +47,15 @@ export function BundlePreviewView({ preview }: { preview: BundlePreview }) {
       <table className="min-w-72 text-sm">
         <caption className="text-left font-medium">Values each redaction replaces</caption>
         <tbody>
-          {Object.entries(counts.replaced).length === 0 && (
+          {rows.length === 0 && (
             <tr>
-              <td>Nothing is replaced.</td>
+              <td>Nothing is redacted.</td>
             </tr>
           )}
-          {Object.entries(counts.replaced).map(([kind, n]) => (
+          {rows.map(([kind, n]) => (
             <tr key={kind}>
               <th scope="row" className="pr-4 text-left font-normal">
-                {kind}
+                {KIND_LABELS[kind] ?? (kind === "keyword" ? "Keywords" : kind)}
               </th>
               <td>{n}</td>
             </tr>

@@ -73,7 +73,12 @@ export function CreateBundle() {
         />
       )}
       {checking?.state === "failed" && <Alert tone="error">{checking.error}</Alert>}
-      {checking?.preview && <BundlePreviewView preview={checking.preview} />}
+      {checking?.preview && (
+        <BundlePreviewView
+          preview={checking.preview}
+          kinds={[...toScope(form).kinds, ...(toScope(form).keywords.length ? ["keyword"] : [])]}
+        />
+      )}
       {status && status.state === "running" && (
         <Progress
           label={status.progress.phase === "reading" ? "Reading and redacting" : "Writing the bundle"}

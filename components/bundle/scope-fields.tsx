@@ -17,7 +17,7 @@ export const KIND_LABELS: Record<string, string> = {
   host: "Host names (this computer's, lock files')",
   email: "E-mail addresses",
   ip: "IP addresses",
-  key: "API keys, tokens and passwords",
+  key: "API keys, tokens, passwords and private keys (gitleaks' rules)",
 };
 
 export const INITIAL_SCOPE: ScopeForm = {
@@ -100,11 +100,16 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
             {label}
           </label>
         ))}
+        <p id="keyword-hint" className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
+          The kinds above are found by themselves. People&apos;s and companies&apos; names are not: give each one as a
+          keyword.
+        </p>
         <label className="mt-2 block text-sm">
           Keywords to replace too (comma-separated)
           <input
             dir="auto"
             className={`${input} mt-1 block w-full`}
+            aria-describedby="keyword-hint"
             value={value.keywords}
             onChange={(e) => set({ keywords: e.target.value })}
           />
