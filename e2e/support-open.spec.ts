@@ -5,7 +5,7 @@ import { createBundle, REDACT_KINDS } from "../lib/bundle";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { createMemory, findMemory } from "../lib/memory";
 import { makeDemoInto } from "../scripts/demo";
-import { expect, seed, test } from "./fixtures";
+import { expect, expectAccessible, seed, test } from "./fixtures";
 
 const scope = (kinds: (typeof REDACT_KINDS)[number][]) => ({
   chats: "all" as const,
@@ -130,6 +130,18 @@ test("live and two bundles side by side in three tabs: each its own data, a fail
   const list = live.getByRole("list", { name: "Open sources" });
   await expect(list.getByRole("listitem", { name: "ana.tar.gz" })).toContainText(/\d+ problems?|no problems/);
   await expect(list.getByRole("listitem", { name: "bo.tar.gz" })).toContainText("by Oda Admin e2e");
+
+  // Two opened bundles compared, as `oda-admin bundle diff` does: ana's first (before), bo's second (after).
+  await live.getByRole("button", { name: "Compare" }).click();
+  await expect(live).toHaveURL(/\/bundles\/compare\?a=[a-z0-9-]+&b=[a-z0-9-]+$/);
+  await expect(live.getByRole("heading", { level: 1, name: "Compare bundles" })).toBeVisible();
+  await expect(live.getByRole("region", { name: "Chats" })).toContainText(
+    /\d+ added, \d+ removed, \d+ grown, \d+ shrunk, \d+ unchanged\./,
+  );
+  await expect(live.getByRole("region", { name: "Memories" })).toContainText("Only in bo's bundle");
+  await expect(live.getByRole("region", { name: "Problems" })).toContainText("each bundle's own doctor report");
+  await expectAccessible(live);
+  await live.goto("/bundles");
 
   // A failed open (a file that is no bundle) changes nothing: the three tabs show what they showed.
   await live.getByLabel("Bundle file on this computer").fill("/etc/passwd");

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BundleList } from "@/components/bundle/bundle-list";
+import { CompareForm } from "@/components/bundle/compare-form";
 import { OpenBundle } from "@/components/bundle/open-bundle";
 import { PageHeader } from "@/components/ui/page-header";
 import { sources } from "@/server/source/registry";
@@ -34,6 +35,15 @@ export default function BundlesPage() {
         description="Support bundles open in this dashboard, each read-only at its own address, beside the live data."
       />
       <BundleList bundles={opened} />
+      {opened.length >= 2 && (
+        <section aria-labelledby="compare-heading" className="space-y-3">
+          <h2 id="compare-heading" className="text-xl font-semibold">
+            Compare two bundles
+          </h2>
+          <p className="text-sm">Before and after a fix: the chats, problems, memories and settings that changed.</p>
+          <CompareForm bundles={opened} />
+        </section>
+      )}
       <OpenBundle />
     </div>
   );
