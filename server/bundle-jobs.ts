@@ -2,14 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type BundleProgress,
-  type BundleRoots,
-  type BundleScope,
-  createBundle,
-  type Manifest,
-  prepareBundle,
-} from "@/lib/bundle";
+import type { BundleProgress, BundleRoots, BundleScope, Manifest } from "@/lib/bundle";
+import { type BundleTask, runBundleThread } from "@/lib/bundle/in-worker";
 import { isOdaError } from "@/lib/errors";
 
 /**
@@ -47,14 +41,13 @@ const jobs = g.__odaBundleJobs;
 /** Starts counting what a bundle of `scope` would hold, in the background; nothing is written. */
 export function startPreviewJob(roots: BundleRoots, scope: BundleScope, version: string): BundleJob {
   const job = newJob();
-  prepareBundle(roots, scope, null, { version, onProgress: (p) => (job.progress = p) }).then(
-    (prepared) => {
-      prepared.dispose();
-      const files = prepared.manifest.files;
+  inThread(job, { roots, scope, target: null, version }).then(
+    ({ manifest }) => {
+      const files = manifest.files;
       job.preview = {
         files: files.slice(0, PREVIEW_FILES).map((f) => ({ path: f.path, size: f.size })),
         more: Math.max(0, files.length - PREVIEW_FILES),
-        counts: prepared.manifest.counts,
+        counts: manifest.counts,
       };
       job.state = "done";
     },
@@ -79,6 +72,15 @@ function newJob(): BundleJob {
   return job;
 }
 
+/**
+ * Runs a bundle task on a bundle thread of its own (`lib/bundle/in-worker.ts`): reading and redacting every
+ * chosen file never holds up the server's requests, and its heap has a limit of its own.
+ */
+function inThread(job: BundleJob, task: BundleTask) {
+  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "bundle-thread.mjs");
+  return runBundleThread(file, task, (p) => (job.progress = p));
+}
+
 function failed(job: BundleJob, error: unknown): void {
   job.state = "failed";
   job.error = isOdaError(error) ? error.message : "The bundle could not be written; run oda-admin doctor.";
@@ -92,7 +94,7 @@ export function startBundleJob(roots: BundleRoots, state: string, scope: BundleS
   const job = newJob();
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
   const target = join(dir, `oda-support-${stamp}-${job.id.slice(0, 6)}.tar.gz`);
-  createBundle(roots, scope, target, { version, onProgress: (p) => (job.progress = p) }).then(
+  inThread(job, { roots, scope, target, version }).then(
     (made) => {
       Object.assign(job, { state: "done", file: made.file, mapFile: made.mapFile, files: made.manifest.counts.files });
       job.bytes = made.manifest.counts.bytes;

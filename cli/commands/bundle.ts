@@ -1,7 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
+  type BundleProgress,
   type BundleScope,
+  type CreatedBundle,
   createBundle,
   diffBundles,
   expansionProblem,
@@ -12,6 +14,7 @@ import {
   readBundle,
   redactBundleAgain,
 } from "../../lib/bundle";
+import { bundleThreadFile, runBundleThread } from "../../lib/bundle/in-worker";
 import { OdaError } from "../../lib/errors";
 import { ratioFlag as ratioOf } from "../bundle-roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
@@ -76,15 +79,20 @@ const create: Command = async (ctx) => {
   const target = resolve(out);
   if (existsSync(target)) throw new OdaError("refused", `${target} already exists; give another file name.`);
   let shown = "";
-  const made = await createBundle(ctx.roots, scopeOf(ctx), target, {
-    version: readPackage().version,
-    onProgress: (p) => {
-      const text = `oda-admin: ${p.phase} ${p.total ? Math.floor((100 * p.done) / p.total) : 100}%`;
-      if (text === shown) return;
-      shown = text;
-      ctx.progress?.(text, false);
-    },
-  });
+  const onProgress = (p: BundleProgress) => {
+    const text = `oda-admin: ${p.phase} ${p.total ? Math.floor((100 * p.done) / p.total) : 100}%`;
+    if (text === shown) return;
+    shown = text;
+    ctx.progress?.(text, false);
+  };
+  const version = readPackage().version;
+  const scope = scopeOf(ctx);
+  // On a bundle thread with its own heap limit where its file is at hand (always, but in a bare script).
+  const thread = bundleThreadFile();
+  const roots = { home: ctx.roots.home, logs: ctx.roots.logs };
+  const made = thread
+    ? ((await runBundleThread(thread, { roots, scope, target, version }, onProgress)) as CreatedBundle)
+    : await createBundle(roots, scope, target, { version, onProgress });
   ctx.progress?.("", true);
   const m = made.manifest;
   emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>

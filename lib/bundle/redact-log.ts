@@ -3,7 +3,6 @@ import { isOdaError } from "../errors";
 import { type ChatDetails, DetailsBuilder } from "../sessions/details";
 import { LineSplitter, parseObject } from "../sessions/lines";
 import { BULK_BATCH_OUTPUT, streamLog } from "../sessions/log-stream";
-import { readBytes } from "./collect";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
 import { keyLead, type Redactor } from "./redactor";
@@ -96,7 +95,6 @@ export async function logNeedsRedaction(source: string, compressed: boolean, red
           item.cut !== null || splitter.inLongLine || (rest.length > 0 && lineTouches(rest.toString("utf8"), redactor))
         );
       }
-      readBytes(item.data.length);
       splitter.push(item.data, (_n, _o, line, length) => {
         // Only the head of a line over the limit is seen here: such a line is always redacted in full.
         if (line.length < length || lineTouches(line.toString("utf8"), redactor)) found = true;
@@ -209,7 +207,6 @@ export async function redactLog(
         else if (restBytes.length) take(restBytes, false);
         break;
       }
-      readBytes(item.data.length);
       splitter.push(item.data, (_n, _offset, line, length) => {
         // A line over the limit was handed to `long` piece by piece; it ends here (and, as the reader
         // does with such a line, it is no part of the details).

@@ -8,7 +8,6 @@ import { type Checkpoint, checkpointDetails, hashLogTail, parseCheckpoint } from
 import type { ChatDetails } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import { redactBytes } from "./bytes";
-import { readBytes } from "./collect";
 import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
 import { logNeedsRedaction, redactLog } from "./redact-log";
 import { dropRun, redactMemoryText } from "./redact-memory";
@@ -187,7 +186,6 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
     return { path, ...(await holdLog(f, o.spool, st)), redacted: false };
   }
   const original = readSmall(f.source);
-  readBytes(original.length + 64 * 1024); // a small file's garbage is more than its bytes (its reads, hashes, JSON)
   if (passThrough) return fromData(o.spool, f, path, original, original);
   if (f.role === "memory" || (f.role === "history" && !/\.json$/.test(f.path))) {
     // A file that is not valid UTF-8 (a problem the doctor names) keeps every byte that is not text.

@@ -52,6 +52,8 @@ await build({
     "live-writer": "scripts/demo/live-writer.ts",
     // The index's reader thread, beside the chunk that starts it (lib/index/read-pool.ts looks there).
     "chunks/read-thread": "lib/index/read-thread-main.ts",
+    // The bundle thread, beside the chunk that starts it (lib/bundle/in-worker.ts looks there).
+    "chunks/bundle-thread": "lib/bundle/bundle-thread-main.ts",
   },
   outdir: "dist/cli",
   outExtension: { ".js": ".mjs" },
@@ -96,6 +98,8 @@ await build({
     "decode-thread": "server/decode-thread-main.ts",
     "index-thread": "server/index-thread-main.ts",
     "read-thread": "lib/index/read-thread-main.ts",
+    // The bundle thread of Support's preview and bundle (server/bundle-jobs.ts looks in <cwd>/server).
+    "bundle-thread": "lib/bundle/bundle-thread-main.ts",
   },
   outdir: join(server, "server"),
   outExtension: { ".js": ".mjs" },

@@ -1,0 +1,45 @@
+/**
+ * The bundle thread's body: one bundle made (or previewed) on a worker thread
+ * of its own, with its own heap limit (`lib/bundle/in-worker.ts`), so reading
+ * and redacting every chosen file never pauses the thread that started it (a
+ * dashboard's, a CLI's progress). It posts `{ progress }` as it goes, then
+ * `{ result }` or `{ error }`, and ends. Loaded by `bundle-thread.mjs` through
+ * tsx in a clone, and compiled by esbuild into the package
+ * (`scripts/pack/build.mjs`).
+ */
+
+import { parentPort, workerData } from "node:worker_threads";
+import { errorToData } from "../errors";
+import { systemErrorAsOda } from "../fs/system-error";
+import { type BundleProgress, createBundle, prepareBundle } from "./create";
+import type { BundleResult, BundleTask } from "./in-worker";
+
+const port = parentPort;
+if (!port) throw new Error("The bundle thread runs only as a worker thread.");
+const task = workerData as BundleTask;
+
+// Progress at most every 100 ms (and at each change of phase): a bundle of many small files reports per file.
+let last = 0;
+let phase = "";
+const onProgress = (p: BundleProgress) => {
+  const now = Date.now();
+  if (p.phase === phase && now - last < 100 && p.done < p.total) return;
+  last = now;
+  phase = p.phase;
+  port.postMessage({ progress: p });
+};
+
+try {
+  let result: BundleResult;
+  if (task.target === null) {
+    const prepared = await prepareBundle(task.roots, task.scope, null, { version: task.version, onProgress });
+    prepared.dispose();
+    result = { file: null, mapFile: null, manifest: prepared.manifest };
+  } else {
+    const made = await createBundle(task.roots, task.scope, task.target, { version: task.version, onProgress });
+    result = made;
+  }
+  port.postMessage({ result });
+} catch (error) {
+  port.postMessage({ error: errorToData(systemErrorAsOda(error)) });
+}

@@ -1,0 +1,9 @@
+// A bundle thread in a clone (and under vitest): registers tsx and runs the
+// TypeScript body, `bundle-thread-main.ts`. The installed package ships that
+// body compiled under this same name beside the code that starts it
+// (`scripts/pack/build.mjs`), so no TypeScript is compiled at run time there.
+import "../../scripts/server-only/register.mjs";
+import { register } from "tsx/esm/api";
+
+register();
+await import("./bundle-thread-main.ts");

@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isOdaError } from "../errors";
+import { tempFolder } from "../test-temp";
+import { type BundleProgress, createBundle } from "./create";
+import { bundleThreadFile, runBundleThread } from "./in-worker";
+import { plantSecrets } from "./testing";
+
+const scope = {
+  chats: "all" as const,
+  since: null,
+  memory: true,
+  kinds: ["email" as const, "key" as const],
+  keywords: [],
+  dropText: false,
+};
+
+describe("a bundle made on a bundle thread", () => {
+  it("writes the same bundle as in the process, relaying its progress", async () => {
+    const base = tempFolder("oda-bundle-thread-");
+    const roots = await plantSecrets(base);
+    const file = bundleThreadFile();
+    expect(file).not.toBeNull();
+    const seen: BundleProgress[] = [];
+    const target = join(base, "thread.tar.gz");
+    const made = await runBundleThread(file as string, { roots, scope, target, version: "t" }, (p) => seen.push(p));
+    expect(made.file).toBe(target);
+    expect(existsSync(target) && existsSync(`${target}.map.json`)).toBe(true);
+    expect(seen.map((p) => p.phase)).toContain("reading");
+    expect(seen.at(-1)).toMatchObject({ phase: "writing" });
+    const here = await createBundle(roots, scope, join(base, "here.tar.gz"), { version: "t" });
+    expect(made.manifest.counts).toEqual(here.manifest.counts);
+    // Every file the same, but the report's title, which holds the moment it was made.
+    const files = (m: typeof here.manifest) =>
+      m.files.filter((f) => f.path !== "doctor.txt").map((f) => [f.path, f.sha256]);
+    expect(files(made.manifest)).toEqual(files(here.manifest));
+
+    // A preview (no target) writes nothing and counts the same.
+    const preview = await runBundleThread(file as string, { roots, scope, target: null, version: "t" });
+    expect(preview.file).toBeNull();
+    // (bytes aside: a preview lists a log that will be rewritten at its stored size)
+    expect({ ...preview.manifest.counts, bytes: 0 }).toEqual({ ...here.manifest.counts, bytes: 0 });
+  });
+
+  it("hands back the thread's refusal as the same error, and a thread out of memory as a sentence", async () => {
+    const base = tempFolder("oda-bundle-thread-");
+    const roots = await plantSecrets(base);
+    const file = bundleThreadFile() as string;
+    const refused = await runBundleThread(file, {
+      roots,
+      scope: { ...scope, chats: ["no-such-chat"] },
+      target: join(base, "x.tar.gz"),
+      version: "t",
+    }).catch((e: unknown) => e);
+    expect(isOdaError(refused)).toBe(true);
+    expect((refused as Error).message).toContain("no-such-chat");
+
+    const target = join(base, "tiny.tar.gz");
+    const died = await runBundleThread(file, { roots, scope, target, version: "t" }, undefined, 1).catch(
+      (e: unknown) => e,
+    );
+    expect((died as Error).message).toBe(
+      "Making the bundle stopped unexpectedly (it needed more memory than a bundle is given); nothing was written.",
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+});
