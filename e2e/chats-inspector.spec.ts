@@ -204,4 +204,71 @@ test.describe("broken lines and the unfinished tail", () => {
     );
     await expectAccessible(page);
   });
+
+  test("keyboard: ? lists the shortcuts; e/E, [/], j/k, n/N, g/G and c move through the log; g c and the list's j/Enter", async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto("/chats/c-plain?view=raw");
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl" });
+    const selected = lines.locator('[aria-current="true"]');
+    await expect(lines.getByText("this line is not JSON")).toBeVisible();
+
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help.getByRole("region", { name: "Everywhere" })).toContainText("Go to Chats");
+    await expect(help.getByRole("region", { name: "Log viewer" })).toContainText("Next problem line");
+    await expectAccessible(page);
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+
+    await page.keyboard.press("e");
+    await expect(page.getByText("Problem line 5.")).toBeVisible();
+    await expect(page).toHaveURL(/line=5/);
+    await expect(selected).toContainText("this line is not JSON");
+    await page.keyboard.press("E");
+    await expect(page.getByText("No problem line before line 5.")).toBeVisible();
+    await page.keyboard.press("]");
+    await expect(page.getByText("User message at line 6.")).toBeVisible();
+    await expect(selected).toContainText('"second"');
+    await page.keyboard.press("[");
+    await expect(page.getByText("User message at line 2.")).toBeVisible();
+    await page.keyboard.press("j");
+    await expect(page).toHaveURL(/line=3/);
+    await page.keyboard.press("k");
+    await expect(page).toHaveURL(/line=2/);
+
+    // `/` goes to the find field, and what is typed there is text: the "e" of "second" finds no problem line.
+    await page.keyboard.press("/");
+    const find = page.getByRole("searchbox", { name: "Find in this chat" });
+    await expect(find).toBeFocused();
+    await page.keyboard.type("second");
+    await expect(page).toHaveURL(/line=2/);
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("“second” found at line 6.")).toBeVisible();
+    await lines.focus();
+    await page.keyboard.press("N");
+    await expect(page.getByText("“second” is not in any line before line 6.")).toBeVisible();
+
+    await page.keyboard.press("G");
+    await expect(page).toHaveURL(/line=8/);
+    await page.keyboard.press("c");
+    await expect(page.getByText("Link to line 8 copied.")).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(new URL(link).pathname).toBe("/chats/c-plain");
+    expect(new URL(link).searchParams.get("line")).toBe("8");
+    await page.keyboard.press("g");
+    await expect(page).toHaveURL(/line=1/);
+
+    // `g` then `c` is the sequence "go to Chats", not "top" then "copy".
+    await page.keyboard.press("c");
+    await expect(page).toHaveURL(/\/chats$/);
+    const table = page.getByRole("table", { name: "Chats" });
+    await expect(table.getByRole("link", { name: "first" })).toBeVisible();
+    await page.keyboard.press("j");
+    await expect(table.locator('[aria-current="true"]')).toContainText("c-plain");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/chats\/c-plain$/);
+  });
 });

@@ -7,7 +7,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { VirtualRow } from "@/components/ui/virtual-row";
-import { chatHref, lineDownloadHref } from "@/lib/routes";
+import { chatHref, lineDownloadHref, queryString } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
 import { countOf, formatBytes, formatCount } from "./format";
@@ -18,6 +18,7 @@ import { RawLine } from "./raw-line";
 import { TailMarker } from "./tail-marker";
 import { toolPairs } from "./tool-pairs";
 import { useLogGrowth } from "./use-log-growth";
+import { useLogKeys } from "./use-log-keys";
 
 /** At most this many lines sit in the scroller at once (browsers cap an element's height); jumps move the window. */
 const WINDOW = 400_000;
@@ -72,6 +73,7 @@ export function LogViewer({
   const [follow, setFollow] = useState(false);
   const [selected, setSelected] = useState<number | null>(initialLine);
   const [message, setMessage] = useState("");
+  const [query, setQuery] = useState("");
   const status = useQuery(statusQuery(id, generation, follow, copy));
   const total = status.data?.lines ?? initialPage.total;
   const tail = status.data?.tail ?? initialPage.tail;
@@ -175,6 +177,30 @@ export function LogViewer({
 
   const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
   const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
+  const onFollow = (on: boolean) => {
+    setFollow(on);
+    setMessage(on ? "Following: new lines appear as Oda writes them." : "Stopped following.");
+  };
+  const onEnd = () => {
+    jumpTo(count, false);
+    scrollToEnd();
+  };
+  useLogKeys({
+    id,
+    generation,
+    current,
+    query,
+    canFollow,
+    follow,
+    onFollow,
+    onJump: (n) => jumpTo(total === null ? n : Math.min(n, total)),
+    onEnd,
+    onMessage: setMessage,
+    // This page's own address (whatever source it is under) with the line in it.
+    linkOf: (n) =>
+      new URL(`${window.location.pathname}${queryString({ line: n, view, generation, copy })}`, window.location.href)
+        .href,
+  });
   const countText =
     total === null
       ? `${formatCount(lastKnown)}+ lines so far; counting the rest…`
@@ -193,10 +219,7 @@ export function LogViewer({
         count={total}
         current={current}
         follow={follow}
-        onFollow={(on) => {
-          setFollow(on);
-          setMessage(on ? "Following: new lines appear as Oda writes them." : "Stopped following.");
-        }}
+        onFollow={onFollow}
         canFollow={canFollow}
         onJump={jumpTo}
         onGo={(n) => {
@@ -205,11 +228,9 @@ export function LogViewer({
             setMessage(`Line ${formatCount(n)} does not exist: this log has ${countOf(total, "line")}.`);
           else jumpTo(n);
         }}
-        onEnd={() => {
-          jumpTo(count, false);
-          scrollToEnd();
-        }}
+        onEnd={onEnd}
         onMessage={setMessage}
+        onQuery={setQuery}
       />
       <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
         <span>{countText}</span>

@@ -84,6 +84,9 @@ export {
   findInChat,
   freeStaleLock,
   indexChat,
+  isProblemLine,
+  isUserLine,
+  type LineSeek,
   nextErrorLine,
   openChatDownload,
   openLogStream,
@@ -91,6 +94,7 @@ export {
   readChat,
   readChatLock,
   readLines,
+  seekLine,
 } from "./read";
 export { readCompressSetting } from "./settings";
 export { type ShownChat, showChat } from "./show";
