@@ -60,7 +60,8 @@ export function pickGeneration(summary: Pick<ChatSummary, "generations" | "id">,
   return gen;
 }
 
-function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
+/** The generation of a chat that `options` names (its current one by default). */
+export function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
   const loc = locateChatOrCopy(logDir, id, options.copy);
   return pickGeneration(
     { id, generations: listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true) },
