@@ -114,6 +114,96 @@ test.describe("the inspector, both formats", () => {
     await expect(page.getByText("“Answer 2” found at line 4.")).toBeVisible();
   });
 
+  test("filters with context: a tool's calls paired with their results, hidden lines counted, the filter in the URL", async ({
+    page,
+  }) => {
+    await page.goto("/chats/c-four?view=raw");
+    await page.getByRole("button", { name: "Filter lines" }).click();
+    const form = page.getByRole("form", { name: "Filter lines" });
+    const tool = form.getByLabel("Tool");
+    await expect(tool.getByRole("option", { name: "read_file (1)" })).toBeAttached();
+    await tool.selectOption("read_file");
+    await form.getByRole("button", { name: "Apply filter" }).click();
+    const filtered = page.getByRole("region", { name: "Filtered lines of session.v4.jsonl.zstd" });
+    await expect(filtered.getByText("1 matching line.")).toBeVisible();
+    // Line 6 is the call, line 7 its result; lines 1-5 and 8-9 are hidden.
+    await expect(filtered.getByText("5 lines hidden")).toBeVisible();
+    await expect(filtered.getByText("Result of a matching tool call")).toBeVisible();
+    await expect(filtered.getByRole("link", { name: "Link to line 7" })).toBeVisible();
+    await expect(filtered.getByText("2 lines hidden")).toBeVisible();
+    await expect(filtered.getByRole("link", { name: "Link to line 5" })).toHaveCount(0);
+    await expect(page).toHaveURL(/tool=read_file/);
+    await expectAccessible(page);
+
+    await form.getByLabel("Context").selectOption("2");
+    await form.getByRole("button", { name: "Apply filter" }).click();
+    await expect(page).toHaveURL(/context=2/);
+    await expect(filtered.getByText("3 lines hidden")).toBeVisible();
+    for (const n of [4, 5, 6, 7, 8, 9])
+      await expect(filtered.getByRole("link", { name: `Link to line ${n}` })).toBeVisible();
+    await expect(filtered.getByText("Context")).toHaveCount(4);
+
+    // The filter is in the address: a reload keeps it; a line's number opens it in the whole log.
+    await page.reload();
+    await expect(filtered.getByText("3 lines hidden")).toBeVisible();
+    await filtered.getByRole("link", { name: "Link to line 6" }).click();
+    await expect(filtered).toBeHidden();
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    await expect(lines.locator('[aria-current="true"]')).toContainText("tool_use");
+
+    // The chat's token counts link to the lines they come from.
+    await page.getByText("Details, log generations and downloads").click();
+    await page.getByRole("link", { name: /in \/ \d+ out: the lines they come from/ }).click();
+    await expect(page).toHaveURL(/usage=1/);
+    await expect(filtered.getByText("1 matching line.")).toBeVisible();
+    await expect(filtered.getByText('"usage"', { exact: false })).toBeVisible();
+  });
+
+  test("exports: the menu downloads one HTML file that reads with no network and no script, light and dark; md redacted", async ({
+    page,
+    browser,
+  }) => {
+    await page.goto("/chats/c-four");
+    await page.getByText("Export", { exact: true }).click();
+    const menu = page.getByRole("form", { name: "Export this chat" });
+    await menu.getByLabel("Form").selectOption("html");
+    const downloading = page.waitForEvent("download");
+    await menu.getByRole("button", { name: "Download" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe("c-four.html");
+    const file = test.info().outputPath("c-four.html");
+    await download.saveAs(file);
+
+    const offline = await browser.newContext({ offline: true, javaScriptEnabled: false });
+    const reader = await offline.newPage();
+    const fetched: string[] = [];
+    await reader.route("**/*", (route) => {
+      if (route.request().url().startsWith("file:")) return route.continue();
+      fetched.push(route.request().url());
+      return route.abort();
+    });
+    await reader.goto(`file://${file}`);
+    await expect(reader.getByRole("heading", { level: 1 })).toHaveText("Chat c-four");
+    await expect(reader.getByText("Summarise the report")).toBeVisible();
+    await expect(reader.getByText('"path": "report.md"')).toBeHidden();
+    await reader.getByText("Tool call: read_file (tu-1)").click();
+    await expect(reader.getByText('"path": "report.md"')).toBeVisible();
+    const background = () => reader.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await reader.emulateMedia({ colorScheme: "light" });
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await reader.emulateMedia({ colorScheme: "dark" });
+    expect(await background()).toBe("rgb(24, 24, 27)");
+    expect(fetched).toEqual([]);
+    await offline.close();
+
+    const md = await page.request.get("/chats/c-four/export?format=md&redact=1");
+    expect(md.headers()["content-disposition"]).toBe('attachment; filename="c-four-redacted.md"');
+    const text = await md.text();
+    expect(text).toContain("working folder /home/user-1/reports");
+    expect(text).not.toContain("/home/ana");
+    expect(text).toContain("<summary>Tool call: read_file (tu-1)</summary>");
+  });
+
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {
     const file = join(oda.logs, "--%2Fhome%2Fana%2Freports--", "c-one", "session.jsonl.zstd");
     const raw = await page.request.get("/chats/c-one/download?form=raw");
