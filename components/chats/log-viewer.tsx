@@ -4,7 +4,7 @@
 
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref, lineDownloadHref, queryString } from "@/lib/routes";
@@ -12,6 +12,7 @@ import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
 import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
+import { FilterBar, FilteredLog, type FilterParams, filtering, filterParamsOf } from "./log-filter";
 import { LogToolbar } from "./log-toolbar";
 import { PAGE, pageStart } from "./paging";
 import { RawLine } from "./raw-line";
@@ -74,6 +75,10 @@ export function LogViewer({
   const [selected, setSelected] = useState<number | null>(initialLine);
   const [message, setMessage] = useState("");
   const [query, setQuery] = useState("");
+  const search = useSearchParams();
+  const [filter, setFilter] = useState<FilterParams>(() => (syncUrl ? filterParamsOf(search) : {}));
+  // The filter the address holds now, for writeUrl: set at once when it changes, before any re-render.
+  const filterRef = useRef(filter);
   const status = useQuery(statusQuery(id, generation, follow, copy));
   const total = status.data?.lines ?? initialPage.total;
   const tail = status.data?.tail ?? initialPage.tail;
@@ -125,11 +130,16 @@ export function LogViewer({
   });
 
   const writeUrl = useCallback(
-    (line: number | null, v: "raw" | "conversation") => {
+    (line: number | null, v: "raw" | "conversation", f: FilterParams = filterRef.current) => {
+      // This page's own address (whatever source it is under), with the line, the view and the filter.
       if (syncUrl)
-        window.history.replaceState(null, "", chatHref(id, { line: line ?? undefined, view: v, generation }));
+        window.history.replaceState(
+          null,
+          "",
+          `${window.location.pathname}${queryString({ line: line ?? undefined, view: v, generation, ...f })}`,
+        );
     },
-    [syncUrl, id, generation],
+    [syncUrl, generation],
   );
 
   const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
@@ -175,6 +185,18 @@ export function LogViewer({
     return () => cancelAnimationFrame(frame);
   }, [pendingScroll, base, shown, virtualizer, targetLoaded]);
 
+  // A link to a line of this page (a filtered line's number opens it in the whole log): follow the address.
+  // Only a change of the address moves the viewer: the latest jumpTo and selection are read through a ref.
+  const urlLine = syncUrl ? Number(search.get("line")) || null : null;
+  const urlFilter = syncUrl ? JSON.stringify(filterParamsOf(search)) : "{}";
+  const latest = useRef({ jumpTo, selected });
+  latest.current = { jumpTo, selected };
+  useEffect(() => {
+    const f = JSON.parse(urlFilter) as FilterParams;
+    filterRef.current = f;
+    setFilter((now) => (JSON.stringify(now) === urlFilter ? now : f));
+    if (urlLine !== null && !filtering(f) && urlLine !== latest.current.selected) latest.current.jumpTo(urlLine);
+  }, [urlLine, urlFilter]);
   const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
   const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
   const onFollow = (on: boolean) => {
@@ -232,6 +254,17 @@ export function LogViewer({
         onMessage={setMessage}
         onQuery={setQuery}
       />
+      <FilterBar
+        key={JSON.stringify(filter)}
+        id={id}
+        generation={generation}
+        params={filter}
+        onChange={(f) => {
+          filterRef.current = f;
+          setFilter(f);
+          writeUrl(filtering(f) ? null : selected, view, f);
+        }}
+      />
       <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
         <span>{countText}</span>
         <span aria-live="polite">{message}</span>
@@ -244,8 +277,19 @@ export function LogViewer({
       {base > 0 && (
         <p className="text-sm">Lines before {formatCount(base + 1)} are not in the scroller: jump to see them.</p>
       )}
+      {filtering(filter) && (
+        <FilteredLog
+          id={id}
+          generation={generation}
+          label={label}
+          params={filter}
+          hrefOf={hrefOf}
+          downloadOf={(n) => lineDownloadHref(id, n, generation)}
+        />
+      )}
       <div
         ref={scrollRef}
+        hidden={filtering(filter)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroller must be reachable by keyboard
         tabIndex={0}
         role="region"
