@@ -21,7 +21,7 @@ test.describe("the inspector, both formats", () => {
       await w.appendEvents([
         ...readReportToolCall(at(2), "tu-1"),
         { type: "title", ts: at(3), title: "Report summary" },
-        { type: "surprise", ts: at(3), detail: { kept: true } },
+        { type: "surprise", ts: at(3), detail: { kept: true, "odd key": "n".repeat(300) } },
       ]);
       await w.close();
       await closedChat(logs, "c-one", "/home/ana/reports", 2, { format: 1 });
@@ -57,7 +57,12 @@ test.describe("the inspector, both formats", () => {
     expect(await raw.text()).toContain("Answer 1 of odd/id %41 é");
   });
 
-  test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({ page }) => {
+  test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({
+    page,
+    context,
+  }) => {
+    test.slow(); // three axe checks and the JSON tree on a shared, loaded machine
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/chats/c-four");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Report summary"); // the chat's title
     await expect(page.getByText("v4, zstd-compressed")).toBeVisible();
@@ -87,6 +92,29 @@ test.describe("the inspector, both formats", () => {
     await expect(lines.getByText('{"type":"session","format":4,"id":"c-four"', { exact: false })).toBeVisible();
     await lines.getByRole("button", { name: "Format JSON of line 1" }).click();
     await expect(lines.getByText('"cwd": "/home/ana/reports"', { exact: false })).toBeVisible();
+    await expectAccessible(page);
+
+    // The raw view of a line as a JSON tree: fold and unfold, copy a value or its path, long strings folded.
+    await lines.getByRole("button", { name: "JSON tree of line 9" }).click();
+    const tree = lines.getByRole("list", { name: "JSON tree of line 9" });
+    const detail = tree.getByRole("button", { name: "detail: {2 keys}" });
+    await expect(detail).toHaveAttribute("aria-expanded", "true");
+    await expect(tree.getByText("Show all 300 characters")).toBeVisible();
+    await expect(tree.getByText("n".repeat(300))).toHaveCount(0);
+    await tree.getByText("Show all 300 characters").click();
+    await expect(tree.getByText(`"${"n".repeat(300)}"`)).toBeVisible();
+    await tree.getByRole("button", { name: "Copy path .detail.kept" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(".detail.kept");
+    await tree.getByRole("button", { name: 'Copy path .detail["odd key"]' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('.detail["odd key"]');
+    await tree.getByRole("button", { name: "Copy value of .detail", exact: true }).click();
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual({
+      kept: true,
+      "odd key": "n".repeat(300),
+    });
+    await detail.click();
+    await expect(detail).toHaveAttribute("aria-expanded", "false");
+    await expect(tree.getByText("kept:")).toHaveCount(0);
     await expectAccessible(page);
   });
 
@@ -153,7 +181,7 @@ test.describe("the inspector, both formats", () => {
 
     // The chat's token counts link to the lines they come from.
     await page.getByText("Details, log generations and downloads").click();
-    await page.getByRole("link", { name: /in \/ \d+ out: the lines they come from/ }).click();
+    await page.getByRole("link", { name: /\d+ in \/ \d+ out ?: the lines they come from/ }).click();
     await expect(page).toHaveURL(/usage=1/);
     await expect(filtered.getByText("1 matching line.")).toBeVisible();
     await expect(filtered.getByText('"usage"', { exact: false })).toBeVisible();
