@@ -34,6 +34,7 @@ const serve = () => import("./commands/serve").then((m) => m.serveRuns);
 const repair = () => import("./commands/repair").then((m) => m.repairRuns);
 const usage = () => import("./commands/usage").then((m) => m.usageRuns);
 const bundle = () => import("./commands/bundle").then((m) => m.bundleRuns);
+const notes = () => import("./commands/notes").then((m) => m.notesRuns);
 const chatExport = () => import("./commands/chat-export").then((m) => m.chatExportRuns);
 
 function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
@@ -162,6 +163,11 @@ Options:
       generation: { type: "string", value: "NAME" },
     },
     load: from(chatExport, "chat export"),
+  },
+  "notes list": {
+    summary: "marks and notes on chat lines, kept or lost: notes list [--chat ID] [--json]",
+    options: { chat: { type: "string", value: "ID" } },
+    load: from(notes, "notes list"),
   },
   search: {
     args: "QUERY...",
