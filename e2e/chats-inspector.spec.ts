@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { compress } from "@mongodb-js/zstd";
 import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
 import { at, closedChat, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
@@ -230,6 +232,43 @@ test.describe("the inspector, both formats", () => {
     expect(text).toContain("working folder /home/user-1/reports");
     expect(text).not.toContain("/home/ana");
     expect(text).toContain("<summary>Tool call: read_file (tu-1)</summary>");
+  });
+
+  test("marks and notes: m marks a line, a note is added; both survive an append and are reported lost when the line changed", async ({
+    page,
+    oda,
+  }) => {
+    test.slow(); // two reloads and axe on a shared, loaded machine
+    const log = join(oda.logs, "--%2Fhome%2Fana%2Freports--", "c-one", "session.jsonl.zstd");
+    await page.goto("/chats/c-one?line=2&view=raw");
+    const lines = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
+    await expect(lines.locator('[aria-current="true"]')).toContainText("Answer 1 of c-one");
+    await page.keyboard.press("m");
+    await expect(page.getByText("Line 2 marked.")).toBeVisible();
+    await expect(lines.locator('[aria-current="true"]')).toContainText("Marked line.");
+    await page.getByText("Notes and marks (1)").click();
+    await page.getByLabel("Note on line 2").fill("the answer to check");
+    await page.getByRole("button", { name: "Add note" }).click();
+    await expect(page.getByText("Note added to line 2.")).toBeVisible();
+    const notes = page.getByRole("list", { name: "Notes of this chat" });
+    await expect(notes.getByRole("listitem")).toHaveCount(2);
+    await expect(notes).toContainText("the answer to check");
+    await expectAccessible(page);
+
+    // Oda appends a save: the marks stay on their line.
+    const more = `${JSON.stringify({ time: at(9), role: "user", text: "Question 3 of c-one" })}\n`;
+    appendFileSync(log, await compress(Buffer.from(more), 3));
+    await page.reload();
+    await page.getByText("Notes and marks (2)").click();
+    await expect(notes.getByRole("listitem").filter({ hasText: "kept" })).toHaveCount(2);
+    await expect(lines.getByText("Question 3 of c-one")).toBeVisible();
+
+    // The log rewritten with line 2 changed: its mark and note are lost, not moved.
+    const text = execFileSync("zstd", ["-dc", log], { encoding: "utf8" }).replace("Answer 1 of c-one", "Changed");
+    writeFileSync(log, await compress(Buffer.from(text), 3));
+    await page.reload();
+    await page.getByText("Notes and marks (2, 2 lost)").click();
+    await expect(notes.getByText("lost: the line changed since")).toHaveCount(2);
   });
 
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {

@@ -31,6 +31,8 @@ export const queryKeys = {
     /** Pages of a log filtered with context (`params`: the filter's URL parameters). */
     filter: (id: string, generation: string | null, params: Record<string, string>) =>
       ["sessions", "filter", id, generation ?? "current", params] as const,
+    /** A chat's marks and notes. */
+    notes: (id: string) => ["sessions", "notes", id] as const,
     /** The tools a log calls, with counts. */
     tools: (id: string, generation: string | null) => ["sessions", "tools", id, generation ?? "current"] as const,
   },

@@ -14,6 +14,7 @@ import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
 import { FilterBar, FilteredLog, type FilterParams, filtering, filterParamsOf } from "./log-filter";
 import { LogToolbar } from "./log-toolbar";
+import { NotesPanel, notesQuery, useAddNote } from "./notes-panel";
 import { PAGE, pageStart } from "./paging";
 import { RawLine } from "./raw-line";
 import { TailMarker } from "./tail-marker";
@@ -207,7 +208,15 @@ export function LogViewer({
     jumpTo(count, false);
     scrollToEnd();
   };
+  const addNote = useAddNote(id, generation, setMessage);
+  const notes = useQuery({ ...notesQuery(id), enabled: copy === undefined });
+  const marked = new Set(
+    (notes.data ?? []).filter((n) => n.state === "kept" && n.generation === generation).map((n) => n.line),
+  );
   useLogKeys({
+    onMark: () => {
+      if (copy === undefined) addNote.mutate({ line: current, text: "" });
+    },
     id,
     generation,
     current,
@@ -265,6 +274,9 @@ export function LogViewer({
           writeUrl(filtering(f) ? null : selected, view, f);
         }}
       />
+      {copy === undefined && (
+        <NotesPanel id={id} generation={generation} current={current} hrefOf={hrefOf} onMessage={setMessage} />
+      )}
       <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
         <span>{countText}</span>
         <span aria-live="polite">{message}</span>
@@ -309,8 +321,9 @@ export function LogViewer({
                 aria-current={n === selected ? "true" : undefined}
                 className={`border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
                   n === selected ? "bg-amber-100 dark:bg-amber-950" : ""
-                }`}
+                } ${marked.has(n) ? "border-l-4 border-l-amber-500" : ""}`}
               >
+                {marked.has(n) && <span className="sr-only">Marked line. </span>}
                 {v.index >= shown ? (
                   <TailMarker tail={tail} counting={total === null} error={status.data?.error ?? null} />
                 ) : !line ? (

@@ -41,6 +41,7 @@ export function useLogKeys({
   onEnd,
   onMessage,
   linkOf,
+  onMark,
 }: {
   id: string;
   generation: string;
@@ -55,6 +56,8 @@ export function useLogKeys({
   onMessage: (message: string) => void;
   /** The absolute address of a line of this page, for the clipboard. */
   linkOf: (line: number) => string;
+  /** Marks the current line (kept in the admin state). */
+  onMark: () => void;
 }): void {
   const seek = useMutation({
     mutationFn: ({ seek, forward }: Seek & { from: number }) =>
@@ -83,6 +86,7 @@ export function useLogKeys({
     { keys: "]", label: "Next user message", run: run({ kind: "user" }, true) },
     { keys: "g", label: "First line", run: () => onJump(1) },
     { keys: "G", label: "Last line", run: onEnd },
+    { keys: "m", label: "Mark the line (listed under Notes and marks)", run: onMark },
     {
       keys: "c",
       label: "Copy the line's link",
