@@ -85,7 +85,7 @@ export function FilterBar({
     <form
       id={formId}
       aria-label="Filter lines"
-      className="flex flex-wrap items-end gap-x-3 gap-y-2 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-800"
+      className="flex w-full flex-wrap items-end gap-x-3 gap-y-2 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-800"
       onSubmit={(e) => {
         e.preventDefault();
         onChange(read(e.currentTarget));

@@ -263,20 +263,23 @@ export function LogViewer({
         onMessage={setMessage}
         onQuery={setQuery}
       />
-      <FilterBar
-        key={JSON.stringify(filter)}
-        id={id}
-        generation={generation}
-        params={filter}
-        onChange={(f) => {
-          filterRef.current = f;
-          setFilter(f);
-          writeUrl(filtering(f) ? null : selected, view, f);
-        }}
-      />
-      {copy === undefined && (
-        <NotesPanel id={id} generation={generation} current={current} hrefOf={hrefOf} onMessage={setMessage} />
-      )}
+      {/* One row for both, so the log's first lines stay on a phone's first screen. */}
+      <div className="flex flex-wrap items-start gap-2">
+        <FilterBar
+          key={JSON.stringify(filter)}
+          id={id}
+          generation={generation}
+          params={filter}
+          onChange={(f) => {
+            filterRef.current = f;
+            setFilter(f);
+            writeUrl(filtering(f) ? null : selected, view, f);
+          }}
+        />
+        {copy === undefined && (
+          <NotesPanel id={id} generation={generation} current={current} hrefOf={hrefOf} onMessage={setMessage} />
+        )}
+      </div>
       <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
         <span>{countText}</span>
         <span aria-live="polite">{message}</span>

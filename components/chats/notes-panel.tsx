@@ -77,7 +77,7 @@ export function NotesPanel({
   const list = notes.data ?? [];
   const lost = list.filter((n) => n.state === "lost").length;
   return (
-    <details className="rounded-md border border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
+    <details className="rounded-md border border-zinc-200 px-3 py-1 text-sm open:w-full dark:border-zinc-800">
       <summary className="cursor-pointer font-semibold">
         Notes and marks ({formatCount(list.length)}
         {lost ? `, ${formatCount(lost)} lost` : ""})
