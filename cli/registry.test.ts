@@ -28,6 +28,9 @@ describe("the CLI's command table", () => {
     const types = new Map<string, string>();
     for (const [name, entry] of Object.entries(commands)) {
       for (const [option, { type }] of Object.entries({ ...GLOBAL_OPTIONS, ...entry.options })) {
+        // The one exception, as issue 29 spells it: `bundle create --redact KINDS` picks kinds, while
+        // `chat export --redact` turns the bundle's redaction on (every kind) for one chat.
+        if (option === "redact" && (name === "chat export" || name === "session export")) continue;
         expect(types.get(option) ?? type, `${name} --${option}`).toBe(type);
         types.set(option, type);
       }

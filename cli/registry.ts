@@ -32,6 +32,8 @@ const serve = () => import("./commands/serve").then((m) => m.serveRuns);
 const repair = () => import("./commands/repair").then((m) => m.repairRuns);
 const usage = () => import("./commands/usage").then((m) => m.usageRuns);
 const bundle = () => import("./commands/bundle").then((m) => m.bundleRuns);
+const notes = () => import("./commands/notes").then((m) => m.notesRuns);
+const chatExport = () => import("./commands/chat-export").then((m) => m.chatExportRuns);
 
 function from<R extends Record<string, Command>>(domain: () => Promise<R>, name: keyof R): () => Promise<Command> {
   return async () => (await domain())[name] as Command;
@@ -143,6 +145,40 @@ export const commands: Record<string, CommandEntry> = {
       generation: { type: "string", value: "NAME" },
     },
     load: from(sessions, "chat show"),
+  },
+  "chat export": {
+    args: "ID",
+    summary: "a chat as Markdown, HTML or JSONL: chat export ID --format md|html|jsonl [--redact] [-o FILE]",
+    usage: `Usage: oda-admin chat export ID --format md|html|jsonl [options]
+
+Writes one chat's log for reading elsewhere, streamed line by line:
+  md     the conversation with roles, times and code blocks; tool calls and
+         results folded in <details>
+  html   one self-contained file: styles inline, no script, nothing fetched,
+         light and dark
+  jsonl  the log's lines (byte for byte unless redacted)
+
+Options:
+  --format md|html|jsonl   the form (default md)
+  -o, --output FILE        write to this new file (default: standard output)
+  --redact                 replace what a support bundle replaces (${REDACT_KIND_LIST}),
+                           with the same placeholders; says what it replaced
+  --keyword WORD           also replace this word (repeatable; implies --redact)
+  --generation NAME        an older log of the chat (default: its current one)
+`,
+    options: {
+      format: { type: "string", value: "md|html|jsonl" },
+      output: { type: "string", short: "o", value: "FILE" },
+      redact: { type: "boolean" },
+      keyword: { type: "string", multiple: true, value: "WORD" },
+      generation: { type: "string", value: "NAME" },
+    },
+    load: from(chatExport, "chat export"),
+  },
+  "notes list": {
+    summary: "marks and notes on chat lines, kept or lost: notes list [--chat ID] [--json]",
+    options: { chat: { type: "string", value: "ID" } },
+    load: from(notes, "notes list"),
   },
   search: {
     args: "QUERY...",
@@ -348,4 +384,11 @@ Options:
     },
     load: from(bundle, "bundle redact"),
   },
+};
+
+// The chat vocabulary's command under the older "session" words too, beside `session show`.
+commands["session export"] = {
+  ...(commands["chat export"] as CommandEntry),
+  summary: "the same as chat export ID",
+  load: from(chatExport, "session export"),
 };

@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { compress } from "@mongodb-js/zstd";
 import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
 import { at, closedChat, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
@@ -21,7 +23,7 @@ test.describe("the inspector, both formats", () => {
       await w.appendEvents([
         ...readReportToolCall(at(2), "tu-1"),
         { type: "title", ts: at(3), title: "Report summary" },
-        { type: "surprise", ts: at(3), detail: { kept: true } },
+        { type: "surprise", ts: at(3), detail: { kept: true, "odd key": "n".repeat(300) } },
       ]);
       await w.close();
       await closedChat(logs, "c-one", "/home/ana/reports", 2, { format: 1 });
@@ -57,7 +59,12 @@ test.describe("the inspector, both formats", () => {
     expect(await raw.text()).toContain("Answer 1 of odd/id %41 é");
   });
 
-  test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({ page }) => {
+  test("opens a format 4 chat: header, conversation, folded tool calls, memory, unknown lines", async ({
+    page,
+    context,
+  }) => {
+    test.slow(); // three axe checks and the JSON tree on a shared, loaded machine
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/chats/c-four");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Report summary"); // the chat's title
     await expect(page.getByText("v4, zstd-compressed")).toBeVisible();
@@ -88,6 +95,29 @@ test.describe("the inspector, both formats", () => {
     await lines.getByRole("button", { name: "Format JSON of line 1" }).click();
     await expect(lines.getByText('"cwd": "/home/ana/reports"', { exact: false })).toBeVisible();
     await expectAccessible(page);
+
+    // The raw view of a line as a JSON tree: fold and unfold, copy a value or its path, long strings folded.
+    await lines.getByRole("button", { name: "JSON tree of line 9" }).click();
+    const tree = lines.getByRole("list", { name: "JSON tree of line 9" });
+    const detail = tree.getByRole("button", { name: "detail: {2 keys}" });
+    await expect(detail).toHaveAttribute("aria-expanded", "true");
+    await expect(tree.getByText("Show all 300 characters")).toBeVisible();
+    await expect(tree.getByText("n".repeat(300))).toHaveCount(0);
+    await tree.getByText("Show all 300 characters").click();
+    await expect(tree.getByText(`"${"n".repeat(300)}"`)).toBeVisible();
+    await tree.getByRole("button", { name: "Copy path .detail.kept" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(".detail.kept");
+    await tree.getByRole("button", { name: 'Copy path .detail["odd key"]' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('.detail["odd key"]');
+    await tree.getByRole("button", { name: "Copy value of .detail", exact: true }).click();
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual({
+      kept: true,
+      "odd key": "n".repeat(300),
+    });
+    await detail.click();
+    await expect(detail).toHaveAttribute("aria-expanded", "false");
+    await expect(tree.getByText("kept:")).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   test("opens a format 1 chat, in a narrow window too", async ({ page }) => {
@@ -112,6 +142,133 @@ test.describe("the inspector, both formats", () => {
     await page.getByLabel("Find in this chat").fill("Answer 2");
     await page.getByRole("button", { name: "Find next" }).click();
     await expect(page.getByText("“Answer 2” found at line 4.")).toBeVisible();
+  });
+
+  test("filters with context: a tool's calls paired with their results, hidden lines counted, the filter in the URL", async ({
+    page,
+  }) => {
+    await page.goto("/chats/c-four?view=raw");
+    await page.getByRole("button", { name: "Filter lines" }).click();
+    const form = page.getByRole("form", { name: "Filter lines" });
+    const tool = form.getByLabel("Tool");
+    await expect(tool.getByRole("option", { name: "read_file (1)" })).toBeAttached();
+    await tool.selectOption("read_file");
+    await form.getByRole("button", { name: "Apply filter" }).click();
+    const filtered = page.getByRole("region", { name: "Filtered lines of session.v4.jsonl.zstd" });
+    await expect(filtered.getByText("1 matching line.")).toBeVisible();
+    // Line 6 is the call, line 7 its result; lines 1-5 and 8-9 are hidden.
+    await expect(filtered.getByText("5 lines hidden")).toBeVisible();
+    await expect(filtered.getByText("Result of a matching tool call")).toBeVisible();
+    await expect(filtered.getByRole("link", { name: "Link to line 7" })).toBeVisible();
+    await expect(filtered.getByText("2 lines hidden")).toBeVisible();
+    await expect(filtered.getByRole("link", { name: "Link to line 5" })).toHaveCount(0);
+    await expect(page).toHaveURL(/tool=read_file/);
+    await expectAccessible(page);
+
+    await form.getByLabel("Context").selectOption("2");
+    await form.getByRole("button", { name: "Apply filter" }).click();
+    await expect(page).toHaveURL(/context=2/);
+    await expect(filtered.getByText("3 lines hidden")).toBeVisible();
+    for (const n of [4, 5, 6, 7, 8, 9])
+      await expect(filtered.getByRole("link", { name: `Link to line ${n}` })).toBeVisible();
+    await expect(filtered.getByText("Context")).toHaveCount(4);
+
+    // The filter is in the address: a reload keeps it; a line's number opens it in the whole log.
+    await page.reload();
+    await expect(filtered.getByText("3 lines hidden")).toBeVisible();
+    await filtered.getByRole("link", { name: "Link to line 6" }).click();
+    await expect(filtered).toBeHidden();
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    await expect(lines.locator('[aria-current="true"]')).toContainText("tool_use");
+
+    // The chat's token counts link to the lines they come from.
+    await page.getByText("Details, log generations and downloads").click();
+    await page.getByRole("link", { name: /\d+ in \/ \d+ out ?: the lines they come from/ }).click();
+    await expect(page).toHaveURL(/usage=1/);
+    await expect(filtered.getByText("1 matching line.")).toBeVisible();
+    await expect(filtered.getByText('"usage"', { exact: false })).toBeVisible();
+  });
+
+  test("exports: the menu downloads one HTML file that reads with no network and no script, light and dark; md redacted", async ({
+    page,
+    browser,
+  }) => {
+    await page.goto("/chats/c-four");
+    await page.getByText("Export", { exact: true }).click();
+    const menu = page.getByRole("form", { name: "Export this chat" });
+    await menu.getByLabel("Form").selectOption("html");
+    const downloading = page.waitForEvent("download");
+    await menu.getByRole("button", { name: "Download" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe("c-four.html");
+    const file = test.info().outputPath("c-four.html");
+    await download.saveAs(file);
+
+    const offline = await browser.newContext({ offline: true, javaScriptEnabled: false });
+    const reader = await offline.newPage();
+    const fetched: string[] = [];
+    await reader.route("**/*", (route) => {
+      if (route.request().url().startsWith("file:")) return route.continue();
+      fetched.push(route.request().url());
+      return route.abort();
+    });
+    await reader.goto(`file://${file}`);
+    await expect(reader.getByRole("heading", { level: 1 })).toHaveText("Chat c-four");
+    await expect(reader.getByText("Summarise the report")).toBeVisible();
+    await expect(reader.getByText('"path": "report.md"')).toBeHidden();
+    await reader.getByText("Tool call: read_file (tu-1)").click();
+    await expect(reader.getByText('"path": "report.md"')).toBeVisible();
+    const background = () => reader.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await reader.emulateMedia({ colorScheme: "light" });
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await reader.emulateMedia({ colorScheme: "dark" });
+    expect(await background()).toBe("rgb(24, 24, 27)");
+    expect(fetched).toEqual([]);
+    await offline.close();
+
+    const md = await page.request.get("/chats/c-four/export?format=md&redact=1");
+    expect(md.headers()["content-disposition"]).toBe('attachment; filename="c-four-redacted.md"');
+    const text = await md.text();
+    expect(text).toContain("working folder /home/user-1/reports");
+    expect(text).not.toContain("/home/ana");
+    expect(text).toContain("<summary>Tool call: read_file (tu-1)</summary>");
+  });
+
+  test("marks and notes: m marks a line, a note is added; both survive an append and are reported lost when the line changed", async ({
+    page,
+    oda,
+  }) => {
+    test.slow(); // two reloads and axe on a shared, loaded machine
+    const log = join(oda.logs, "--%2Fhome%2Fana%2Freports--", "c-one", "session.jsonl.zstd");
+    await page.goto("/chats/c-one?line=2&view=raw");
+    const lines = page.getByRole("region", { name: "Lines of session.jsonl.zstd" });
+    await expect(lines.locator('[aria-current="true"]')).toContainText("Answer 1 of c-one");
+    await page.keyboard.press("m");
+    await expect(page.getByText("Line 2 marked.")).toBeVisible();
+    await expect(lines.locator('[aria-current="true"]')).toContainText("Marked line.");
+    await page.getByText("Notes and marks (1)").click();
+    await page.getByLabel("Note on line 2").fill("the answer to check");
+    await page.getByRole("button", { name: "Add note" }).click();
+    await expect(page.getByText("Note added to line 2.")).toBeVisible();
+    const notes = page.getByRole("list", { name: "Notes of this chat" });
+    await expect(notes.getByRole("listitem")).toHaveCount(2);
+    await expect(notes).toContainText("the answer to check");
+    await expectAccessible(page);
+
+    // Oda appends a save: the marks stay on their line.
+    const more = `${JSON.stringify({ time: at(9), role: "user", text: "Question 3 of c-one" })}\n`;
+    appendFileSync(log, await compress(Buffer.from(more), 3));
+    await page.reload();
+    await page.getByText("Notes and marks (2)").click();
+    await expect(notes.getByRole("listitem").filter({ hasText: "kept" })).toHaveCount(2);
+    await expect(lines.getByText("Question 3 of c-one")).toBeVisible();
+
+    // The log rewritten with line 2 changed: its mark and note are lost, not moved.
+    const text = execFileSync("zstd", ["-dc", log], { encoding: "utf8" }).replace("Answer 1 of c-one", "Changed");
+    writeFileSync(log, await compress(Buffer.from(text), 3));
+    await page.reload();
+    await page.getByText("Notes and marks (2, 2 lost)").click();
+    await expect(notes.getByText("lost: the line changed since")).toHaveCount(2);
   });
 
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {
@@ -203,5 +360,72 @@ test.describe("broken lines and the unfinished tail", () => {
       "Line 5 of the log is not a JSON object.",
     );
     await expectAccessible(page);
+  });
+
+  test("keyboard: ? lists the shortcuts; e/E, [/], j/k, n/N, g/G and c move through the log; g c and the list's j/Enter", async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto("/chats/c-plain?view=raw");
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl" });
+    const selected = lines.locator('[aria-current="true"]');
+    await expect(lines.getByText("this line is not JSON")).toBeVisible();
+
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help.getByRole("region", { name: "Everywhere" })).toContainText("Go to Chats");
+    await expect(help.getByRole("region", { name: "Log viewer" })).toContainText("Next problem line");
+    await expectAccessible(page);
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+
+    await page.keyboard.press("e");
+    await expect(page.getByText("Problem line 5.")).toBeVisible();
+    await expect(page).toHaveURL(/line=5/);
+    await expect(selected).toContainText("this line is not JSON");
+    await page.keyboard.press("E");
+    await expect(page.getByText("No problem line before line 5.")).toBeVisible();
+    await page.keyboard.press("]");
+    await expect(page.getByText("User message at line 6.")).toBeVisible();
+    await expect(selected).toContainText('"second"');
+    await page.keyboard.press("[");
+    await expect(page.getByText("User message at line 2.")).toBeVisible();
+    await page.keyboard.press("j");
+    await expect(page).toHaveURL(/line=3/);
+    await page.keyboard.press("k");
+    await expect(page).toHaveURL(/line=2/);
+
+    // `/` goes to the find field, and what is typed there is text: the "e" of "second" finds no problem line.
+    await page.keyboard.press("/");
+    const find = page.getByRole("searchbox", { name: "Find in this chat" });
+    await expect(find).toBeFocused();
+    await page.keyboard.type("second");
+    await expect(page).toHaveURL(/line=2/);
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("“second” found at line 6.")).toBeVisible();
+    await lines.focus();
+    await page.keyboard.press("N");
+    await expect(page.getByText("“second” is not in any line before line 6.")).toBeVisible();
+
+    await page.keyboard.press("G");
+    await expect(page).toHaveURL(/line=8/);
+    await page.keyboard.press("c");
+    await expect(page.getByText("Link to line 8 copied.")).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(new URL(link).pathname).toBe("/chats/c-plain");
+    expect(new URL(link).searchParams.get("line")).toBe("8");
+    await page.keyboard.press("g");
+    await expect(page).toHaveURL(/line=1/);
+
+    // `g` then `c` is the sequence "go to Chats", not "top" then "copy".
+    await page.keyboard.press("c");
+    await expect(page).toHaveURL(/\/chats$/);
+    const table = page.getByRole("table", { name: "Chats" });
+    await expect(table.getByRole("link", { name: "first" })).toBeVisible();
+    await page.keyboard.press("j");
+    await expect(table.locator('[aria-current="true"]')).toContainText("c-plain");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/chats\/c-plain$/);
   });
 });

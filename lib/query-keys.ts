@@ -28,6 +28,13 @@ export const queryKeys = {
     /** A log's line count, tail and the chat's lock (polled in follow mode). */
     status: (id: string, generation: string | null, copy?: number) =>
       ["sessions", "status", id, generation ?? "current", copy ?? "chat"] as const,
+    /** Pages of a log filtered with context (`params`: the filter's URL parameters). */
+    filter: (id: string, generation: string | null, params: Record<string, string>) =>
+      ["sessions", "filter", id, generation ?? "current", params] as const,
+    /** A chat's marks and notes. */
+    notes: (id: string) => ["sessions", "notes", id] as const,
+    /** The tools a log calls, with counts. */
+    tools: (id: string, generation: string | null) => ["sessions", "tools", id, generation ?? "current"] as const,
   },
   search: {
     all: ["search"] as const,

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { findInChat, freeStaleLock, nextErrorLine } from "@/lib/sessions";
+import { findInChat, freeStaleLock, nextErrorLine, seekLine } from "@/lib/sessions";
 import { runAction } from "@/server/action";
 import type { LineView } from "@/server/chat-inspector";
 import { requireLogFolder } from "@/server/source/context";
@@ -17,6 +17,17 @@ const ZFind = z.object({
   generation: ZGeneration,
 });
 const ZNextError = z.object({ id: ZId, from: z.number().int().min(1), generation: ZGeneration });
+const ZSeek = z.object({
+  id: ZId,
+  seek: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("text"), query: z.string().min(1).max(1000) }),
+    z.object({ kind: z.literal("problem") }),
+    z.object({ kind: z.literal("user") }),
+  ]),
+  from: z.number().int().min(0),
+  forward: z.boolean(),
+  generation: ZGeneration,
+});
 const ZFree = z.object({ id: ZId, expectPid: z.number().int().positive() });
 
 function lineView(line: { n: number; offset: number; raw: string; error?: string } | null): LineView | null {
@@ -37,6 +48,14 @@ export async function nextErrorAction(input: unknown) {
   return runAction(ZNextError, input, async ({ id, from, generation }, ctx) => {
     const { logDir, compress } = requireLogFolder(ctx);
     return lineView(await nextErrorLine(logDir, id, { from, generation, compress }));
+  });
+}
+
+/** The nearest line after or before `from` holding a text, a problem or a user message, or `null`. */
+export async function seekLineAction(input: unknown) {
+  return runAction(ZSeek, input, async ({ id, seek, from, forward, generation }) => {
+    const { logDir, compress } = requireLogFolder();
+    return lineView(await seekLine(logDir, id, seek, { from, forward, generation, compress }));
   });
 }
 

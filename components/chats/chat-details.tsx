@@ -74,7 +74,11 @@ export async function ChatDetails({ id }: { id: string }) {
         </Fact>
         <Fact term="Messages">{formatCount(d.messages)}</Fact>
         <Fact term="Tokens">
-          {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out
+          {/* Relative to this page: the same chat, its log filtered to the lines these totals add up. */}
+          <Link href="?usage=1&view=raw" className="text-blue-800 underline dark:text-blue-300">
+            {formatCount(d.inputTokens)} in / {formatCount(d.outputTokens)} out
+            <span className="sr-only">: the lines they come from</span>
+          </Link>
         </Fact>
         <Fact term="Models">{d.models.join(", ") || "–"}</Fact>
         <Fact term="Lines">{d.lines === null ? "counted with the log below" : formatCount(d.lines)}</Fact>

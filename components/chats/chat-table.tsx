@@ -4,8 +4,10 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
+import { useShortcuts } from "@/components/shell/shortcuts";
+import { useSourceHref, useSourceRouter } from "@/components/shell/source";
 import { Badge } from "@/components/ui/badge";
 import { Link } from "@/components/ui/link";
 import { PathText } from "@/components/ui/path-text";
@@ -139,6 +141,10 @@ export function ChatTable({
   grouped: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const router = useSourceRouter();
+  const inSource = useSourceHref();
+  // The row `j`/`k` are on (an index into `items`, a chat row, never a heading).
+  const [cursor, setCursor] = useState<number | null>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -149,6 +155,28 @@ export function ChatTable({
       return item?.type === "group" ? `g:${item.group}` : `c:${item?.row.id}`;
     },
   });
+  const move = (step: 1 | -1) => {
+    let i = cursor === null ? (step === 1 ? -1 : items.length) : cursor;
+    for (i += step; i >= 0 && i < items.length; i += step) {
+      if (items[i]?.type !== "group") {
+        setCursor(i);
+        virtualizer.scrollToIndex(i, { align: "auto" });
+        return;
+      }
+    }
+  };
+  const cursorRow = cursor === null ? undefined : items[cursor];
+  const cursorHref = cursorRow && cursorRow.type !== "group" ? chatHref(cursorRow.row.id) : null;
+  useShortcuts("Chat list", [
+    { keys: "j", label: "Next chat", run: () => move(1) },
+    { keys: "k", label: "Previous chat", run: () => move(-1) },
+    { keys: "Enter", label: "Open the chat", run: () => cursorHref && router.push(cursorHref) },
+    {
+      keys: "o",
+      label: "Open the chat in a new tab",
+      run: () => cursorHref && window.open(inSource(cursorHref), "_blank", "noopener"),
+    },
+  ]);
   return (
     <div
       ref={scrollRef}
@@ -215,9 +243,10 @@ export function ChatTable({
               measure={virtualizer.measureElement}
               role="row"
               aria-rowindex={v.index + 2}
+              aria-current={v.index === cursor ? "true" : undefined}
               className={`${GRID} items-start border-t border-zinc-200 px-3 py-2 dark:border-zinc-800 ${
                 bad ? "border-l-4 border-l-red-600" : ""
-              }`}
+              } ${v.index === cursor ? "bg-amber-100 dark:bg-amber-950" : ""}`}
             >
               <ChatCells row={item.row} grouped={grouped} />
             </VirtualRow>

@@ -34,6 +34,7 @@ export function LogToolbar({
   onGo,
   onEnd,
   onMessage,
+  onQuery,
 }: {
   id: string;
   generation: string;
@@ -49,6 +50,8 @@ export function LogToolbar({
   onGo: (line: number) => void;
   onEnd: () => void;
   onMessage: (message: string) => void;
+  /** The text Find next looked for: the log viewer's `n`/`N` look for it again. */
+  onQuery?: (query: string) => void;
 }) {
   const withSource = useSourceInput();
   const [line, setLine] = useState("");
@@ -136,7 +139,9 @@ export function LogToolbar({
           className="flex items-end gap-1"
           onSubmit={(e) => {
             e.preventDefault();
-            if (query.trim()) find.mutate(query);
+            if (!query.trim()) return;
+            onQuery?.(query);
+            find.mutate(query);
           }}
         >
           <label htmlFor={findId} className="flex flex-col gap-0.5">

@@ -4,20 +4,24 @@
 
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSourceHref, useSourceRouter } from "@/components/shell/source";
 import { VirtualRow } from "@/components/ui/virtual-row";
-import { chatHref, lineDownloadHref } from "@/lib/routes";
+import { chatHref, lineDownloadHref, queryString } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
 import { ConversationLine } from "./conversation-line";
 import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
+import { FilterBar, FilteredLog, type FilterParams, filtering, filterParamsOf } from "./log-filter";
 import { LogToolbar } from "./log-toolbar";
+import { NotesPanel, notesQuery, useAddNote } from "./notes-panel";
 import { PAGE, pageStart } from "./paging";
 import { RawLine } from "./raw-line";
 import { TailMarker } from "./tail-marker";
 import { toolPairs } from "./tool-pairs";
 import { useLogGrowth } from "./use-log-growth";
+import { useLogKeys } from "./use-log-keys";
 
 /** At most this many lines sit in the scroller at once (browsers cap an element's height); jumps move the window. */
 const WINDOW = 400_000;
@@ -73,6 +77,11 @@ export function LogViewer({
   const [follow, setFollow] = useState(false);
   const [selected, setSelected] = useState<number | null>(initialLine);
   const [message, setMessage] = useState("");
+  const [query, setQuery] = useState("");
+  const search = useSearchParams();
+  const [filter, setFilter] = useState<FilterParams>(() => (syncUrl ? filterParamsOf(search) : {}));
+  // The filter the address holds now, for writeUrl: set at once when it changes, before any re-render.
+  const filterRef = useRef(filter);
   const status = useQuery(statusQuery(id, generation, follow, copy));
   const total = status.data?.lines ?? initialPage.total;
   const tail = status.data?.tail ?? initialPage.tail;
@@ -124,11 +133,16 @@ export function LogViewer({
   });
 
   const writeUrl = useCallback(
-    (line: number | null, v: "raw" | "conversation") => {
+    (line: number | null, v: "raw" | "conversation", f: FilterParams = filterRef.current) => {
+      // This page's own address (whatever source it is under), with the line, the view and the filter.
       if (syncUrl)
-        window.history.replaceState(null, "", chatHref(id, { line: line ?? undefined, view: v, generation }));
+        window.history.replaceState(
+          null,
+          "",
+          `${window.location.pathname}${queryString({ line: line ?? undefined, view: v, generation, ...f })}`,
+        );
     },
-    [syncUrl, id, generation],
+    [syncUrl, generation],
   );
 
   const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
@@ -174,8 +188,52 @@ export function LogViewer({
     return () => cancelAnimationFrame(frame);
   }, [pendingScroll, base, shown, virtualizer, targetLoaded]);
 
+  // A link to a line of this page (a filtered line's number opens it in the whole log): follow the address.
+  // Only a change of the address moves the viewer: the latest jumpTo and selection are read through a ref.
+  const urlLine = syncUrl ? Number(search.get("line")) || null : null;
+  const urlFilter = syncUrl ? JSON.stringify(filterParamsOf(search)) : "{}";
+  const latest = useRef({ jumpTo, selected });
+  latest.current = { jumpTo, selected };
+  useEffect(() => {
+    const f = JSON.parse(urlFilter) as FilterParams;
+    filterRef.current = f;
+    setFilter((now) => (JSON.stringify(now) === urlFilter ? now : f));
+    if (urlLine !== null && !filtering(f) && urlLine !== latest.current.selected) latest.current.jumpTo(urlLine);
+  }, [urlLine, urlFilter]);
   const current = selected ?? (items[0] ? base + items[0].index + 1 : 1);
   const hrefOf = (n: number) => chatHref(id, { line: n, view, generation });
+  const onFollow = (on: boolean) => {
+    setFollow(on);
+    setMessage(on ? "Following: new lines appear as Oda writes them." : "Stopped following.");
+  };
+  const onEnd = () => {
+    jumpTo(count, false);
+    scrollToEnd();
+  };
+  const addNote = useAddNote(id, generation, setMessage);
+  const notes = useQuery({ ...notesQuery(id), enabled: copy === undefined });
+  const marked = new Set(
+    (notes.data ?? []).filter((n) => n.state === "kept" && n.generation === generation).map((n) => n.line),
+  );
+  useLogKeys({
+    onMark: () => {
+      if (copy === undefined) addNote.mutate({ line: current, text: "" });
+    },
+    id,
+    generation,
+    current,
+    query,
+    canFollow,
+    follow,
+    onFollow,
+    onJump: (n) => jumpTo(total === null ? n : Math.min(n, total)),
+    onEnd,
+    onMessage: setMessage,
+    // This page's own address (whatever source it is under) with the line in it.
+    linkOf: (n) =>
+      new URL(`${window.location.pathname}${queryString({ line: n, view, generation, copy })}`, window.location.href)
+        .href,
+  });
   const countText =
     total === null
       ? `${formatCount(lastKnown)}+ lines so far; counting the rest…`
@@ -194,10 +252,7 @@ export function LogViewer({
         count={total}
         current={current}
         follow={follow}
-        onFollow={(on) => {
-          setFollow(on);
-          setMessage(on ? "Following: new lines appear as Oda writes them." : "Stopped following.");
-        }}
+        onFollow={onFollow}
         canFollow={canFollow}
         onJump={jumpTo}
         onGo={(n) => {
@@ -206,12 +261,27 @@ export function LogViewer({
             setMessage(`Line ${formatCount(n)} does not exist: this log has ${countOf(total, "line")}.`);
           else jumpTo(n);
         }}
-        onEnd={() => {
-          jumpTo(count, false);
-          scrollToEnd();
-        }}
+        onEnd={onEnd}
         onMessage={setMessage}
+        onQuery={setQuery}
       />
+      {/* One row for both, so the log's first lines stay on a phone's first screen. */}
+      <div className="flex flex-wrap items-start gap-2">
+        <FilterBar
+          key={JSON.stringify(filter)}
+          id={id}
+          generation={generation}
+          params={filter}
+          onChange={(f) => {
+            filterRef.current = f;
+            setFilter(f);
+            writeUrl(filtering(f) ? null : selected, view, f);
+          }}
+        />
+        {copy === undefined && (
+          <NotesPanel id={id} generation={generation} current={current} hrefOf={hrefOf} onMessage={setMessage} />
+        )}
+      </div>
       <div className="flex flex-wrap justify-between gap-2 text-sm text-zinc-700 dark:text-zinc-300">
         <span>{countText}</span>
         <span aria-live="polite">{message}</span>
@@ -224,8 +294,19 @@ export function LogViewer({
       {base > 0 && (
         <p className="text-sm">Lines before {formatCount(base + 1)} are not in the scroller: jump to see them.</p>
       )}
+      {filtering(filter) && (
+        <FilteredLog
+          id={id}
+          generation={generation}
+          label={label}
+          params={filter}
+          hrefOf={hrefOf}
+          downloadOf={(n) => lineDownloadHref(id, n, generation)}
+        />
+      )}
       <div
         ref={scrollRef}
+        hidden={filtering(filter)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroller must be reachable by keyboard
         tabIndex={0}
         role="region"
@@ -245,8 +326,9 @@ export function LogViewer({
                 aria-current={n === selected ? "true" : undefined}
                 className={`border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
                   n === selected ? "bg-amber-100 dark:bg-amber-950" : ""
-                }`}
+                } ${marked.has(n) ? "border-l-4 border-l-amber-500" : ""}`}
               >
+                {marked.has(n) && <span className="sr-only">Marked line. </span>}
                 {v.index >= shown ? (
                   <TailMarker tail={tail} counting={total === null} error={status.data?.error ?? null} />
                 ) : !line ? (

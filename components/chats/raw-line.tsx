@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { Link } from "@/components/ui/link";
 import type { LineView } from "@/lib/types";
 import { formatCount } from "./format";
+import { JsonTree } from "./json-tree";
 import { isLongLine, LongLineNote } from "./long-line";
 
 const SHOWN = 2000;
@@ -29,6 +30,15 @@ export function LineGutter({ line, href }: { line: Pick<LineView, "n" | "offset"
 /** One line as stored: numbered, with its offset; JSON pretty-printed on demand; an invalid line marked. */
 export function RawLine({ line, href, download }: { line: LineView; href: string; download: string }) {
   const [pretty, setPretty] = useState(false);
+  const [tree, setTree] = useState(false);
+  const parsed = useMemo(() => {
+    if (!tree || line.error) return undefined;
+    try {
+      return JSON.parse(line.raw) as unknown;
+    } catch {
+      return undefined;
+    }
+  }, [tree, line]);
   const [all, setAll] = useState(false);
   const formatted = useMemo(() => {
     if (!pretty || line.error) return null;
@@ -49,7 +59,11 @@ export function RawLine({ line, href, download }: { line: LineView; href: string
             Invalid line: {line.error} (byte offset {formatCount(line.offset)})
           </p>
         )}
-        <pre className="font-mono text-xs break-all whitespace-pre-wrap">{text}</pre>
+        {parsed !== undefined ? (
+          <JsonTree value={parsed} label={`JSON tree of line ${line.n}`} />
+        ) : (
+          <pre className="font-mono text-xs break-all whitespace-pre-wrap">{text}</pre>
+        )}
         <div className="mt-0.5 flex gap-3 text-xs">
           {!line.error && (
             <button
@@ -59,6 +73,17 @@ export function RawLine({ line, href, download }: { line: LineView; href: string
               className="text-blue-800 underline dark:text-blue-300"
             >
               {pretty ? "Show as stored" : "Format JSON"}
+              <span className="sr-only"> of line {line.n}</span>
+            </button>
+          )}
+          {!line.error && (
+            <button
+              type="button"
+              aria-pressed={tree}
+              onClick={() => setTree((t) => !t)}
+              className="text-blue-800 underline dark:text-blue-300"
+            >
+              {tree ? "Hide JSON tree" : "JSON tree"}
               <span className="sr-only"> of line {line.n}</span>
             </button>
           )}

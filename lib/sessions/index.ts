@@ -52,6 +52,15 @@ export {
 export type { CacheState, CacheVerdict, Checkpoint } from "./checkpoint";
 export { hashLogTail, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 export type { ChatDetails, ChatIdentity, SessionHeader } from "./details";
+export {
+  FILTER_CONTEXTS,
+  type FilteredLine,
+  type FilterPage,
+  filterLines,
+  type LineFilter,
+  lineMatches,
+  toolCounts,
+} from "./filter";
 export { type ChatLocation, locateChat, locateCopies, walkLogFolder } from "./folder";
 export { countFormRefusals, type FormRefusals } from "./form-count";
 export {
@@ -84,6 +93,9 @@ export {
   findInChat,
   freeStaleLock,
   indexChat,
+  isProblemLine,
+  isUserLine,
+  type LineSeek,
   nextErrorLine,
   openChatDownload,
   openLogStream,
@@ -91,6 +103,7 @@ export {
   readChat,
   readChatLock,
   readLines,
+  seekLine,
 } from "./read";
 export { readCompressSetting } from "./settings";
 export { type ShownChat, showChat } from "./show";

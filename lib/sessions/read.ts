@@ -8,7 +8,7 @@ import { asHeader, readFirstLine, type SessionHeader } from "./details";
 import { locateChat, locateChatOrCopy } from "./folder";
 import { indexLog, type LinesResult, type LogIndex, readLogLines } from "./line-index";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
-import { openLogFile, streamLog } from "./log-stream";
+import { openLogFile, type SeekPoint, streamLog } from "./log-stream";
 import { LOCK_FILE } from "./names";
 import { withRawLog } from "./problem";
 
@@ -60,7 +60,8 @@ export function pickGeneration(summary: Pick<ChatSummary, "generations" | "id">,
   return gen;
 }
 
-function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
+/** The generation of a chat that `options` names (its current one by default). */
+export function chatGeneration(logDir: string, id: string, options: ReadOptions): Generation {
   const loc = locateChatOrCopy(logDir, id, options.copy);
   return pickGeneration(
     { id, generations: listGenerations(loc.dir, readChatFolder(loc), options.compress ?? true) },
@@ -96,20 +97,122 @@ async function scanLines(
   const index = await indexLog(gen.path, gen.compressed);
   let start = index.points[0];
   for (const p of index.points) if (p.line < from) start = p;
+  return scanSpan(gen, start, from, Number.POSITIVE_INFINITY, test, true);
+}
+
+/**
+ * The lines `from`..`until - 1` read from seek point `start`: the first line `test` accepts (`first`), or
+ * the last one. Only the lines of the span are parsed; nothing but the match is kept.
+ */
+async function scanSpan(
+  gen: Generation,
+  start: SeekPoint | undefined,
+  from: number,
+  until: number,
+  test: (line: LogLine) => boolean,
+  first: boolean,
+): Promise<LogLine | null> {
   const splitter = new LineSplitter(start?.line ?? 0, start?.dec ?? 0);
   let found: LogLine | null = null;
+  let done = false;
   for await (const item of streamLog(gen.path, { compressed: gen.compressed, from: start })) {
     if (item.type === "end") break;
     const more = splitter.push(item.data, (n, offset, bytes, length) => {
+      if (n >= until) {
+        done = true;
+        return false;
+      }
       if (n < from) return true;
       const line = parseLine(n, offset, bytes, length);
       if (!test(line)) return true;
       found = line;
-      return false;
+      return !first;
     });
-    if (!more) break;
+    if (!more || done) break;
   }
   return found;
+}
+
+/**
+ * The last line before `before` that `test` accepts, or `null`. The log is read backwards one seek span at
+ * a time (the index's points are a frame apart), so a match near `before` costs a span, not the whole log.
+ */
+async function scanLinesBack(
+  logDir: string,
+  id: string,
+  before: number,
+  options: ReadOptions,
+  test: (line: LogLine) => boolean,
+): Promise<LogLine | null> {
+  const gen = chatGeneration(logDir, id, options);
+  const index = await indexLog(gen.path, gen.compressed);
+  const starts = index.points.filter((p) => p.line + 1 < before);
+  if (starts.length === 0) return scanSpan(gen, undefined, 1, before, test, false);
+  let until = before;
+  for (let i = starts.length - 1; i >= 0; i--) {
+    const point = starts[i] as SeekPoint;
+    const found = await scanSpan(gen, point, point.line + 1, until, test, false);
+    if (found) return found;
+    until = point.line + 1;
+  }
+  // Lines before the first seek point (an index always starts at line 0, so this is only for safety).
+  return until > 1 ? scanSpan(gen, undefined, 1, until, test, false) : null;
+}
+
+/** What a shortcut of the log viewer looks for: a text, a problem line, a user message. */
+export type LineSeek = { kind: "text"; query: string } | { kind: "problem" } | { kind: "user" };
+
+/**
+ * True when `line` is a problem: not a JSON object (or over the line limit), or a message holding a tool
+ * result marked `is_error`.
+ */
+export function isProblemLine(line: LogLine): boolean {
+  if (line.json === null) return true;
+  const content = line.json.content;
+  return (
+    Array.isArray(content) &&
+    content.some((p) => typeof p === "object" && p !== null && (p as { is_error?: unknown }).is_error === true)
+  );
+}
+
+/**
+ * True when `line` is something the user wrote: a format 4 user message with text (a message holding only
+ * tool results is Oda's, not the user's), or a format 1 line of the user.
+ */
+export function isUserLine(line: LogLine): boolean {
+  const json = line.json;
+  if (!json || json.role !== "user") return false;
+  if (json.type === undefined) return true;
+  if (json.type !== "message") return false;
+  const content = json.content;
+  if (typeof content === "string") return true;
+  return (
+    Array.isArray(content) &&
+    content.some((p) => typeof p === "object" && p !== null && (p as { type?: unknown }).type === "text")
+  );
+}
+
+function seekTest(seek: LineSeek): (line: LogLine) => boolean {
+  if (seek.kind === "problem") return isProblemLine;
+  if (seek.kind === "user") return isUserLine;
+  const needle = seek.query.toLowerCase();
+  return (line) => line.raw.toLowerCase().includes(needle);
+}
+
+/**
+ * The nearest line after (`forward`) or before `from` that matches `seek`, or `null`: the log viewer's
+ * `n`/`N`, `e`/`E` and `[`/`]`. `from` itself is never the answer.
+ */
+export function seekLine(
+  logDir: string,
+  id: string,
+  seek: LineSeek,
+  options: ReadOptions & { from: number; forward: boolean },
+): Promise<LogLine | null> {
+  const test = seekTest(seek);
+  return options.forward
+    ? scanLines(logDir, id, options.from + 1, options, test)
+    : scanLinesBack(logDir, id, options.from, options, test);
 }
 
 /** The first line at or after `from` whose text contains `query` (case-insensitive). */

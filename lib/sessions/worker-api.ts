@@ -1,4 +1,5 @@
 import { type ChatSummary, summarizeChat } from "./chat";
+import { type FilterPage, filterLines, type LineFilter, toolCounts } from "./filter";
 import { locateChat } from "./folder";
 import { readLogLimits, setLogLimits } from "./limits";
 import { cachedIndex, type LinesResult, type LongLine, type TailReport } from "./line-index";
@@ -87,6 +88,21 @@ export const workerApi = {
     options: ReadOptions & { from: number; count: number },
   ): Promise<LinesResult & { generation: string }> {
     return readLines(logDir, id, options);
+  },
+
+  /** A page of the log filtered with context (`filter.ts`). */
+  filterLines(
+    logDir: string,
+    id: string,
+    filter: LineFilter,
+    options: ReadOptions & { from: number; count: number; context: number },
+  ): Promise<FilterPage> {
+    return filterLines(logDir, id, filter, options);
+  },
+
+  /** The tools the log calls, with counts. */
+  toolCounts(logDir: string, id: string, options: ReadOptions): Promise<[string, number][]> {
+    return toolCounts(logDir, id, options);
   },
 
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {

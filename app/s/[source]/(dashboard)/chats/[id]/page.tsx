@@ -4,6 +4,7 @@ import { type ComponentProps, type ReactNode, Suspense } from "react";
 import { ChatDetails, ChatProblems, ChatTitle } from "@/components/chats/chat-details";
 import { ChatFiles, ChatHeader } from "@/components/chats/chat-header";
 import { ChatMemories } from "@/components/chats/chat-memories";
+import { ExportMenu } from "@/components/chats/export-menu";
 import { LogViewer } from "@/components/chats/log-viewer";
 import { PAGE, pageStart } from "@/components/chats/paging";
 import { ChatFix } from "@/components/repairs/chat-fix";
@@ -167,7 +168,12 @@ export default async function ChatPage({ params, searchParams }: { params: Param
             <ChatTitle id={id} />
           </Suspense>
         }
-        actions={ALL_CHATS}
+        actions={
+          <>
+            {ALL_CHATS}
+            <ExportMenu id={id} generation={generation} />
+          </>
+        }
       />
       <ChatHeader outline={outline} generation={generation ?? ""} bundle={ctx.bundle?.name ?? null} />
       {outline.generations.some((g) => g.refused) && <ChatFix chat={id} problem="form" />}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { EXPORT_FORMATS } from "@/lib/export";
+import { exportResponse } from "@/server/chat-export";
+import { requireLogFolder, runChatRoute } from "@/server/chat-inspector";
+import { downloadErrorResponse } from "@/server/download";
+
+export const dynamic = "force-dynamic";
+
+const ZQuery = z.object({
+  format: z.enum(EXPORT_FORMATS).default("md"),
+  /** The Export menu's checkbox: present ("1") when ticked. */
+  redact: z.enum(["1"]).optional(),
+  generation: z.string().min(1).max(200).optional(),
+});
+
+/** A chat exported as Markdown, HTML or JSONL (`?format=md|html|jsonl[&redact=1][&generation=NAME]`), streamed. */
+export function GET(request: Request): Promise<Response> {
+  return runChatRoute(request, ZQuery, async (id, { format, redact, generation }) => {
+    try {
+      const { logDir, compress } = requireLogFolder();
+      return await exportResponse(id, logDir, { format, redact: redact === "1", generation, compress });
+    } catch (error) {
+      return downloadErrorResponse(error);
+    }
+  });
+}

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { toolsFor } from "@/server/chat-filter";
+import { runChatRoute } from "@/server/chat-inspector";
+
+export const dynamic = "force-dynamic";
+
+const ZQuery = z.object({ generation: z.string().min(1).max(200).optional() });
+
+/** The tools the chat's log calls, with how many times each (`[[name, count], …]`, most called first). */
+export function GET(request: Request): Promise<Response> {
+  return runChatRoute(request, ZQuery, async (id, { generation }) =>
+    Response.json(await toolsFor(id, generation), { headers: { "cache-control": "no-store" } }),
+  );
+}

@@ -1,0 +1,51 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runMain as run } from "../../test-support/run-cli";
+import { readLines } from "../sessions/read";
+import { tempDir } from "../sessions/test-helpers";
+import { createChat } from "../sessions/testing";
+import { addNote, checkedNotes } from ".";
+
+const T = "2026-11-29T18:00:";
+
+describe("marks and notes", () => {
+  it("survive an append, are reported lost when their line changed, and notes list says which", async () => {
+    const root = tempDir();
+    const logs = join(root, "logs");
+    const state = join(root, "state");
+    const w = createChat(logs, { id: "n/1", cwd: null, created: `${T}00.000Z` }, { compress: false });
+    await w.appendTurn({ user: "first question", assistant: "first answer", ts: `${T}01.000Z` });
+    const line = async (n: number) =>
+      (await readLines(logs, "n/1", { from: n, count: 1, compress: false })).lines[0]?.raw ?? "";
+    const generation = "session.v4.jsonl";
+    await addNote(state, { chat: "n/1", generation, line: 2, lineText: await line(2), text: "" });
+    await addNote(state, { chat: "n/1", generation, line: 3, lineText: await line(3), text: "check this answer" });
+    await expect(
+      addNote(state, { chat: "n/1", generation, line: 2, lineText: await line(2), text: "" }),
+    ).rejects.toThrow("Line 2 is marked already.");
+    // An append: both lines read as they did.
+    await w.appendTurn({ user: "second question", assistant: "second answer", ts: `${T}02.000Z` });
+    w.releaseLock();
+    expect((await checkedNotes(state, logs, { chat: "n/1", compress: false })).map((n) => [n.line, n.state])).toEqual([
+      [2, "kept"],
+      [3, "kept"],
+    ]);
+    mkdirSync(join(root, "home"));
+    writeFileSync(join(root, "home", "settings.json"), JSON.stringify({ sessions: { compress: false } }));
+    const env = ["--logs", logs, "--state", state, "--home", join(root, "home")];
+    const listed = await run("notes", "list", ...env);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toBe("n/1  line 2  kept  (mark)\nn/1  line 3  kept  check this answer");
+
+    // The log rewritten with line 3 changed: that note is lost, never moved.
+    const log = w.logPath;
+    writeFileSync(log, readFileSync(log, "utf8").replace("first answer", "another answer"));
+    const json = await run("notes", "list", "--chat", "n/1", "--json", ...env);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).notes.map((n: { line: number; state: string }) => [n.line, n.state])).toEqual([
+      [2, "kept"],
+      [3, "lost"],
+    ]);
+  });
+});
