@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { FILTER_CONTEXTS, type LineFilter } from "@/lib/sessions";
-import { type LineView, requireLogFolder } from "@/server/chat-inspector";
+import type { LineView } from "@/server/chat-inspector";
 import { inWorker } from "@/server/log-worker";
+import { requireLogFolder, type SourceContext } from "@/server/source/context";
 
 /**
  * The log viewer's filters as the URL carries them (`?role=&tool=&problems=1&usage=1&q=&context=`), and
@@ -53,11 +54,12 @@ export interface FilterPageView {
 
 /** A page of the chat's log filtered with context, from line `from`. */
 export async function filteredFor(
+  ctx: SourceContext,
   id: string,
   filter: LineFilter,
   options: { from: number; count: number; context: number; generation?: string },
 ): Promise<FilterPageView> {
-  const { logDir, compress } = requireLogFolder();
+  const { logDir, compress } = requireLogFolder(ctx);
   const page = await inWorker("filterLines", logDir, id, filter, { ...options, compress });
   return {
     ...page,
@@ -71,7 +73,7 @@ export async function filteredFor(
 }
 
 /** The tools the chat's log calls, with counts, most called first. */
-export async function toolsFor(id: string, generation?: string): Promise<[string, number][]> {
-  const { logDir, compress } = requireLogFolder();
+export async function toolsFor(ctx: SourceContext, id: string, generation?: string): Promise<[string, number][]> {
+  const { logDir, compress } = requireLogFolder(ctx);
   return inWorker("toolCounts", logDir, id, { generation, compress });
 }

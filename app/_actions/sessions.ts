@@ -53,8 +53,8 @@ export async function nextErrorAction(input: unknown) {
 
 /** The nearest line after or before `from` holding a text, a problem or a user message, or `null`. */
 export async function seekLineAction(input: unknown) {
-  return runAction(ZSeek, input, async ({ id, seek, from, forward, generation }) => {
-    const { logDir, compress } = requireLogFolder();
+  return runAction(ZSeek, input, async ({ id, seek, from, forward, generation }, ctx) => {
+    const { logDir, compress } = requireLogFolder(ctx);
     return lineView(await seekLine(logDir, id, seek, { from, forward, generation, compress }));
   });
 }

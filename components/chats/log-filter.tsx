@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useSourceHref } from "@/components/shell/source";
 import { ActionError } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/lib/query-keys";
@@ -59,9 +60,10 @@ export function FilterBar({
 }) {
   const [opened, setOpen] = useState(false);
   const open = opened || filtering(params);
+  const toSource = useSourceHref();
   const tools = useQuery({
     queryKey: queryKeys.sessions.tools(id, generation),
-    queryFn: ({ signal }) => getJson<[string, number][]>(chatDataHref(id, "tools", { generation }), signal),
+    queryFn: ({ signal }) => getJson<[string, number][]>(toSource(chatDataHref(id, "tools", { generation })), signal),
     enabled: open,
     staleTime: 30_000,
   });
@@ -174,10 +176,11 @@ export function FilteredLog({
   hrefOf: (n: number) => string;
   downloadOf: (n: number) => string;
 }) {
+  const toSource = useSourceHref();
   const pages = useInfiniteQuery({
     queryKey: queryKeys.sessions.filter(id, generation, params as Record<string, string>),
     queryFn: ({ pageParam, signal }) =>
-      getJson<FilterPageView>(chatDataHref(id, "filter", { ...params, from: pageParam, generation }), signal),
+      getJson<FilterPageView>(toSource(chatDataHref(id, "filter", { ...params, from: pageParam, generation })), signal),
     initialPageParam: 1,
     getNextPageParam: (last) => last.next ?? undefined,
     staleTime: Number.POSITIVE_INFINITY,

@@ -211,7 +211,7 @@ export function LogViewer({
     scrollToEnd();
   };
   const addNote = useAddNote(id, generation, setMessage);
-  const notes = useQuery({ ...notesQuery(id), enabled: copy === undefined });
+  const notes = useQuery({ ...notesQuery(id, toSource), enabled: copy === undefined });
   const marked = new Set(
     (notes.data ?? []).filter((n) => n.state === "kept" && n.generation === generation).map((n) => n.line),
   );

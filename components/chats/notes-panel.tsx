@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { addNoteAction, removeNoteAction } from "@/app/_actions/notes";
+import { useSourceHref, useSourceInput } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import type { CheckedNote } from "@/lib/notes";
@@ -12,11 +13,11 @@ import { chatDataHref } from "@/lib/routes";
 import { formatCount } from "./format";
 
 /** A chat's marks and notes, read from the server (each kept or lost). */
-export function notesQuery(id: string) {
+export function notesQuery(id: string, toSource: (href: string) => string) {
   return {
     queryKey: queryKeys.sessions.notes(id),
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
-      const response = await fetch(chatDataHref(id, "notes", {}), { signal, cache: "no-store" });
+      const response = await fetch(toSource(chatDataHref(id, "notes", {})), { signal, cache: "no-store" });
       const body = (await response.json().catch(() => null)) as
         | CheckedNote[]
         | { error: { code: string; message: string } };
@@ -35,9 +36,10 @@ export function notesQuery(id: string) {
 /** Marks (empty text) or notes a line; the notes are read again after. */
 export function useAddNote(id: string, generation: string, onMessage: (message: string) => void) {
   const qc = useQueryClient();
+  const withSource = useSourceInput();
   return useMutation({
     mutationFn: ({ line, text }: { line: number; text: string }) =>
-      unwrap(addNoteAction({ id, generation, line, text })),
+      unwrap(addNoteAction(withSource({ id, generation, line, text }))),
     onSuccess: (note) => {
       onMessage(note.text ? `Note added to line ${formatCount(note.line)}.` : `Line ${formatCount(note.line)} marked.`);
       void qc.invalidateQueries({ queryKey: queryKeys.sessions.notes(id) });
@@ -65,10 +67,12 @@ export function NotesPanel({
   onMessage: (message: string) => void;
 }) {
   const qc = useQueryClient();
-  const notes = useQuery(notesQuery(id));
+  const toSource = useSourceHref();
+  const withSource = useSourceInput();
+  const notes = useQuery(notesQuery(id, toSource));
   const add = useAddNote(id, generation, onMessage);
   const remove = useMutation({
-    mutationFn: (note: string) => unwrap(removeNoteAction({ id, note })),
+    mutationFn: (note: string) => unwrap(removeNoteAction(withSource({ id, note }))),
     onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.sessions.notes(id) }),
     onError: (e) => onMessage(e.message),
   });

@@ -16,9 +16,9 @@ const ZQuery = ZFilterParams.extend({
  * memory; its `next` says where the following page starts.
  */
 export function GET(request: Request): Promise<Response> {
-  return runChatRoute(request, ZQuery, async (id, params) => {
+  return runChatRoute(request, ZQuery, async (ctx, id, params) => {
     const filter = filterOf(params) ?? {};
-    const page = await filteredFor(id, filter, {
+    const page = await filteredFor(ctx, id, filter, {
       from: params.from,
       count: params.count,
       context: params.context ?? 0,

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { EXPORT_FORMATS } from "@/lib/export";
 import { exportResponse } from "@/server/chat-export";
-import { requireLogFolder, runChatRoute } from "@/server/chat-inspector";
+import { runChatRoute } from "@/server/chat-inspector";
 import { downloadErrorResponse } from "@/server/download";
+import { requireLogFolder } from "@/server/source/context";
 
 export const dynamic = "force-dynamic";
 
@@ -15,9 +16,9 @@ const ZQuery = z.object({
 
 /** A chat exported as Markdown, HTML or JSONL (`?format=md|html|jsonl[&redact=1][&generation=NAME]`), streamed. */
 export function GET(request: Request): Promise<Response> {
-  return runChatRoute(request, ZQuery, async (id, { format, redact, generation }) => {
+  return runChatRoute(request, ZQuery, async (ctx, id, { format, redact, generation }) => {
     try {
-      const { logDir, compress } = requireLogFolder();
+      const { logDir, compress } = requireLogFolder(ctx);
       return await exportResponse(id, logDir, { format, redact: redact === "1", generation, compress });
     } catch (error) {
       return downloadErrorResponse(error);
