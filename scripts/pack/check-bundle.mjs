@@ -1,7 +1,8 @@
 // The package check's support bundle part (issue 14): the INSTALLED CLI makes
-// a bundle and verifies it, `oda-admin serve --bundle FILE` serves it with the
-// banner and refuses a save in the server, and "Open a bundle" in a running
-// installed dashboard switches it to the bundle. The pages are driven in
+// a bundle and verifies it, `oda-admin serve --bundle FILE` serves it at its own
+// address with the banner and every write control disabled, and "Open bundle"
+// on the Bundles page of a running installed dashboard opens it beside the
+// live data. The pages are driven in
 // Debian's Chromium (as the e2e tests are), since a save is a server action.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -45,17 +46,36 @@ async function serve(odaAdmin, args) {
   }
 }
 
-/** Every page named shows the banner with the bundle's name; a settings save is refused with the sentence. */
+/**
+ * Every page named, at the bundle's own address (`base` ends in `/b/<id>`), shows the banner with the
+ * bundle's name; Save settings is offered disabled, described by the read-only sentence (the server's own
+ * refusal of a forged save is an e2e test).
+ */
 async function checkReadOnly(page, base, name) {
-  for (const path of ["/", "/memory", "/chats", "/support/doctor"]) {
+  for (const path of ["", "/memory", "/chats", "/support/doctor"]) {
     await page.goto(`${base}${path}`);
     const banner = page.getByRole("note", { name: "Support bundle" });
     await banner.filter({ hasText: name }).waitFor({ timeout: 60_000 });
     await page.getByRole("heading", { level: 1 }).first().waitFor();
   }
   await page.goto(`${base}/memory/settings`);
-  await page.getByRole("button", { name: "Save settings" }).click();
-  await page.getByText(readOnly(name)).first().waitFor({ timeout: 60_000 });
+  const save = page.getByRole("button", { name: "Save settings" });
+  await save.waitFor({ timeout: 60_000 });
+  assert.equal(await save.isDisabled(), true, "Save settings is disabled in a bundle");
+  const described = await save.evaluate((b) =>
+    (b.getAttribute("aria-describedby") ?? "")
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? "")
+      .join(" "),
+  );
+  assert.ok(described.includes(readOnly(name)), `Save settings says why it is disabled: ${described}`);
+}
+
+/** The address of the bundle's pages the page was sent to (`<origin>/b/<id>`). */
+async function bundleBase(page) {
+  await page.waitForURL(/\/b\/[a-z0-9-]+(\/|$)/, { timeout: 180_000 });
+  const url = new URL(page.url());
+  return `${url.origin}${url.pathname.match(/^\/b\/[a-z0-9-]+/)[0]}`;
 }
 
 /**
@@ -84,32 +104,32 @@ export async function checkBundle({ odaAdmin, roots, tmp, ok }) {
     const served = await serve(odaAdmin, ["--bundle", file, "--state", join(tmp, "bundle-state")]);
     try {
       const page = await browser.newPage();
+      // The root address of a server started on a bundle leads to the bundle's own pages.
       await page.goto(served.url);
-      await checkReadOnly(page, new URL(served.url).origin, "from-the-package.tar.gz");
+      await checkReadOnly(page, await bundleBase(page), "from-the-package.tar.gz");
     } finally {
       await served.stop();
     }
-    ok("serve --bundle: every page under the banner, a save refused by the server");
+    ok("serve --bundle: every page of the bundle under the banner, Save disabled with the read-only sentence");
 
     const running = await serve(odaAdmin, [...roots, "--state", join(tmp, "open-state")]);
     try {
       const page = await browser.newPage();
       await page.goto(running.url);
       const base = new URL(running.url).origin;
-      await page.goto(`${base}/support`);
+      await page.goto(`${base}/bundles`);
       await page.getByLabel("Bundle file on this computer").fill(file);
       await page.getByRole("button", { name: "Open bundle" }).click();
-      // Opening verifies every checksum and unpacks first: wait for this page to show the bundle before
-      // going to others (a navigation started earlier renders the dashboard's own data).
-      await page
-        .getByRole("note", { name: "Support bundle" })
-        .filter({ hasText: "from-the-package.tar.gz" })
-        .waitFor({ timeout: 180_000 });
-      await checkReadOnly(page, base, "from-the-package.tar.gz");
+      // Opening verifies every checksum and unpacks first, then leads to the bundle's own address.
+      await checkReadOnly(page, await bundleBase(page), "from-the-package.tar.gz");
+      // The live pages stay where they were, without the banner.
+      await page.goto(`${base}/memory`);
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      assert.equal(await page.getByRole("note", { name: "Support bundle" }).count(), 0, "live pages show no banner");
     } finally {
       await running.stop();
     }
-    ok('"Open a bundle" in a running dashboard from the package: shown read-only');
+    ok('"Open a bundle" in a running dashboard from the package: shown read-only at its own address, live unchanged');
   } finally {
     await browser.close();
   }
