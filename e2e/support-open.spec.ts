@@ -76,6 +76,10 @@ test("Open a bundle in a running dashboard: refused when bad, shown read-only at
   await expect(banner).toContainText("from-ana.tar.gz", { timeout: 30_000 });
   const prefix = new URL(page.url()).pathname;
   expect(prefix).toMatch(/^\/b\/from-ana-[0-9]+$/);
+  // Its Home says what was taken out before it was sent (the manifest's redaction report, never a value).
+  const redacted = page.getByRole("region", { name: "What was redacted" });
+  for (const kind of ["E-mail addresses", "IP addresses", "Keys, tokens and passwords", "Host names"])
+    await expect(redacted.getByRole("row", { name: new RegExp(`^${kind} \\d+ \\d+ \\d+ files?$`) })).toBeVisible();
   // Links inside the bundle stay inside it.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Memory" }).click();
   await expect(page).toHaveURL(new RegExp(`${prefix}/memory$`));

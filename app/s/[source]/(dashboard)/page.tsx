@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { RedactionReport } from "@/components/bundle/redaction-report";
 import { GlanceCards } from "@/components/home/glance-cards";
 import { RootsCard } from "@/components/home/roots-card";
 import { Link } from "@/components/ui/link";
@@ -24,6 +25,7 @@ export default async function HomePage() {
         </p>
       </div>
       <GlanceCards ctx={ctx} />
+      {ctx.bundle && <RedactionReport manifest={ctx.bundle.manifest} />}
       <section aria-labelledby="home-doctor" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
         <h2 id="home-doctor" className="text-lg font-semibold">
           <Link href="/support/doctor" className="text-blue-700 underline dark:text-blue-300">
