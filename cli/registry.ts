@@ -54,7 +54,11 @@ const expect = { ...workspace, expect: { type: "string", value: "SHA256" } } as 
 const readWorkspace = { ...workspace, ...bundleOptions } as const;
 
 /** Other spellings of a command, run as the command they name: the chats were called sessions. */
-export const aliases: Record<string, string> = { "sessions list": "chats list", "session show": "chat show" };
+export const aliases: Record<string, string> = {
+  "sessions list": "chats list",
+  "session show": "chat show",
+  "session export": "chat export",
+};
 
 /** Every CLI command, keyed by its words ("memory list"). */
 export const commands: Record<string, CommandEntry> = {
@@ -384,11 +388,4 @@ Options:
     },
     load: from(bundle, "bundle redact"),
   },
-};
-
-// The chat vocabulary's command under the older "session" words too, beside `session show`.
-commands["session export"] = {
-  ...(commands["chat export"] as CommandEntry),
-  summary: "the same as chat export ID",
-  load: from(chatExport, "session export"),
 };

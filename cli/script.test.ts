@@ -112,7 +112,7 @@ describe("oda-admin's help", () => {
     const groups = [
       ...new Set(Object.keys(commands).flatMap((name) => (name.includes(" ") ? [name.split(" ")[0]] : []))),
     ];
-    expect(groups.sort()).toEqual(["bundle", "chat", "chats", "index", "memory", "repair", "usage"]);
+    expect(groups.sort()).toEqual(["bundle", "chat", "chats", "index", "memory", "notes", "repair", "usage"]);
     for (const group of groups as string[]) {
       const { code, stdout, stderr } = await runHere(group, "--help");
       expect({ group, code, stderr }).toEqual({ group, code: 0, stderr: "" });

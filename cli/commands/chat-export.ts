@@ -135,4 +135,4 @@ const exportChatCommand: Command = async (ctx) => {
 };
 
 /** The export under the chat vocabulary, and under the "session" words of `session show`. */
-export const chatExportRuns = { "chat export": exportChatCommand, "session export": exportChatCommand };
+export const chatExportRuns = { "chat export": exportChatCommand };
