@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeAllIndexes, handleOf, refreshIndex } from "../lib/index";
-import { type InsightsFilter, type Period, usageByFolder, usageByPeriod } from "../lib/insights";
+import {
+  type ChatsFilter,
+  chatsForFilter,
+  type InsightsFilter,
+  type Period,
+  usageByFolder,
+  usageByPeriod,
+} from "../lib/insights";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
 
@@ -20,6 +27,18 @@ async function expected(oda: Oda, period: Period, filter: InsightsFilter) {
     await refreshIndex(state, oda.logs);
     const db = handleOf(state, oda.logs).db;
     return { usage: usageByPeriod(db, period, filter), folders: usageByFolder(db, filter).folders };
+  } finally {
+    closeAllIndexes();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+/** The chats lib/insights says a chat list filter lists, from an index of our own. */
+async function expectedChats(oda: Oda, filter: ChatsFilter) {
+  const state = mkdtempSync(join(tmpdir(), "oda-insights-e2e-"));
+  try {
+    await refreshIndex(state, oda.logs);
+    return chatsForFilter(handleOf(state, oda.logs).db, filter);
   } finally {
     closeAllIndexes();
     rmSync(state, { recursive: true, force: true });
@@ -100,5 +119,36 @@ test.describe("insights", () => {
     await expect(folders.locator("tbody tr")).toHaveCount(1);
     await expect(folders.locator("tbody tr th")).toHaveText(folder);
     await expectAccessible(page);
+
+    // Every total links to the chats it sums: a day's total opens the chat list narrowed to that day's chats.
+    const day = all.usage.rows.find((r) => r.chats > 1 && r.totalTokens > 0) ?? all.usage.rows[0];
+    if (!day) throw new Error("the demo data has no day");
+    const listed = await expectedChats(oda, { from: day.period, to: day.period, tz: "Europe/Paris" });
+    expect(listed.chats.length).toBe(day.chats);
+    await page.goto("/insights?tz=Europe%2FParis");
+    const days = page.getByRole("region", { name: "Tokens per day, by model" });
+    await days.getByRole("button", { name: "Table view" }).click();
+    const dayRow = days
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: day.period, exact: true }) });
+    await dayRow.getByRole("link", { name: n(day.totalTokens), exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/chats\\?from=${day.period}&to=${day.period}&tz=Europe%2FParis$`));
+    await expect(page.getByText(`Chats active on ${day.period} (days in Europe/Paris)`)).toBeVisible();
+    const chatRows = page.getByRole("table", { name: "Chats in this filter, most tokens first" }).locator("tbody tr");
+    await expect(chatRows).toHaveCount(day.chats);
+    await expect(chatRows.locator("th")).toHaveText(listed.chats.map((c) => c.title ?? c.id));
+    // The sum shown is the day's total, and so is the sum of the tokens each listed chat shows.
+    await expect(
+      page.getByText(
+        `${n(day.chats)} chats: ${n(day.inputTokens)} input and ${n(day.outputTokens)} output tokens (${n(day.totalTokens)} in all) over ${n(day.messages)} messages.`,
+      ),
+    ).toBeVisible();
+    const cells = await chatRows.locator("td:nth-of-type(5)").allInnerTexts();
+    expect(cells.reduce((t, c) => t + Number(c.replace(/[^0-9]/g, "")), 0)).toBe(day.totalTokens);
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Clear filter" }).click();
+    await expect(page).toHaveURL(/\/chats$/);
+    await expect(page.getByText(/^Chats active on/)).toHaveCount(0);
+    await expect(page.getByRole("checkbox", { name: "Group by working folder" })).toBeVisible();
   });
 });

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";
-import { type InsightsOverview, insightsOverview } from "@/lib/insights";
+import { chatsForFilter, type InsightsOverview, insightsOverview, type usageByChat } from "@/lib/insights";
+import type { ChatsFilter } from "@/lib/insights/links";
 import { guardPage } from "@/server/guard";
 import { MISSING_ROOT, type SourceContext } from "@/server/source/context";
 
@@ -54,6 +55,29 @@ export async function loadInsights(ctx: SourceContext, params: InsightsParams): 
     return { ok: true, params, overview, ms: Math.round(performance.now() - started) };
   } catch (error) {
     if (isOdaError(error)) return { ok: false, params, message: error.message };
+    throw error;
+  }
+}
+
+/** The chats behind an Insights total, with their sums, or the sentence saying why there are none. */
+export type ChatsForTotalView =
+  | { ok: true; filter: ChatsFilter; result: ReturnType<typeof usageByChat> }
+  | { ok: false; filter: ChatsFilter; message: string };
+
+/**
+ * Every chat an Insights total sums, for the chat list's filtered view: the
+ * same per-chat rules as the page (`usageByChat` over the same filter), so
+ * the sum of the chats listed is the total that linked here.
+ */
+export async function loadChatsForTotal(ctx: SourceContext, filter: ChatsFilter): Promise<ChatsForTotalView> {
+  await guardPage();
+  const roots = ctx.roots;
+  if (!roots.logs) return { ok: false, filter, message: MISSING_ROOT.logs };
+  try {
+    const db = handleOf(roots.state, roots.logs).db;
+    return { ok: true, filter, result: chatsForFilter(db, filter) };
+  } catch (error) {
+    if (isOdaError(error)) return { ok: false, filter, message: error.message };
     throw error;
   }
 }

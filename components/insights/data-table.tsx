@@ -1,3 +1,4 @@
+import { Link } from "@/components/ui/link";
 import type { Table } from "@/lib/insights/tables";
 
 /** A report table: caption, header cells with scope, numbers right-aligned with every digit. */
@@ -29,12 +30,13 @@ export function DataTable({ table, limit = 500 }: { table: Table; limit?: number
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => (
+          {rows.map((r, i) => (
             // The first cell (day, folder, model, chat) is unique within a table.
             <tr key={String(r[0])} className="border-b border-zinc-100 dark:border-zinc-800">
               {r.map((v, j) => {
                 const numeric = table.columns[j]?.numeric;
                 const text = typeof v === "number" ? v.toLocaleString("en") : v;
+                const href = table.columns[j]?.label === "Total tokens" ? table.totalLinks?.[i] : null;
                 return j === 0 ? (
                   <th key={table.columns[j]?.label} scope="row" className="px-2 py-1 text-left font-normal break-all">
                     {text}
@@ -44,7 +46,17 @@ export function DataTable({ table, limit = 500 }: { table: Table; limit?: number
                     key={table.columns[j]?.label}
                     className={`px-2 py-1 ${numeric ? "text-right tabular-nums" : "break-all"}`}
                   >
-                    {text}
+                    {href ? (
+                      <Link
+                        href={href}
+                        title={`The chats this total sums: ${String(r[0])}`}
+                        className="text-blue-800 underline dark:text-blue-300"
+                      >
+                        {text}
+                      </Link>
+                    ) : (
+                      text
+                    )}
                   </td>
                 );
               })}

@@ -1,4 +1,6 @@
+import { Link } from "@/components/ui/link";
 import type { InsightsOverview } from "@/lib/insights";
+import { chatsHref, scopeFilter } from "@/lib/insights/links";
 import { chatUsageTable, folderUsageTable, modelTable, periodTable } from "@/lib/insights/tables";
 import { BarChart, type BarSeries } from "./bar-chart";
 import { ChartCard } from "./chart-card";
@@ -36,7 +38,10 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
     <InsightsSection id="usage" title="Usage">
       <p className="text-zinc-700 dark:text-zinc-300">
         {n(t.inputTokens)} input and {n(t.outputTokens)} output tokens ({n(t.totalTokens)} in all) over {n(t.messages)}{" "}
-        messages.
+        messages.{" "}
+        <Link href={chatsHref(scopeFilter(o.usage.scope))} className="text-blue-800 underline dark:text-blue-300">
+          The chats they come from
+        </Link>
       </p>
       <TokenCounting timezone={o.usage.scope.timezone} />
       {o.usage.note && (
@@ -72,7 +77,7 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
       </ChartCard>
       <TopFoldersChart
         title="Tokens per working folder"
-        table={folderUsageTable(o.folders)}
+        table={folderUsageTable(o.folders, o.usage.scope)}
         file="tokens-per-folder"
         folders={o.folders}
         series={[{ label: "Total tokens", value: (f) => f.totalTokens }]}

@@ -15,6 +15,7 @@
 import "server-only";
 import type { Db } from "../index/db";
 import { type ActivityReport, activityByDay } from "./activity";
+import type { ChatsFilter } from "./links";
 import { type MemoryInsights, memoryInsights } from "./memory";
 import type { InsightsFilter } from "./scope";
 import { type StorageReport, storageReport } from "./storage";
@@ -29,6 +30,16 @@ import {
 } from "./usage";
 
 export { type ActivityDay, type ActivityReport, activityByDay, type FolderChats } from "./activity";
+export {
+  type ChatsFilter,
+  chatsHref,
+  describeChatsFilter,
+  folderFilter,
+  modelFilter,
+  periodFilter,
+  readChatsFilter,
+  scopeFilter,
+} from "./links";
 export { type MemoryInsights, memoryInsights, type SetCounts } from "./memory";
 export type { InsightsFilter } from "./scope";
 export {
@@ -54,6 +65,14 @@ export {
   usageByFolder,
   usageByPeriod,
 } from "./usage";
+
+/**
+ * Every chat an Insights total sums (the chat list's filtered view), with the
+ * page's own per-chat rules: their sums add up to the total that links to them.
+ */
+export function chatsForFilter(db: Db, f: ChatsFilter): ReturnType<typeof usageByChat> {
+  return usageByChat(db, { since: f.from, until: f.to, model: f.model, cwd: f.cwd, tz: f.tz }, 0);
+}
 
 /** Everything the Insights page shows at once. */
 export interface InsightsOverview {

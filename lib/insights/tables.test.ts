@@ -56,6 +56,12 @@ describe("the Insights page's tables", () => {
         ["2026-10", 2, 0, 1000, 100, 1100, 1, "alpha"],
         ["2026-11", 10, 2, 900, 90, 990, 4, "beta, gamma"],
       ],
+      // Each month's total links to its chats: the month's days, in the page's zone.
+      totalLinks: [
+        "/chats?from=2026-03-01&to=2026-03-31&tz=Europe%2FParis",
+        "/chats?from=2026-10-01&to=2026-10-31&tz=Europe%2FParis",
+        "/chats?from=2026-11-01&to=2026-11-30&tz=Europe%2FParis",
+      ],
     });
     expect(periodTable(o.usage).columns.map((c) => c.label)).toEqual([
       "Month",

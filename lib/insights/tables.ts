@@ -10,6 +10,8 @@ import type {
   StorageSums,
   UsageSums,
 } from "../types";
+import { chatsHref, folderFilter, modelFilter, periodFilter } from "./links";
+import type { ReportScope } from "./usage";
 
 /**
  * The Insights page's tables, as plain data: each chart's table view, its CSV
@@ -33,6 +35,8 @@ export interface Table {
   caption: string;
   columns: Column[];
   rows: (string | number)[][];
+  /** Per row, the chat list of the chats its "Total tokens" sums (null: no such list). */
+  totalLinks?: (string | null)[];
 }
 
 const NO_FOLDER = "(no working folder)";
@@ -54,6 +58,7 @@ export function periodTable(r: PeriodReport): Table {
     caption: `Tokens and messages per ${unit.toLowerCase().replace(" (monday)", "")}, ${r.scope.timezone}`,
     columns: [{ label: unit }, ...SUM_COLUMNS, num("Chats"), { label: "Models" }],
     rows: r.rows.map((p) => [p.period, ...sumCells(p), p.chats, p.modelsUsed.join(", ")]),
+    totalLinks: r.rows.map((p) => chatsHref(periodFilter(r.scope, r.period, p.period))),
   };
 }
 
@@ -63,15 +68,20 @@ export function modelTable(r: PeriodReport): Table {
     caption: "Tokens and messages per model",
     columns: [{ label: "Model" }, ...SUM_COLUMNS],
     rows: r.totals.modelBreakdowns.map((m) => [m.modelName || NO_MODEL, ...sumCells(m)]),
+    totalLinks: r.totals.modelBreakdowns.map((m) => {
+      const f = modelFilter(r.scope, m.modelName);
+      return f && chatsHref(f);
+    }),
   };
 }
 
-/** Totals per working folder. */
-export function folderUsageTable(folders: FolderUsage[]): Table {
+/** Totals per working folder (with the report's scope, each total links to its chats). */
+export function folderUsageTable(folders: FolderUsage[], scope?: ReportScope): Table {
   return {
     caption: "Tokens and messages per working folder",
     columns: [{ label: "Working folder" }, num("Chats"), ...SUM_COLUMNS],
     rows: folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats, ...sumCells(f)]),
+    ...(scope && { totalLinks: folders.map((f) => chatsHref(folderFilter(scope, f.cwd))) }),
   };
 }
 

@@ -1,16 +1,27 @@
 import type { Metadata } from "next";
 import { ChatList } from "@/components/chats/chat-list";
+import { UsageChats } from "@/components/chats/usage-chats";
 import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
+import { readChatsFilter } from "@/lib/insights/links";
 import { logFolder } from "@/server/chat-list";
+import { loadChatsForTotal } from "@/server/insights";
 import { MISSING_ROOT } from "@/server/source/context";
 import { pageSource } from "@/server/source/edge";
 
 export const metadata: Metadata = { title: "Chats" };
 export const dynamic = "force-dynamic";
 
-export default async function ChatsPage() {
-  const folder = logFolder(await pageSource());
+/** Every chat, or (with an Insights total's filter in the URL) the chats that total sums. */
+export default async function ChatsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const source = await pageSource();
+  const folder = logFolder(source);
+  const filter = readChatsFilter(await searchParams);
+  const total = folder && filter ? await loadChatsForTotal(source, filter) : null;
   return (
     <>
       <PageHeader
@@ -25,7 +36,13 @@ export default async function ChatsPage() {
           )
         }
       />
-      {folder && (
+      {total &&
+        (total.ok ? (
+          <UsageChats filter={total.filter} chats={total.result.chats} totals={total.result.totals} />
+        ) : (
+          <p role="alert">{total.message}</p>
+        ))}
+      {folder && !total && (
         <div className="space-y-6">
           <div className="max-w-xl">
             <SearchBox id="chats-search" />

@@ -1,0 +1,98 @@
+import type { Period, ReportScope } from "./usage";
+
+/**
+ * The chat list's view of an Insights total: the filters it sums over (local
+ * days in a zone, a model, a working folder), as the list's URL carries them,
+ * so every total on the page links to exactly the chats it adds up. Plain
+ * data: the page (browser) builds the links, the server reads them back.
+ */
+
+/** The chats behind a total. Days are `YYYY-MM-DD`, inclusive, local to `tz`; `cwd` `""` is chats with none. */
+export interface ChatsFilter {
+  from?: string;
+  to?: string;
+  model?: string;
+  cwd?: string;
+  tz?: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const KEYS = ["from", "to", "model", "cwd", "tz"] as const;
+
+/** The chat list's address for a filter (`/chats?from=…`), keys in a fixed order. */
+export function chatsHref(f: ChatsFilter): string {
+  const q = new URLSearchParams();
+  for (const k of KEYS) if (f[k] !== undefined) q.set(k, f[k] as string);
+  const s = q.toString();
+  return s ? `/chats?${s}` : "/chats";
+}
+
+/** Reads a filter from the chat list's search params; null when it carries none (the plain list). */
+export function readChatsFilter(raw: Record<string, string | string[] | undefined>): ChatsFilter | null {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const f: ChatsFilter = {};
+  const from = first(raw.from);
+  const to = first(raw.to);
+  const model = first(raw.model);
+  const cwd = first(raw.cwd);
+  const tz = first(raw.tz);
+  if (from && DAY.test(from)) f.from = from;
+  if (to && DAY.test(to)) f.to = to;
+  if (model && model.length <= 200) f.model = model;
+  if (cwd !== undefined && cwd.length <= 4096) f.cwd = cwd;
+  if (tz && tz.length <= 100) f.tz = tz;
+  return Object.keys(f).length ? f : null;
+}
+
+/** The sentence naming a filter: "Chats active 2026-11-03 to 2026-11-09 with model X in /work/a (days in Europe/Paris)". */
+export function describeChatsFilter(f: ChatsFilter): string {
+  let s = "Chats active";
+  if (f.from && f.to) s += f.from === f.to ? ` on ${f.from}` : ` ${f.from} to ${f.to}`;
+  else if (f.from) s += ` from ${f.from}`;
+  else if (f.to) s += ` up to ${f.to}`;
+  if (f.model) s += ` with model ${f.model}`;
+  if (f.cwd !== undefined) s += f.cwd === "" ? " with no working folder" : ` in ${f.cwd}`;
+  if (f.tz) s += ` (days in ${f.tz})`;
+  return s;
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const later = (a: string | undefined, b: string | null) => (b !== null && (a === undefined || b > a) ? b : a);
+const earlier = (a: string | undefined, b: string | null) => (b !== null && (a === undefined || b < a) ? b : a);
+
+/** The report's own filter (its zone, dates, folder and model) as a chats filter. */
+export function scopeFilter(scope: ReportScope): ChatsFilter {
+  const f: ChatsFilter = { tz: scope.timezone };
+  if (scope.since !== null) f.from = scope.since;
+  if (scope.until !== null) f.to = scope.until;
+  if (scope.model !== null) f.model = scope.model;
+  if (scope.cwd !== null) f.cwd = scope.cwd;
+  return f;
+}
+
+/**
+ * The filter of one row of a period report: its days (a day, a week from its
+ * Monday, a month), within the report's own dates, with the report's filters.
+ */
+export function periodFilter(scope: ReportScope, period: Period, key: string): ChatsFilter {
+  let from = key;
+  let to = key;
+  if (period === "weekly") to = dayOf(Date.parse(`${key}T00:00:00Z`) + 6 * 86_400_000);
+  else if (period === "monthly") {
+    const [y, m] = key.split("-").map(Number) as [number, number];
+    from = `${key}-01`;
+    to = dayOf(Date.UTC(y, m, 0));
+  }
+  const base = scopeFilter(scope);
+  return { ...base, from: later(from, scope.since), to: earlier(to, scope.until) };
+}
+
+/** The filter of one model's total; null for messages that name no model (no filter selects only those). */
+export function modelFilter(scope: ReportScope, model: string): ChatsFilter | null {
+  return model ? { ...scopeFilter(scope), model } : null;
+}
+
+/** The filter of one working folder's total (`null`: chats with none). */
+export function folderFilter(scope: ReportScope, cwd: string | null): ChatsFilter {
+  return { ...scopeFilter(scope), cwd: cwd ?? "" };
+}
