@@ -6,7 +6,7 @@ import { createChat } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
-import examples from "./fixtures/gitleaks-examples.json";
+import examples from "./fixtures/gitleaks-examples.json" with { type: "json" };
 import { Redactor } from "./redactor";
 import { testScope } from "./test-scope";
 import { unpackBundle } from "./unpack";

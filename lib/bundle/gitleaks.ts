@@ -1,4 +1,4 @@
-import data from "./rules/gitleaks.json";
+import data from "./rules/gitleaks.json" with { type: "json" };
 
 /**
  * Secrets found by gitleaks' published rules (MIT licence, carried as data in
