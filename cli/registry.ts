@@ -304,7 +304,8 @@ Options:
     load: from(usage, "storage"),
   },
   "bundle create": {
-    summary: "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--keyword W]…",
+    summary:
+      "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--notes] [--keyword W]…",
     usage: `Usage: oda-admin bundle create -o FILE [options]
 
 Writes one support bundle (a gzip-compressed tar: list it with tar -tzf FILE)
@@ -323,9 +324,11 @@ Options:
   --no-redact         redact nothing (files go in byte for byte)
   --keyword WORD      also replace this word wherever it occurs (repeatable)
   --drop-text         replace every message and memory text, keeping the structure
+  --notes             the admin state's marks and notes on the chosen chats (redacted too)
 `,
     options: {
       output: { type: "string", short: "o" },
+      notes: { type: "boolean" },
       chats: { type: "string" },
       "all-chats": { type: "boolean" },
       since: { type: "string" },

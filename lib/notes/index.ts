@@ -11,10 +11,13 @@ import { judgeNotes, type Note, type NoteState, readAllNotes, readNotes } from "
 
 export {
   addNote,
+  importNotes,
   judgeNotes,
   lineHash,
   type Note,
   type NoteState,
+  notesFileName,
+  notesFileText,
   readAllNotes,
   readNotes,
   removeNote,

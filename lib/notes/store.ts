@@ -43,8 +43,47 @@ function notesFolder(stateDir: string): string {
   return join(stateDir, "notes");
 }
 
+/** The name of a chat's notes file (in `<state>/notes/`, and in a bundle's `notes/`). */
+export function notesFileName(chat: string): string {
+  return `${createHash("sha256").update(chat).digest("hex").slice(0, 32)}.json`;
+}
+
 function notesFile(stateDir: string, chat: string): string {
-  return join(notesFolder(stateDir), `${createHash("sha256").update(chat).digest("hex").slice(0, 32)}.json`);
+  return join(notesFolder(stateDir), notesFileName(chat));
+}
+
+/** A notes file's text, as the store writes it. */
+export function notesFileText(chat: string, notes: Note[]): string {
+  return `${JSON.stringify({ chat, notes }, null, 2)}\n`;
+}
+
+/**
+ * Copies the notes files of an opened bundle (its `notes/` folder) into `stateDir`'s notes, each
+ * checked and named again from the chat it holds (a file's name is never trusted as a path).
+ */
+export async function importNotes(fromDir: string, stateDir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = readdirSync(fromDir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+  let count = 0;
+  for (const name of names) {
+    let parsed: ReturnType<typeof readFile>;
+    try {
+      parsed = readFile(join(fromDir, name));
+    } catch {
+      throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
+    }
+    if (!parsed || !parsed.notes.every((n) => n.chat === parsed.chat))
+      throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
+    mkdirSync(notesFolder(stateDir), { recursive: true });
+    await writeFileAtomic(notesFile(stateDir, parsed.chat), notesFileText(parsed.chat, parsed.notes));
+    count += parsed.notes.length;
+  }
+  return count;
 }
 
 function readFile(path: string): z.infer<typeof ZNotesFile> | null {
@@ -55,7 +94,13 @@ function readFile(path: string): z.infer<typeof ZNotesFile> | null {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
-  const parsed = ZNotesFile.safeParse(JSON.parse(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  const parsed = ZNotesFile.safeParse(value);
   if (!parsed.success) throw new OdaError("unusable", `${path} is not a notes file of Oda Admin.`);
   return parsed.data;
 }
@@ -92,7 +137,7 @@ async function changeNotes(stateDir: string, chat: string, change: (notes: Note[
     mkdirSync(notesFolder(stateDir), { recursive: true });
     const path = notesFile(stateDir, chat);
     const notes = change(readFile(path)?.notes ?? []);
-    await writeFileAtomic(path, `${JSON.stringify({ chat, notes }, null, 2)}\n`);
+    await writeFileAtomic(path, notesFileText(chat, notes));
     return notes;
   });
   queue = run.catch(() => {});
