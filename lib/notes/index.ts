@@ -16,6 +16,7 @@ export {
   lineHash,
   type Note,
   type NoteState,
+  noteCounts,
   notesFileName,
   notesFileText,
   readAllNotes,

@@ -37,6 +37,12 @@ describe("marks and notes", () => {
     const listed = await run("notes", "list", ...env);
     expect(listed.code).toBe(0);
     expect(listed.out).toBe("n/1  line 2  kept  (mark)\nn/1  line 3  kept  check this answer");
+    // The chat list gives each chat with notes their count.
+    const chats = JSON.parse((await run("chats", "list", "--json", ...env)).out).chats as {
+      id: string;
+      notes?: number;
+    }[];
+    expect(chats.map((c) => [c.id, c.notes])).toEqual([["n/1", 2]]);
 
     // The log rewritten with line 3 changed: that note is lost, never moved.
     const log = w.logPath;

@@ -77,7 +77,7 @@ export async function importNotes(fromDir: string, stateDir: string): Promise<nu
     } catch {
       throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
     }
-    if (!parsed || !parsed.notes.every((n) => n.chat === parsed.chat))
+    if (!parsed?.notes.every((n) => n.chat === parsed.chat))
       throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
     mkdirSync(notesFolder(stateDir), { recursive: true });
     await writeFileAtomic(notesFile(stateDir, parsed.chat), notesFileText(parsed.chat, parsed.notes));
@@ -127,6 +127,11 @@ export function readAllNotes(stateDir: string): { chat: string; notes: Note[] }[
     return file && file.notes.length ? [{ chat: file.chat, notes: readNotes(stateDir, file.chat) }] : [];
   });
   return all.sort((a, b) => a.chat.localeCompare(b.chat));
+}
+
+/** How many marks and notes each chat with any has. */
+export function noteCounts(stateDir: string): Map<string, number> {
+  return new Map(readAllNotes(stateDir).map((c) => [c.chat, c.notes.length]));
 }
 
 // Writes of one process to the notes, one after another (read, change, replace).
