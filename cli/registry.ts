@@ -198,6 +198,7 @@ Options:
   --since ISO      only lines at or after this date (YYYY-MM-DD or a date-time)
   --until ISO      only lines at or before this date (a date includes the whole day, UTC)
   --problems       only chats with problems
+  --with-notes     only chats with marks or notes
   --chats N        how many chats to show (default 50, most recent first)
   --no-refresh     search the index as it is
   (with --json each hit has the inspector's url)
@@ -209,6 +210,7 @@ Options:
       since: { type: "string" },
       until: { type: "string" },
       problems: { type: "boolean" },
+      "with-notes": { type: "boolean" },
       chats: { type: "string" },
       "no-refresh": { type: "boolean" },
     },
