@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lineHash, type Note, notesFileName, notesFileText, readNotes } from "../notes";
+import { lineHash, type Note, noteSpan, notesFileName, notesFileText, readNotes } from "../notes";
 import { readLines } from "../sessions/read";
 import { redactLine } from "./redact-log";
 import type { Redactor } from "./redactor";
@@ -30,15 +30,16 @@ export async function bundleNotes(
     for (const note of notes) {
       let hash = note.hash;
       if (logDir) {
+        const count = noteSpan(note);
         const read = await readLines(logDir, chat, {
           from: note.line,
-          count: 1,
+          count,
           generation: note.generation,
           compress: o.compress,
         }).catch(() => null);
-        const line = read?.lines[0];
-        if (line && line.n === note.line && line.length === undefined && lineHash(line.raw) === note.hash)
-          hash = lineHash(redactLine(line.raw, o.redactor, o.dropText));
+        const whole = (read?.lines ?? []).filter((l, i) => l.n === note.line + i && l.length === undefined);
+        if (whole.length === count && lineHash(whole.map((l) => l.raw).join("\n")) === note.hash)
+          hash = lineHash(whole.map((l) => redactLine(l.raw, o.redactor, o.dropText)).join("\n"));
       }
       moved.push({ ...note, chat: redactedChat, hash, text: o.redactor.redactText(note.text) });
     }

@@ -21,7 +21,9 @@ export const ZNote = z.object({
   /** The log the line is in (its generation's file name). */
   generation: z.string().min(1).max(200),
   line: z.number().int().min(1),
-  /** SHA-256 (hex) of the line's text when the note was made. */
+  /** A note on a range: its last line (absent for one line). */
+  to: z.number().int().min(2).optional(),
+  /** SHA-256 (hex) of the line's text when the note was made (of a range: its lines' texts, joined by line ends). */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   /** Empty for a mark. */
   text: z.string().max(10_000),
@@ -33,6 +35,14 @@ const ZNotesFile = z.object({ chat: z.string(), notes: z.array(ZNote) });
 
 /** How a note's line reads now. */
 export type NoteState = "kept" | "lost";
+
+/** The most lines one note may span. */
+export const MAX_NOTE_LINES = 1000;
+
+/** How many lines a note is on. */
+export function noteSpan(note: Pick<Note, "line" | "to">): number {
+  return (note.to ?? note.line) - note.line + 1;
+}
 
 /** The SHA-256 of a line's text, as notes keep it. */
 export function lineHash(text: string): string {
@@ -149,16 +159,25 @@ async function changeNotes(stateDir: string, chat: string, change: (notes: Note[
   return run;
 }
 
-/** Adds a mark (empty text) or a note on a line whose text is `lineText`; a second mark on a line is refused. */
+/**
+ * Adds a mark (empty text) or a note on a line whose text is `lineText`, or on the lines `line`–`to` whose
+ * texts joined by line ends are `lineText`; a second mark on a line is refused.
+ */
 export async function addNote(
   stateDir: string,
-  input: { chat: string; generation: string; line: number; lineText: string; text: string },
+  input: { chat: string; generation: string; line: number; to?: number; lineText: string; text: string },
 ): Promise<Note> {
+  const to = input.to !== undefined && input.to !== input.line ? input.to : undefined;
+  if (to !== undefined && to < input.line)
+    throw new OdaError("bad_input", `A note's range ends (line ${to}) before it starts (line ${input.line}).`);
+  if (to !== undefined && to - input.line + 1 > MAX_NOTE_LINES)
+    throw new OdaError("bad_input", `A note spans at most ${MAX_NOTE_LINES} lines.`);
   const note: Note = {
     id: randomUUID(),
     chat: input.chat,
     generation: input.generation,
     line: input.line,
+    ...(to !== undefined ? { to } : {}),
     hash: lineHash(input.lineText),
     text: input.text.trim(),
     created: new Date().toISOString(),
