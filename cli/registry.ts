@@ -202,6 +202,7 @@ Options:
   --since ISO      only lines at or after this date (YYYY-MM-DD or a date-time)
   --until ISO      only lines at or before this date (a date includes the whole day, UTC)
   --problems       only chats with problems
+  --with-notes     only chats with marks or notes
   --chats N        how many chats to show (default 50, most recent first)
   --no-refresh     search the index as it is
   (with --json each hit has the inspector's url)
@@ -213,6 +214,7 @@ Options:
       since: { type: "string" },
       until: { type: "string" },
       problems: { type: "boolean" },
+      "with-notes": { type: "boolean" },
       chats: { type: "string" },
       "no-refresh": { type: "boolean" },
     },
@@ -308,7 +310,8 @@ Options:
     load: from(usage, "storage"),
   },
   "bundle create": {
-    summary: "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--keyword W]…",
+    summary:
+      "write a support bundle: bundle create -o FILE [--all-chats|--chats ID,…] [--memory] [--notes] [--keyword W]…",
     usage: `Usage: oda-admin bundle create -o FILE [options]
 
 Writes one support bundle (a gzip-compressed tar: list it with tar -tzf FILE)
@@ -327,9 +330,11 @@ Options:
   --no-redact         redact nothing (files go in byte for byte)
   --keyword WORD      also replace this word wherever it occurs (repeatable)
   --drop-text         replace every message and memory text, keeping the structure
+  --notes             the admin state's marks and notes on the chosen chats (redacted too)
 `,
     options: {
       output: { type: "string", short: "o" },
+      notes: { type: "boolean" },
       chats: { type: "string" },
       "all-chats": { type: "boolean" },
       since: { type: "string" },

@@ -253,22 +253,37 @@ test.describe("the inspector, both formats", () => {
     const notes = page.getByRole("list", { name: "Notes of this chat" });
     await expect(notes.getByRole("listitem")).toHaveCount(2);
     await expect(notes).toContainText("the answer to check");
+    // A note on a range: listed with its range, linked to its first line.
+    await page.getByLabel("To line (for a range)").fill("3");
+    await page.getByLabel("Note on line 2").fill("the whole exchange");
+    await page.getByRole("button", { name: "Add note" }).click();
+    await expect(page.getByText("Note added to lines 2–3.")).toBeVisible();
+    await expect(notes.getByRole("listitem")).toHaveCount(3);
+    await expect(notes.getByRole("link", { name: "Lines 2–3" })).toHaveAttribute("href", /line=2/);
     await expectAccessible(page);
+
+    // The chat list marks the chat, with its count of notes.
+    await page.goto("/chats");
+    await expect(page.getByRole("row").filter({ hasText: "c-one" }).getByTestId("notes-marker")).toContainText(
+      "3 notes",
+    );
+    await page.goto("/chats/c-one?line=2&view=raw");
 
     // Oda appends a save: the marks stay on their line.
     const more = `${JSON.stringify({ time: at(9), role: "user", text: "Question 3 of c-one" })}\n`;
     appendFileSync(log, await compress(Buffer.from(more), 3));
     await page.reload();
-    await page.getByText("Notes and marks (2)").click();
-    await expect(notes.getByRole("listitem").filter({ hasText: "kept" })).toHaveCount(2);
+    await page.getByText("Notes and marks (3)").click();
+    await expect(notes.getByRole("listitem").filter({ hasText: "kept" })).toHaveCount(3);
     await expect(lines.getByText("Question 3 of c-one")).toBeVisible();
 
     // The log rewritten with line 2 changed: its mark and note are lost, not moved.
     const text = execFileSync("zstd", ["-dc", log], { encoding: "utf8" }).replace("Answer 1 of c-one", "Changed");
     writeFileSync(log, await compress(Buffer.from(text), 3));
     await page.reload();
-    await page.getByText("Notes and marks (2, 2 lost)").click();
+    await page.getByText("Notes and marks (3, 3 lost)").click();
     await expect(notes.getByText("lost: the line changed since")).toHaveCount(2);
+    await expect(notes.getByText("lost: a line of the range changed since")).toHaveCount(1);
   });
 
   test("downloads the decompressed log and the raw file", async ({ page, oda }) => {

@@ -147,3 +147,33 @@ describe("the index's folder check on the decode worker", () => {
     expect((await rows.freshness).fresh).toBe(false);
   });
 });
+
+describe("the chat list's notes (issue 29)", () => {
+  it("gives each chat with marks or notes their count, from the index and from the folder alike", async () => {
+    const { addNote } = await import("@/lib/notes");
+    const { readLines } = await import("@/lib/sessions/read");
+    const read = await readLines(logs, "c-b", { from: 1, count: 2 });
+    for (const line of read.lines)
+      await addNote(state, {
+        chat: "c-b",
+        generation: read.generation,
+        line: line.n,
+        lineText: line.raw,
+        text: `note ${line.n}`,
+      });
+    const rows = (await collect()).flatMap((b) => b.rows);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.notes]))).toEqual({
+      "c-a": undefined,
+      "c-b": 2,
+      "c-c": undefined,
+    });
+    // Listed from the folder (no index): the same counts.
+    closeAllIndexes();
+    rmSync(join(state, "index"), { recursive: true, force: true });
+    const folderRows: ChatListBatch["rows"] = [];
+    for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2))
+      folderRows.push(...batch.rows);
+    expect(folderRows.find((r) => r.id === "c-b")?.notes).toBe(2);
+    expect(folderRows.find((r) => r.id === "c-a")?.notes).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
+import { noteCounts } from "@/lib/notes";
 import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
 import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/sessions/views";
 import { refreshInWorker } from "@/server/index-worker";
@@ -106,10 +107,16 @@ function startRefresh(state: string, logDir: string, compress: boolean): void {
 }
 
 /** The folder listed on the decode worker (chats without a usable checkpoint are read from their logs there). */
-async function* folderBatches(logDir: string, compress: boolean, batchSize: number) {
+/** The row with its count of marks and notes, when it has any. */
+function withNotes(row: ChatRow, notes: Map<string, number>): ChatRow {
+  const n = notes.get(row.id);
+  return n ? { ...row, notes: n } : row;
+}
+
+async function* folderBatches(logDir: string, compress: boolean, batchSize: number, notes: Map<string, number>) {
   for await (const batch of streamInWorker("listChats", logDir, compress, batchSize)) {
     yield {
-      rows: batch.chats.map(toRow),
+      rows: batch.chats.map((c) => withNotes(toRow(c), notes)),
       problems: batch.problems.map(toChatProblem),
       done: batch.done,
       total: batch.total,
@@ -134,10 +141,12 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
   }
   const { logDir, compress } = folder;
   const state = ctx.roots.state;
+  // Each chat's count of marks and notes (issue 29), shown as a marker on its row.
+  const notes = state ? noteCounts(state) : new Map<string, number>();
   const index = readIndex(state, logDir, compress);
   if (!index?.rows) {
     let first = true;
-    for await (const batch of folderBatches(logDir, compress, batchSize)) {
+    for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
       yield { ...batch, ...(first && index ? { index: index.source } : {}) };
       first = false;
     }
@@ -147,7 +156,7 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
   const sent = new Map<string, string>();
   const folderProblems = problems.map(toChatProblem);
   for (let i = 0; i === 0 || i < total; i += batchSize) {
-    const rows = index.rows.chatsAt(i, i + batchSize).map(toRow);
+    const rows = index.rows.chatsAt(i, i + batchSize).map((c) => withNotes(toRow(c), notes));
     for (const row of rows) sent.set(row.id, JSON.stringify(row));
     yield {
       rows,
@@ -177,7 +186,7 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
   let latestProblems: ChatProblem[] = [];
   let done = 0;
   let listed = total;
-  for await (const batch of folderBatches(logDir, compress, batchSize)) {
+  for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
     const changed = batch.rows.filter((row) => {
       seen.add(row.id);
       return sent.get(row.id) !== JSON.stringify(row);

@@ -22,13 +22,15 @@ const ZScope = z.object({
   kinds: z.array(z.enum(REDACT_KINDS)),
   keywords: z.array(z.string().min(1).max(200)).max(100),
   dropText: z.boolean(),
+  notes: z.boolean().optional(),
 });
 
 /** The roots a bundle is made of, and the state folder it is staged and written in. */
 function bundleRootsOf(ctx: SourceContext) {
   const roots = ctx.roots;
   if (!roots.home && !roots.logs) throw new OdaError("not_found", "No Oda home or log folder is set.");
-  return { roots: { home: roots.home, logs: roots.logs }, state: requireSourceRoot(ctx, "state") };
+  const state = requireSourceRoot(ctx, "state");
+  return { roots: { home: roots.home, logs: roots.logs, state }, state };
 }
 
 function version(): string {

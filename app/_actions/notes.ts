@@ -1,7 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { addNote, removeNote } from "@/lib/notes";
+import { OdaError } from "@/lib/errors";
+import { addNote, MAX_NOTE_LINES, removeNote } from "@/lib/notes";
 import { runAction } from "@/server/action";
 import { inWorker } from "@/server/log-worker";
 import { requireLogFolder, requireSourceRoot } from "@/server/source/context";
@@ -11,6 +12,8 @@ const ZAdd = z.object({
   id: ZId,
   generation: z.string().min(1).max(200),
   line: z.number().int().min(1),
+  /** The last line of a range (a note on lines `line`–`to`). */
+  to: z.number().int().min(1).optional(),
   text: z.string().max(10_000),
 });
 const ZRemove = z.object({ id: ZId, note: z.string().min(1).max(100) });
@@ -21,16 +24,23 @@ const ZRemove = z.object({ id: ZId, note: z.string().min(1).max(100) });
  * annotate what it received.
  */
 export async function addNoteAction(input: unknown) {
-  return runAction(ZAdd, input, async ({ id, generation, line, text }, ctx) => {
+  return runAction(ZAdd, input, async ({ id, generation, line, to, text }, ctx) => {
     const { logDir, compress } = requireLogFolder(ctx);
-    const read = await inWorker("readLines", logDir, id, { from: line, count: 1, generation, compress });
-    const found = read.lines[0];
-    if (!found || found.n !== line) throw new Error(`Chat "${id}" has no line ${line}.`);
+    const last = to ?? line;
+    if (last < line)
+      throw new OdaError("bad_input", `A note's range ends (line ${last}) before it starts (line ${line}).`);
+    if (last - line + 1 > MAX_NOTE_LINES)
+      throw new OdaError("bad_input", `A note spans at most ${MAX_NOTE_LINES} lines.`);
+    const count = last - line + 1;
+    const read = await inWorker("readLines", logDir, id, { from: line, count, generation, compress });
+    const found = read.lines.filter((l, i) => l.n === line + i);
+    if (found.length !== count) throw new OdaError("not_found", `Chat "${id}" has no line ${line + found.length}.`);
     return addNote(requireSourceRoot(ctx, "state"), {
       chat: id,
       generation: read.generation,
       line,
-      lineText: found.raw,
+      to: last,
+      lineText: found.map((l) => l.raw).join("\n"),
       text,
     });
   });

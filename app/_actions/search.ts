@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
+import { noteCounts } from "@/lib/notes";
 import { runAction } from "@/server/action";
 import { refreshInWorker } from "@/server/index-worker";
 import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
@@ -20,6 +21,7 @@ const ZSearch = z.object({
   since: ZDate,
   until: ZDate,
   problems: z.boolean().optional(),
+  withNotes: z.boolean().optional(),
   chats: z.number().int().min(1).max(500).optional(),
 });
 const ZStatus = z.object({ refresh: z.enum(["never", "when-stale", "now"]).default("when-stale") });
@@ -41,6 +43,8 @@ export async function searchAction(input: unknown) {
       since: v.since || null,
       until: v.until || null,
       problems: v.problems ?? false,
+      // Only chats with marks or notes (issue 29), from the source's admin state.
+      onlyChats: v.withNotes ? [...noteCounts(state).keys()] : null,
       chats: v.chats,
     });
   });

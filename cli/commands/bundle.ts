@@ -68,6 +68,7 @@ export function scopeOf(ctx: CommandContext): BundleScope {
     kinds: kindsOf(ctx),
     keywords: keywordsOf(ctx),
     dropText: ctx.flags["drop-text"] === true,
+    ...(ctx.flags.notes === true ? { notes: true } : {}),
   };
 }
 
@@ -89,7 +90,7 @@ const create: Command = async (ctx) => {
   const scope = scopeOf(ctx);
   // On a bundle thread with its own heap limit where its file is at hand (always, but in a bare script).
   const thread = bundleThreadFile();
-  const roots = { home: ctx.roots.home, logs: ctx.roots.logs };
+  const roots = { home: ctx.roots.home, logs: ctx.roots.logs, state: ctx.roots.state };
   const made = thread
     ? ((await runBundleThread(thread, { roots, scope, target, version }, onProgress)) as CreatedBundle)
     : await createBundle(roots, scope, target, { version, onProgress });

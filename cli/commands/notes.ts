@@ -18,7 +18,14 @@ const list: Command = async (ctx) => {
   if (ctx.json) ctx.out(JSON.stringify({ ok: true, notes }, null, 2));
   else {
     for (const n of notes)
-      ctx.out([n.chat, `line ${n.line}`, n.state, n.text ? n.text.replace(/\s+/g, " ") : "(mark)"].join("  "));
+      ctx.out(
+        [
+          n.chat,
+          n.to ? `lines ${n.line}-${n.to}` : `line ${n.line}`,
+          n.state,
+          n.text ? n.text.replace(/\s+/g, " ") : "(mark)",
+        ].join("  "),
+      );
     if (!notes.length) ctx.out("No marks or notes.");
   }
   return notes.some((n) => n.state === "lost") ? 1 : 0;

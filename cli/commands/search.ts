@@ -8,6 +8,7 @@ import {
   type SearchResult,
   searchChats,
 } from "../../lib/index";
+import { noteCounts } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
 import { readCompressSetting } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
@@ -116,6 +117,8 @@ const search: Command = async (ctx) => {
     since: flagString(ctx, "since") ?? null,
     until: flagString(ctx, "until") ?? null,
     problems: ctx.flags.problems === true,
+    // Only chats with marks or notes in the admin state (issue 29).
+    onlyChats: ctx.flags["with-notes"] === true ? [...noteCounts(requireRoot(ctx.roots, "state")).keys()] : null,
     chats: chats === undefined ? 50 : Number(chats),
   });
   if (ctx.json) {

@@ -1,4 +1,5 @@
 import { OdaError } from "../../lib/errors";
+import { noteCounts } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
 import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
 import type { ListingCounts } from "../../lib/sessions/remembered";
@@ -92,6 +93,12 @@ const list: Command = async (ctx) => {
     ? (await import("../../lib/sessions/remembered")).openListingMemory(ctx.roots.state, compress)
     : null;
   let counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
+  // How many marks and notes each chat has in the admin state (issue 29): `notes` in --json when any.
+  const notes = ctx.roots.state ? noteCounts(ctx.roots.state) : new Map<string, number>();
+  const withNotes = <T extends { id: string }>(entry: T) => {
+    const n = notes.get(entry.id);
+    return n ? { ...entry, notes: n } : entry;
+  };
   try {
     for await (const batch of listChats(logDir, { compress, threads, memory })) {
       counts = batch.counts;
@@ -103,7 +110,7 @@ const list: Command = async (ctx) => {
         continue;
       }
       const lines = batch.chats.map((chat) =>
-        JSON.stringify(memory ? { ...entryOf(chat), served: servedFrom(chat) } : entryOf(chat)),
+        JSON.stringify(withNotes(memory ? { ...entryOf(chat), served: servedFrom(chat) } : entryOf(chat))),
       );
       if (!opened) {
         ctx.out('{"ok": true, "chats": [');

@@ -6,6 +6,7 @@ export interface ScopeForm {
   ids: string;
   since: string;
   memory: boolean;
+  notes: boolean;
   kinds: Record<string, boolean>;
   keywords: string;
   dropText: boolean;
@@ -25,6 +26,7 @@ export const INITIAL_SCOPE: ScopeForm = {
   ids: "",
   since: "",
   memory: true,
+  notes: false,
   kinds: Object.fromEntries(Object.keys(KIND_LABELS).map((k) => [k, true])),
   keywords: "",
   dropText: false,
@@ -41,6 +43,7 @@ export function toScope(f: ScopeForm) {
     chats: f.chats === "all" ? ("all" as const) : f.chats === "chosen" ? list(f.ids) : null,
     since: f.since || null,
     memory: f.memory,
+    notes: f.notes,
     kinds: Object.keys(KIND_LABELS).filter((k) => f.kinds[k]) as ("home" | "host" | "email" | "ip" | "key")[],
     keywords: list(f.keywords),
     dropText: f.dropText,
@@ -86,6 +89,10 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
         <label className="mt-3 block text-sm">
           <input type="checkbox" checked={value.memory} onChange={(e) => set({ memory: e.target.checked })} /> Memory
           sets, with their history and deleted memories
+        </label>
+        <label className="mt-3 block text-sm">
+          <input type="checkbox" checked={value.notes} onChange={(e) => set({ notes: e.target.checked })} /> Marks and
+          notes on the chosen chats (redacted like the rest)
         </label>
       </fieldset>
       <fieldset className={box}>

@@ -78,6 +78,14 @@ function ChatCells({ row, grouped }: { row: ChatRow; grouped: boolean }) {
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
           <span className="font-mono break-all">{row.id}</span>
           <CachedLabel row={row} />
+          {row.notes ? (
+            <span title={countOf(row.notes, "note")} data-testid="notes-marker">
+              <Badge tone="info">
+                <span aria-hidden="true">✎ {row.notes}</span>
+                <span className="sr-only">{countOf(row.notes, "note")}</span>
+              </Badge>
+            </span>
+          ) : null}
         </div>
       </div>
       {/* Grouped, the folder is the heading above the row: below lg it would repeat it on every row. */}

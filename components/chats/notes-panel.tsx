@@ -33,15 +33,22 @@ export function notesQuery(id: string, toSource: (href: string) => string) {
   };
 }
 
+/** "Line 4", or "Lines 4–9" for a note on a range. */
+export function linesLabel(note: { line: number; to?: number }): string {
+  return note.to ? `Lines ${formatCount(note.line)}–${formatCount(note.to)}` : `Line ${formatCount(note.line)}`;
+}
+
 /** Marks (empty text) or notes a line; the notes are read again after. */
 export function useAddNote(id: string, generation: string, onMessage: (message: string) => void) {
   const qc = useQueryClient();
   const withSource = useSourceInput();
   return useMutation({
-    mutationFn: ({ line, text }: { line: number; text: string }) =>
-      unwrap(addNoteAction(withSource({ id, generation, line, text }))),
+    mutationFn: ({ line, to, text }: { line: number; to?: number; text: string }) =>
+      unwrap(addNoteAction(withSource({ id, generation, line, to, text }))),
     onSuccess: (note) => {
-      onMessage(note.text ? `Note added to line ${formatCount(note.line)}.` : `Line ${formatCount(note.line)} marked.`);
+      onMessage(
+        note.text ? `Note added to ${linesLabel(note).toLowerCase()}.` : `Line ${formatCount(note.line)} marked.`,
+      );
       void qc.invalidateQueries({ queryKey: queryKeys.sessions.notes(id) });
     },
     onError: (e) => onMessage(e.message),
@@ -77,7 +84,9 @@ export function NotesPanel({
     onError: (e) => onMessage(e.message),
   });
   const [text, setText] = useState("");
+  const [to, setTo] = useState("");
   const textId = useId();
+  const toId = useId();
   const list = notes.data ?? [];
   const lost = list.filter((n) => n.state === "lost").length;
   return (
@@ -95,7 +104,7 @@ export function NotesPanel({
           {list.map((n) => (
             <li key={n.id} className="flex flex-wrap items-baseline gap-2">
               <Link href={hrefOf(n.line)} className="font-mono text-blue-800 underline dark:text-blue-300">
-                Line {formatCount(n.line)}
+                {linesLabel(n)}
               </Link>
               <span>{n.text || "marked"}</span>
               <span
@@ -103,13 +112,13 @@ export function NotesPanel({
                   n.state === "lost" ? "font-medium text-red-800 dark:text-red-300" : "text-zinc-600 dark:text-zinc-400"
                 }
               >
-                {n.state === "lost" ? "lost: the line changed since" : "kept"}
+                {n.state === "lost" ? `lost: ${n.to ? "a line of the range" : "the line"} changed since` : "kept"}
               </span>
               <Button variant="ghost" onClick={() => remove.mutate(n.id)} disabled={remove.isPending}>
                 Remove
                 <span className="sr-only">
                   {" "}
-                  the {n.text ? "note" : "mark"} on line {n.line}
+                  the {n.text ? "note" : "mark"} on {linesLabel(n).toLowerCase()}
                 </span>
               </Button>
             </li>
@@ -120,9 +129,32 @@ export function NotesPanel({
           onSubmit={(e) => {
             e.preventDefault();
             if (!text.trim()) return onMessage("Write the note first.");
-            add.mutate({ line: current, text }, { onSuccess: () => setText("") });
+            const last = to.trim() ? Number(to) : current;
+            if (!Number.isInteger(last) || last < current)
+              return onMessage(`The range ends at a line from ${formatCount(current)} on.`);
+            add.mutate(
+              { line: current, to: last, text },
+              {
+                onSuccess: () => {
+                  setText("");
+                  setTo("");
+                },
+              },
+            );
           }}
         >
+          <label htmlFor={toId} className="flex flex-col gap-0.5">
+            <span>To line (for a range)</span>
+            <input
+              id={toId}
+              type="number"
+              min={current}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              placeholder={String(current)}
+              className="w-28 rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-600 dark:bg-zinc-900"
+            />
+          </label>
           <label htmlFor={textId} className="flex flex-col gap-0.5">
             <span>Note on line {formatCount(current)}</span>
             <textarea

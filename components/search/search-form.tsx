@@ -113,6 +113,18 @@ export function SearchForm({
               Only chats with problems
             </label>
           </div>
+          <div className="flex items-center gap-2 self-end pb-2">
+            <input
+              id="search-notes"
+              type="checkbox"
+              checked={v.notes}
+              onChange={(e) => set({ notes: e.target.checked })}
+              className="h-4 w-4"
+            />
+            <label htmlFor="search-notes" className="text-sm">
+              Only chats with notes
+            </label>
+          </div>
         </fieldset>
       </form>
     </search>

@@ -1,4 +1,4 @@
-/** A search as the page's URL holds it (`/search?q=…&cwd=…&since=…&until=…&role=…&problems=1`). */
+/** A search as the page's URL holds it (`/search?q=…&cwd=…&since=…&until=…&role=…&problems=1&notes=1`). */
 export interface SearchParams {
   query: string;
   cwd: string;
@@ -6,6 +6,8 @@ export interface SearchParams {
   until: string;
   role: string;
   problems: boolean;
+  /** Only chats with marks or notes. */
+  notes: boolean;
 }
 
 /** The roles a search can be narrowed to, as the filter names them. */
@@ -33,6 +35,7 @@ export function readSearchParams(raw: Raw): SearchParams {
     until: one(raw.until),
     role: one(raw.role),
     problems: one(raw.problems) === "1",
+    notes: one(raw.notes) === "1",
   };
 }
 
@@ -45,5 +48,6 @@ export function searchParamsString(p: SearchParams): string {
   if (p.until) out.set("until", p.until);
   if (p.role) out.set("role", p.role);
   if (p.problems) out.set("problems", "1");
+  if (p.notes) out.set("notes", "1");
   return out.toString();
 }

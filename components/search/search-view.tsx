@@ -27,6 +27,7 @@ export function SearchView({ initial }: { initial: SearchParams }) {
     queryKey: queryKeys.search.query(query, {
       ...filters,
       problems: filters.problems ? "1" : "",
+      notes: filters.notes ? "1" : "",
       chats: String(chats),
     }),
     queryFn: () =>
@@ -39,6 +40,7 @@ export function SearchView({ initial }: { initial: SearchParams }) {
             since: filters.since || undefined,
             until: filters.until || undefined,
             problems: filters.problems,
+            withNotes: filters.notes,
             chats,
           }),
         ),

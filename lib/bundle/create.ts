@@ -3,10 +3,12 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
+import { OdaError } from "../errors";
 import { readSettings } from "../memory/settings";
 import { writeArchive } from "./archive";
 import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
+import { bundleNotes } from "./notes";
 import { type BundleScope, type LeftOut, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
@@ -16,6 +18,8 @@ import { redactBundlePath, type StagedFile, stageFiles } from "./stage";
 export interface BundleRoots {
   home: string | null;
   logs: string | null;
+  /** The admin state, whose notes go in with `scope.notes`. */
+  state?: string | null;
 }
 
 /** Progress while a bundle is made: bytes read of the chosen files, then bytes archived. */
@@ -122,6 +126,17 @@ export async function prepareBundle(
       leftOut,
       fileMaxBytes,
     });
+    if (scope.notes && !roots.state)
+      throw new OdaError("bad_input", "Notes go into a bundle from the admin state: give it with --state DIR.");
+    if (scope.notes && roots.state)
+      files.push(
+        ...(await bundleNotes(
+          roots.state,
+          roots.logs,
+          plan.chats.map((c) => c.id),
+          { redactor, dropText: scope.dropText, compress: plan.compress },
+        )),
+      );
     // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
     redactor.file = "manifest.json";
     const notIn = leftOut.map((l) => ({
@@ -160,6 +175,7 @@ export async function prepareBundle(
         redact: [...kindsFrom(scope)].sort(),
         keywords: scope.keywords.length,
         dropText: scope.dropText,
+        ...(scope.notes ? { notes: true } : {}),
       },
       counts: {
         files: all.length,
@@ -167,6 +183,7 @@ export async function prepareBundle(
         // A chat stored in two places is one chat (both its copies are in).
         chats: new Set(plan.chats.map((c) => c.id)).size,
         memories: plan.files.filter((f) => f.role === "memory").length,
+        ...(scope.notes ? { notes: files.filter((f) => f.path.startsWith("notes/")).length } : {}),
         redactedFiles: files.filter((f) => f.redacted).length,
         replaced: { ...redactor.replaced },
         problems: doctor.sections.reduce((n, s) => n + s.problems.length, 0),

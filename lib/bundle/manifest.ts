@@ -22,12 +22,16 @@ export const ZManifest = z.object({
     /** How many keywords were redacted (never the words). */
     keywords: z.number().int().nonnegative(),
     dropText: z.boolean(),
+    /** The admin state's notes on the chosen chats are in `notes/` (`bundle create --notes`). */
+    notes: z.boolean().optional(),
   }),
   counts: z.object({
     files: z.number().int().nonnegative(),
     bytes: z.number().int().nonnegative(),
     chats: z.number().int().nonnegative(),
     memories: z.number().int().nonnegative(),
+    /** Notes files (one per chat with notes), with `scope.notes`. */
+    notes: z.number().int().nonnegative().optional(),
     redactedFiles: z.number().int().nonnegative(),
     replaced: z.record(z.string(), z.number().int().nonnegative()),
     problems: z.number().int().nonnegative(),

@@ -21,6 +21,8 @@ export interface BundleScope {
   keywords: string[];
   /** Replace every message and memory text, keeping the structure. */
   dropText: boolean;
+  /** The admin state's notes on the chosen chats go in too (`notes/`). */
+  notes?: boolean;
 }
 
 /** How a file is treated when it is staged. */

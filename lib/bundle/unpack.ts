@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import type { DoctorReport } from "../doctor";
 import { OdaError } from "../errors";
 import { openRegularSync } from "../fs/open-regular";
+import { importNotes } from "../notes";
 import { type Manifest, ZManifest } from "./manifest";
 import { peekManifest, readBundle } from "./read";
 
@@ -54,6 +55,13 @@ export async function unpackBundle(
   renameSync(partial, dir);
   const roots = bundleRoots(dir);
   for (const root of [roots.home, roots.logs, roots.state]) mkdirSync(root, { recursive: true });
+  // The notes it carries (`bundle create --notes`) are the opened bundle's own, in its admin state.
+  try {
+    await importNotes(join(dir, "bundle", "notes"), roots.state);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return { ...roots, manifest, name };
 }
 

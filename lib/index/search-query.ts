@@ -26,6 +26,8 @@ export interface SearchFilters {
   role?: string | null;
   /** Only chats that have problems. */
   problems?: boolean;
+  /** Only these chats (by id): the chats with notes, for `--with-notes`. */
+  onlyChats?: string[] | null;
 }
 
 /** A piece of a snippet; `hit` pieces are the matched words. */
@@ -166,6 +168,10 @@ export function compileFilters(options: SearchFilters): CompiledFilters {
     params.cwd = options.cwd;
   }
   if (options.problems) onChat.push("problems > 0");
+  if (options.onlyChats) {
+    onChat.push("id IN (SELECT value FROM json_each(@onlyChats))");
+    params.onlyChats = JSON.stringify(options.onlyChats);
+  }
   const chats = onChat.join(" AND ");
   const where = ["lines_fts MATCH @q", ...(chats ? [`(f.rowid >> 24) IN (SELECT cid FROM chats WHERE ${chats})`] : [])];
   const join = onLine.length ? "JOIN lines l ON l.id = f.rowid" : "";

@@ -111,7 +111,10 @@ function walkNewest(runner: QueryRunner, f: CompiledFilters, want: number, perCh
     `SELECT cid FROM chats ${f.chats ? `WHERE ${f.chats}` : ""} ${NEWEST_FIRST} LIMIT @n OFFSET @o`,
     true,
   );
-  const chatParams = f.chats.includes("@cwd") ? { cwd: f.params.cwd } : {};
+  const chatParams = {
+    ...(f.chats.includes("@cwd") ? { cwd: f.params.cwd } : {}),
+    ...(f.chats.includes("@onlyChats") ? { onlyChats: f.params.onlyChats } : {}),
+  };
   const byChat = new Map<number, ChatHits>();
   const matched: number[] = [];
   let probes = 0;

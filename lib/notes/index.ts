@@ -3,18 +3,24 @@
  *
  * - `addNote`, `removeNote`, `readNotes`, `readAllNotes` (`store.ts`).
  * - `checkedNotes(stateDir, logDir, {chat?, compress})`: every note with whether its line
- *   still reads as it did (`kept`) or changed or is gone (`lost`).
+ *   (each line of its range) still reads as it did (`kept`) or changed or is gone (`lost`).
  */
 
 import { readLines } from "../sessions/read";
-import { judgeNotes, type Note, type NoteState, readAllNotes, readNotes } from "./store";
+import { judgeNotes, type Note, type NoteState, noteSpan, readAllNotes, readNotes } from "./store";
 
 export {
   addNote,
+  importNotes,
   judgeNotes,
   lineHash,
+  MAX_NOTE_LINES,
   type Note,
   type NoteState,
+  noteCounts,
+  noteSpan,
+  notesFileName,
+  notesFileText,
   readAllNotes,
   readNotes,
   removeNote,
@@ -33,13 +39,15 @@ export async function checkedNotes(
   const notes =
     options.chat === undefined ? readAllNotes(stateDir).flatMap((c) => c.notes) : readNotes(stateDir, options.chat);
   return judgeNotes(notes, async (note) => {
+    const count = noteSpan(note);
     const read = await readLines(logDir, note.chat, {
       from: note.line,
-      count: 1,
+      count,
       generation: note.generation,
       compress: options.compress,
     });
-    const line = read.lines[0];
-    return line && line.n === note.line && line.length === undefined ? line.raw : null;
+    // Every line of a range, each whole: one missing or changed loses the note.
+    const whole = read.lines.filter((l, i) => l.n === note.line + i && l.length === undefined);
+    return whole.length === count ? whole.map((l) => l.raw).join("\n") : null;
   });
 }

@@ -37,6 +37,12 @@ describe("marks and notes", () => {
     const listed = await run("notes", "list", ...env);
     expect(listed.code).toBe(0);
     expect(listed.out).toBe("n/1  line 2  kept  (mark)\nn/1  line 3  kept  check this answer");
+    // The chat list gives each chat with notes their count.
+    const chats = JSON.parse((await run("chats", "list", "--json", ...env)).out).chats as {
+      id: string;
+      notes?: number;
+    }[];
+    expect(chats.map((c) => [c.id, c.notes])).toEqual([["n/1", 2]]);
 
     // The log rewritten with line 3 changed: that note is lost, never moved.
     const log = w.logPath;
@@ -47,5 +53,44 @@ describe("marks and notes", () => {
       [2, "kept"],
       [3, "lost"],
     ]);
+  });
+
+  it("a note on a range keeps the hash of all its lines: kept after an append, lost when any one changed", async () => {
+    const root = tempDir();
+    const logs = join(root, "logs");
+    const state = join(root, "state");
+    const w = createChat(logs, { id: "r/1", cwd: null, created: `${T}00.000Z` }, { compress: false });
+    await w.appendTurn({ user: "one question", assistant: "one answer", ts: `${T}01.000Z` });
+    await w.appendTurn({ user: "two question", assistant: "two answer", ts: `${T}02.000Z` });
+    const read = await readLines(logs, "r/1", { from: 2, count: 4, compress: false });
+    const text = (from: number, to: number) =>
+      read.lines
+        .filter((l) => l.n >= from && l.n <= to)
+        .map((l) => l.raw)
+        .join("\n");
+    const generation = read.generation;
+    await addNote(state, { chat: "r/1", generation, line: 2, to: 3, lineText: text(2, 3), text: "first turn" });
+    await addNote(state, { chat: "r/1", generation, line: 4, to: 5, lineText: text(4, 5), text: "second turn" });
+    await expect(
+      addNote(state, { chat: "r/1", generation, line: 4, to: 3, lineText: "", text: "backwards" }),
+    ).rejects.toThrow("A note's range ends (line 3) before it starts (line 4).");
+    await w.appendTurn({ user: "three", assistant: "three answer", ts: `${T}03.000Z` });
+    w.releaseLock();
+    const states = async () =>
+      (await checkedNotes(state, logs, { chat: "r/1", compress: false })).map((n) => [n.line, n.to, n.state]);
+    expect(await states()).toEqual([
+      [2, 3, "kept"],
+      [4, 5, "kept"],
+    ]);
+    // Only the range's last line changes: its note is lost, the other kept.
+    writeFileSync(w.logPath, readFileSync(w.logPath, "utf8").replace("two question", "2 question"));
+    expect(await states()).toEqual([
+      [2, 3, "kept"],
+      [4, 5, "lost"],
+    ]);
+    mkdirSync(join(root, "home"));
+    writeFileSync(join(root, "home", "settings.json"), JSON.stringify({ sessions: { compress: false } }));
+    const listed = await run("notes", "list", "--logs", logs, "--state", state, "--home", join(root, "home"));
+    expect(listed.out).toBe("r/1  lines 2-3  kept  first turn\nr/1  lines 4-5  lost  second turn");
   });
 });

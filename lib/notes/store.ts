@@ -21,7 +21,9 @@ export const ZNote = z.object({
   /** The log the line is in (its generation's file name). */
   generation: z.string().min(1).max(200),
   line: z.number().int().min(1),
-  /** SHA-256 (hex) of the line's text when the note was made. */
+  /** A note on a range: its last line (absent for one line). */
+  to: z.number().int().min(2).optional(),
+  /** SHA-256 (hex) of the line's text when the note was made (of a range: its lines' texts, joined by line ends). */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   /** Empty for a mark. */
   text: z.string().max(10_000),
@@ -34,6 +36,14 @@ const ZNotesFile = z.object({ chat: z.string(), notes: z.array(ZNote) });
 /** How a note's line reads now. */
 export type NoteState = "kept" | "lost";
 
+/** The most lines one note may span. */
+export const MAX_NOTE_LINES = 1000;
+
+/** How many lines a note is on. */
+export function noteSpan(note: Pick<Note, "line" | "to">): number {
+  return (note.to ?? note.line) - note.line + 1;
+}
+
 /** The SHA-256 of a line's text, as notes keep it. */
 export function lineHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -43,8 +53,47 @@ function notesFolder(stateDir: string): string {
   return join(stateDir, "notes");
 }
 
+/** The name of a chat's notes file (in `<state>/notes/`, and in a bundle's `notes/`). */
+export function notesFileName(chat: string): string {
+  return `${createHash("sha256").update(chat).digest("hex").slice(0, 32)}.json`;
+}
+
 function notesFile(stateDir: string, chat: string): string {
-  return join(notesFolder(stateDir), `${createHash("sha256").update(chat).digest("hex").slice(0, 32)}.json`);
+  return join(notesFolder(stateDir), notesFileName(chat));
+}
+
+/** A notes file's text, as the store writes it. */
+export function notesFileText(chat: string, notes: Note[]): string {
+  return `${JSON.stringify({ chat, notes }, null, 2)}\n`;
+}
+
+/**
+ * Copies the notes files of an opened bundle (its `notes/` folder) into `stateDir`'s notes, each
+ * checked and named again from the chat it holds (a file's name is never trusted as a path).
+ */
+export async function importNotes(fromDir: string, stateDir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = readdirSync(fromDir).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+  let count = 0;
+  for (const name of names) {
+    let parsed: ReturnType<typeof readFile>;
+    try {
+      parsed = readFile(join(fromDir, name));
+    } catch {
+      throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
+    }
+    if (!parsed?.notes.every((n) => n.chat === parsed.chat))
+      throw new OdaError("unusable", `The bundle's notes/${name} is not a notes file of Oda Admin.`);
+    mkdirSync(notesFolder(stateDir), { recursive: true });
+    await writeFileAtomic(notesFile(stateDir, parsed.chat), notesFileText(parsed.chat, parsed.notes));
+    count += parsed.notes.length;
+  }
+  return count;
 }
 
 function readFile(path: string): z.infer<typeof ZNotesFile> | null {
@@ -55,7 +104,13 @@ function readFile(path: string): z.infer<typeof ZNotesFile> | null {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
-  const parsed = ZNotesFile.safeParse(JSON.parse(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  const parsed = ZNotesFile.safeParse(value);
   if (!parsed.success) throw new OdaError("unusable", `${path} is not a notes file of Oda Admin.`);
   return parsed.data;
 }
@@ -84,6 +139,11 @@ export function readAllNotes(stateDir: string): { chat: string; notes: Note[] }[
   return all.sort((a, b) => a.chat.localeCompare(b.chat));
 }
 
+/** How many marks and notes each chat with any has. */
+export function noteCounts(stateDir: string): Map<string, number> {
+  return new Map(readAllNotes(stateDir).map((c) => [c.chat, c.notes.length]));
+}
+
 // Writes of one process to the notes, one after another (read, change, replace).
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -92,23 +152,32 @@ async function changeNotes(stateDir: string, chat: string, change: (notes: Note[
     mkdirSync(notesFolder(stateDir), { recursive: true });
     const path = notesFile(stateDir, chat);
     const notes = change(readFile(path)?.notes ?? []);
-    await writeFileAtomic(path, `${JSON.stringify({ chat, notes }, null, 2)}\n`);
+    await writeFileAtomic(path, notesFileText(chat, notes));
     return notes;
   });
   queue = run.catch(() => {});
   return run;
 }
 
-/** Adds a mark (empty text) or a note on a line whose text is `lineText`; a second mark on a line is refused. */
+/**
+ * Adds a mark (empty text) or a note on a line whose text is `lineText`, or on the lines `line`–`to` whose
+ * texts joined by line ends are `lineText`; a second mark on a line is refused.
+ */
 export async function addNote(
   stateDir: string,
-  input: { chat: string; generation: string; line: number; lineText: string; text: string },
+  input: { chat: string; generation: string; line: number; to?: number; lineText: string; text: string },
 ): Promise<Note> {
+  const to = input.to !== undefined && input.to !== input.line ? input.to : undefined;
+  if (to !== undefined && to < input.line)
+    throw new OdaError("bad_input", `A note's range ends (line ${to}) before it starts (line ${input.line}).`);
+  if (to !== undefined && to - input.line + 1 > MAX_NOTE_LINES)
+    throw new OdaError("bad_input", `A note spans at most ${MAX_NOTE_LINES} lines.`);
   const note: Note = {
     id: randomUUID(),
     chat: input.chat,
     generation: input.generation,
     line: input.line,
+    ...(to !== undefined ? { to } : {}),
     hash: lineHash(input.lineText),
     text: input.text.trim(),
     created: new Date().toISOString(),

@@ -43,6 +43,8 @@ export interface ChatRow {
   cacheReason: string;
   behindBytes: number;
   problems: ChatProblem[];
+  /** How many marks and notes the admin state keeps on the chat (absent when none). */
+  notes?: number;
 }
 
 /** Where the list comes from: the index when it is fresh, else the folder. */
