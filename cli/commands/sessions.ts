@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { OdaError } from "../../lib/errors";
-import { noteCounts } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
 import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
 import type { ListingCounts } from "../../lib/sessions/remembered";
@@ -94,7 +95,12 @@ const list: Command = async (ctx) => {
     : null;
   let counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
   // How many marks and notes each chat has in the admin state (issue 29): `notes` in --json when any.
-  const notes = ctx.roots.state ? noteCounts(ctx.roots.state) : new Map<string, number>();
+  // The notes module (and its schema library) is loaded only when there are notes to count.
+  const state = ctx.roots.state;
+  const notes =
+    state && existsSync(join(state, "notes"))
+      ? (await import("../../lib/notes")).noteCounts(state)
+      : new Map<string, number>();
   const withNotes = <T extends { id: string }>(entry: T) => {
     const n = notes.get(entry.id);
     return n ? { ...entry, notes: n } : entry;
