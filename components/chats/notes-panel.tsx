@@ -159,6 +159,7 @@ export function NotesPanel({
             <span>Note on line {formatCount(current)}</span>
             <textarea
               id={textId}
+              dir="auto"
               value={text}
               onChange={(e) => setText(e.target.value)}
               rows={2}
