@@ -20,14 +20,15 @@ import { INITIAL_SCOPE, ScopeFields, type ScopeForm, toScope } from "./scope-fie
 export function CreateBundle() {
   const withSource = useSourceInput();
   const [form, setForm] = useState<ScopeForm>(INITIAL_SCOPE);
+  const scope = toScope(form);
   const [job, setJob] = useState<string | null>(null);
   const [previewJob, setPreviewJob] = useState<string | null>(null);
   const preview = useMutation({
-    mutationFn: () => unwrap(previewBundleAction(withSource(toScope(form)))),
+    mutationFn: () => unwrap(previewBundleAction(withSource(scope))),
     onSuccess: (data) => setPreviewJob(data.id),
   });
   const start = useMutation({
-    mutationFn: () => unwrap(startBundleAction(withSource(toScope(form)))),
+    mutationFn: () => unwrap(startBundleAction(withSource(scope))),
     onSuccess: (data) => setJob(data.id),
   });
   const status = useBundleJob(job).data;
@@ -76,7 +77,7 @@ export function CreateBundle() {
       {checking?.preview && (
         <BundlePreviewView
           preview={checking.preview}
-          kinds={[...toScope(form).kinds, ...(toScope(form).keywords.length ? ["keyword"] : [])]}
+          kinds={[...scope.kinds, ...(scope.keywords.length ? ["keyword"] : [])]}
         />
       )}
       {status && status.state === "running" && (
