@@ -1,5 +1,5 @@
-// Two fixes to Node's HTTP server that Next gives no hook for (the second is
-// `installContentLength` below). Refuses, with 403, every request that carries more than one Host header,
+// Three fixes to Node's HTTP server that Next gives no hook for (the second and
+// third are `installContentLength` and `installShutdown` below). Refuses, with 403, every request that carries more than one Host header,
 // before Next sees it. Next reads Node's `req.headers`, which keeps only the
 // first Host, so the proxy and the guard cannot tell; a good first Host let
 // such a request through. `next start` offers no hook on its HTTP server, so
@@ -71,7 +71,67 @@ function installContentLength(responseClass) {
   };
 }
 
+/**
+ * How long a request still being answered when the server closes may take before its connection is cut.
+ * A write in progress finishes well within it; a long download or listing stream is cut so the server
+ * can stop.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_INSTALLED = Symbol.for("oda-admin.shutdown");
+const CLOSING = Symbol("oda-admin.closing");
+const ANSWERING = Symbol("oda-admin.answering");
+
+/**
+ * Wraps `serverClass.prototype.close` and `emit` once so a closing server lets go of keep-alive
+ * connections. On SIGINT or SIGTERM Next's production server calls `server.close()` and waits for it;
+ * Node closes the connections idle at that moment only, so a dashboard tab that polls (the memory pages
+ * look for outside changes every few seconds) kept its connection busy and the server never exited:
+ * `oda-admin serve` waited for it forever. From `close()` on, every response not yet started, and every
+ * request that still arrives on an open connection, is answered with `Connection: close`; a connection
+ * still busy after `SHUTDOWN_GRACE_MS` is cut. Installed once per class (a subclass may be given its own
+ * grace; its close runs first and the inherited one then finds the server closing).
+ */
+function installShutdown(serverClass, graceMs = SHUTDOWN_GRACE_MS) {
+  const proto = serverClass.prototype;
+  if (Object.hasOwn(proto, SHUTDOWN_INSTALLED)) return;
+  proto[SHUTDOWN_INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function emitEndingKeepAlive(event, ...args) {
+    if (event === "request") {
+      const res = args[1];
+      if (this[CLOSING]) res.shouldKeepAlive = false;
+      else {
+        if (!this[ANSWERING]) this[ANSWERING] = new Set();
+        const answering = this[ANSWERING];
+        answering.add(res);
+        res.once("close", () => answering.delete(res));
+      }
+    }
+    return emit.call(this, event, ...args);
+  };
+  const close = proto.close;
+  proto.close = function closeLettingGo(...args) {
+    if (!this[CLOSING]) {
+      this[CLOSING] = true;
+      for (const res of this[ANSWERING] ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+      const cut = setTimeout(() => this.closeAllConnections(), graceMs);
+      cut.unref();
+      this.once("close", () => clearTimeout(cut));
+    }
+    return close.apply(this, args);
+  };
+}
+
 installDuplicateHostGuard(http.Server);
 installContentLength(http.ServerResponse);
+installShutdown(http.Server);
 
-module.exports = { installDuplicateHostGuard, installContentLength, countHosts, REFUSAL, LENGTH_HEADER };
+module.exports = {
+  installDuplicateHostGuard,
+  installContentLength,
+  installShutdown,
+  countHosts,
+  REFUSAL,
+  LENGTH_HEADER,
+  SHUTDOWN_GRACE_MS,
+};

@@ -112,8 +112,24 @@ export async function checkBundle({ odaAdmin, roots, tmp, ok }) {
     }
     ok("serve --bundle: every page of the bundle under the banner, Save disabled with the read-only sentence");
 
-    // Opening a bundle in a running installed dashboard is left out for now: after it, that server did not
-    // exit on SIGINT/SIGTERM (found at the end of session 33; see the issue 25 note). e2e covers the opening.
+    const running = await serve(odaAdmin, [...roots, "--state", join(tmp, "open-state")]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(running.url);
+      const base = new URL(running.url).origin;
+      await page.goto(`${base}/bundles`);
+      await page.getByLabel("Bundle file on this computer").fill(file);
+      await page.getByRole("button", { name: "Open bundle" }).click();
+      // Opening verifies every checksum and unpacks first, then leads to the bundle's own address.
+      await checkReadOnly(page, await bundleBase(page), "from-the-package.tar.gz");
+      // The live pages stay where they were, without the banner.
+      await page.goto(`${base}/memory`);
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      assert.equal(await page.getByRole("note", { name: "Support bundle" }).count(), 0, "live pages show no banner");
+    } finally {
+      await running.stop();
+    }
+    ok('"Open a bundle" in a running dashboard from the package: shown read-only at its own address, live unchanged');
   } finally {
     await browser.close();
   }
