@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,6 +126,21 @@ describe("a hostile log folder", () => {
     // The root stands in for an Oda home: its settings.json is a FIFO, so the default form is used.
     makeFifo(join(root, "settings.json"));
     expect(readCompressSetting(root)).toBe(true);
+  });
+
+  it("takes the log folder's form from a settings.json inside the home only, never through a link out of it", () => {
+    const home = join(root, "home-with-link");
+    const outside = join(root, "outside-home");
+    mkdirSync(home, { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, "settings.json"), JSON.stringify({ sessions: { compress: false } }));
+    symlinkSync(join(outside, "settings.json"), join(home, "settings.json"));
+    expect(readCompressSetting(home)).toBe(true);
+    // The same file inside the home is read, and so is a link to it that stays inside.
+    rmSync(join(home, "settings.json"));
+    writeFileSync(join(home, "real-settings.json"), JSON.stringify({ sessions: { compress: false } }));
+    symlinkSync(join(home, "real-settings.json"), join(home, "settings.json"));
+    expect(readCompressSetting(home)).toBe(false);
   });
 
   it("follows a link that stays inside the log folder", async () => {
