@@ -14,20 +14,22 @@ import {
 /** The request header naming the source (`server/source/context.ts` `SOURCE_HEADER`). */
 const SOURCE_HEADER = "x-oda-source";
 
+/** The port and token this server was started with: read from the environment once, when it starts. */
+const access = Object.freeze(accessConfigFromEnv());
+
 /**
  * The first line of defence: Host, token and Origin for every request. It is
  * not the only one (CVE-2025-29927): pages, server actions and route handlers
  * run the same checks again through `server/guard.ts`.
  */
 export function proxy(request: NextRequest): NextResponse {
-  const config = accessConfigFromEnv();
   const host = request.headers.get("host");
-  const cookieName = tokenCookieName(config.port);
+  const cookieName = tokenCookieName(access.port);
   const urlToken = request.nextUrl.searchParams.get("token");
 
   // The printed URL carries the token once: swap it for a cookie and drop it from the address bar.
-  if (urlToken !== null && request.method === "GET" && isAllowedHost(host, config.port)) {
-    if (!isValidToken(urlToken, config.token)) return refuse(401, describeRefusal("token"));
+  if (urlToken !== null && request.method === "GET" && isAllowedHost(host, access.port)) {
+    if (!isValidToken(urlToken, access.token)) return refuse(401, describeRefusal("token"));
     const clean = new URL(request.nextUrl.pathname + stripToken(request.nextUrl.search), `http://${host}`);
     const response = NextResponse.redirect(clean, 303);
     response.cookies.set(cookieName, urlToken, { httpOnly: true, sameSite: "strict", path: "/" });
@@ -42,7 +44,7 @@ export function proxy(request: NextRequest): NextResponse {
       presentedToken: request.cookies.get(cookieName)?.value ?? bearerToken(request.headers.get("authorization")),
       fetchMetadata: fetchMetadataOf(request.headers),
     },
-    config,
+    access,
   );
   if (!verdict.ok) return refuse(verdict.status, describeRefusal(verdict.reason));
   return routeToSource(request);

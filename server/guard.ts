@@ -12,12 +12,14 @@ import {
   tokenCookieName,
 } from "@/lib/security/access";
 
+/** The port and token this server was started with: read from the environment once, when it starts. */
+const access = Object.freeze(accessConfigFromEnv());
+
 /**
  * The access rules again, inside the app: the proxy can be bypassed
  * (CVE-2025-29927), so every page, server action and route handler checks too.
  */
 async function verdictFromHeaders(method: string): Promise<AccessVerdict> {
-  const config = accessConfigFromEnv();
   const h = await headers();
   const jar = await cookies();
   return checkAccess(
@@ -25,10 +27,10 @@ async function verdictFromHeaders(method: string): Promise<AccessVerdict> {
       method,
       host: h.get("host"),
       origin: h.get("origin"),
-      presentedToken: jar.get(tokenCookieName(config.port))?.value ?? bearerToken(h.get("authorization")),
+      presentedToken: jar.get(tokenCookieName(access.port))?.value ?? bearerToken(h.get("authorization")),
       fetchMetadata: fetchMetadataOf(h),
     },
-    config,
+    access,
   );
 }
 

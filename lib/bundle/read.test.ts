@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { pack as tarPack } from "tar-stream";
@@ -84,6 +84,41 @@ describe("reading a bundle", () => {
     const opened = await unpackBundle(await archive(dir, goodEntries, good), join(dir, "state"));
     expect(opened.dir.startsWith(join(dir, "state", "bundles"))).toBe(true);
     expect(readFileSync(join(opened.logs, "_no-cwd", "c-1", "session.jsonl"), "utf8")).toBe(good[1]?.data);
+  });
+
+  it("keeps the folder and its admin state when the same bundle is opened again, at once or later", async () => {
+    const dir = temp();
+    const file = await archive(dir, goodEntries, good);
+    const state = join(dir, "state");
+    const [first, second] = await Promise.all([unpackBundle(file, state), unpackBundle(file, state)]);
+    expect(second.dir).toBe(first.dir);
+    // A note made in the bundle's tab lives in its own admin state.
+    writeFileSync(join(first.state, "made-in-the-bundle"), "a note\n");
+    const again = await unpackBundle(file, state);
+    expect(again.dir).toBe(first.dir);
+    expect(readFileSync(join(again.state, "made-in-the-bundle"), "utf8")).toBe("a note\n");
+    // Nothing partial is left beside it.
+    expect(readdirSync(join(state, "bundles"))).toEqual([basename(first.dir)]);
+  });
+
+  it("replaces, whole, the folder of another bundle with the same name and time", async () => {
+    const dir = temp();
+    const state = join(dir, "state");
+    const before = await unpackBundle(await archive(dir, goodEntries, good), state);
+    writeFileSync(join(before.state, "of-the-old-bundle"), "x");
+    const changed = [good[0], { path: good[1]?.path ?? "", data: (good[1]?.data ?? "").replace("hi", "hello") }];
+    const after = await unpackBundle(
+      await archive(
+        dir,
+        changed.map((f) => ({ name: f?.path ?? "", data: f?.data ?? "" })),
+        changed as typeof good,
+      ),
+      state,
+    );
+    expect(after.dir).toBe(before.dir);
+    expect(readFileSync(join(after.logs, "_no-cwd", "c-1", "session.jsonl"), "utf8")).toContain('"text":"hello"');
+    expect(existsSync(join(after.state, "of-the-old-bundle"))).toBe(false);
+    expect(readdirSync(join(state, "bundles"))).toEqual([basename(after.dir)]);
   });
 
   it.each([

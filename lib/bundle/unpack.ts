@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { DoctorReport } from "../doctor";
@@ -32,7 +33,18 @@ export function bundleRoots(dir: string): Omit<OpenedBundle, "manifest" | "name"
   return { dir, home: join(dir, "bundle", "home"), logs: join(dir, "bundle", "logs"), state: join(dir, "state") };
 }
 
-/** Checks `file` and unpacks it below `<stateDir>/bundles/`; the same bundle opened again replaces its folder. */
+/**
+ * Checks `file` (every entry against its SHA-256 in the manifest) and unpacks
+ * it below `<stateDir>/bundles/`. The same bundle already unpacked there (the
+ * same manifest, byte for byte) is kept as it is, with its own admin state: the
+ * notes made in it survive opening it again. Another bundle of the same name
+ * and time replaces it.
+ *
+ * The folder appears whole or not at all: the bundle is unpacked, and its notes
+ * imported, into a partial folder that is then renamed into place. Two
+ * processes unpacking the same new bundle at once (two CLI runs, or a CLI run
+ * beside the dashboard) both end on the one folder the first rename made.
+ */
 export async function unpackBundle(
   file: string,
   stateDir: string,
@@ -40,29 +52,66 @@ export async function unpackBundle(
 ): Promise<OpenedBundle> {
   const bundles = join(stateDir, "bundles");
   mkdirSync(bundles, { recursive: true });
-  const partial = join(bundles, `.partial-${process.pid}-${Date.now()}`);
+  const partial = join(bundles, `.partial-${process.pid}-${Date.now()}-${randomUUID().slice(0, 8)}`);
   mkdirSync(partial);
+  const name = basename(file);
   let manifest: Manifest;
+  let dir: string;
   try {
     manifest = await readBundle(file, join(partial, "bundle"), { maxRatio: options.maxRatio, freeIn: stateDir });
+    dir = unpackedDir(stateDir, file, manifest);
+    if (isUnpackedCopy(dir, join(partial, "bundle", "manifest.json"))) {
+      rmSync(partial, { recursive: true, force: true });
+      return { ...bundleRoots(dir), manifest, name };
+    }
+    const roots = bundleRoots(partial);
+    for (const root of [roots.home, roots.logs, roots.state]) mkdirSync(root, { recursive: true });
+    // The notes it carries (`bundle create --notes`) are the opened bundle's own, in its admin state.
+    await importNotes(join(partial, "bundle", "notes"), roots.state);
   } catch (error) {
     rmSync(partial, { recursive: true, force: true });
     throw error;
   }
-  const name = basename(file);
-  const dir = unpackedDir(stateDir, file, manifest);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(partial, dir);
-  const roots = bundleRoots(dir);
-  for (const root of [roots.home, roots.logs, roots.state]) mkdirSync(root, { recursive: true });
-  // The notes it carries (`bundle create --notes`) are the opened bundle's own, in its admin state.
-  try {
-    await importNotes(join(dir, "bundle", "notes"), roots.state);
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
+  placeUnpacked(partial, dir);
+  return { ...bundleRoots(dir), manifest, name };
+}
+
+/** True when `dir` is an unpacked copy of the bundle whose manifest is at `manifestPath`, with its admin state. */
+function isUnpackedCopy(dir: string, manifestPath: string): boolean {
+  const kept = join(dir, "bundle", "manifest.json");
+  return existsSync(kept) && existsSync(join(dir, "state")) && readFileSync(kept).equals(readFileSync(manifestPath));
+}
+
+/**
+ * Renames the unpacked `partial` to `dir`. A folder already there (another
+ * bundle of that name and time) is renamed aside first and removed after, so
+ * `dir` is never half-written. When another process put the same bundle there
+ * between those two renames, its folder is kept and `partial` removed.
+ */
+function placeUnpacked(partial: string, dir: string): void {
+  let aside: string | null = null;
+  if (existsSync(dir)) {
+    aside = `${partial}-replaced`;
+    try {
+      renameSync(dir, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      aside = null;
+    }
   }
-  return { ...roots, manifest, name };
+  try {
+    renameSync(partial, dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const taken = code === "ENOTEMPTY" || code === "EEXIST";
+    if (!taken || !isUnpackedCopy(dir, join(partial, "bundle", "manifest.json"))) {
+      rmSync(partial, { recursive: true, force: true });
+      throw error;
+    }
+    rmSync(partial, { recursive: true, force: true });
+  } finally {
+    if (aside) rmSync(aside, { recursive: true, force: true });
+  }
 }
 
 /** Where `file` is unpacked below `<stateDir>/bundles/`: its name and creation time. */
