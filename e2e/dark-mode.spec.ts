@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import { listSet } from "../lib/memory";
 import { listAllChats } from "../lib/sessions";
 import { makeDemoInto } from "../scripts/demo";
-import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
+import { expect, expectAccessible, type Oda, seedOnce, test } from "./fixtures";
 
 /** Every page of the dashboard over demo data, in the system's dark scheme, with an axe check each. */
 
@@ -195,7 +195,7 @@ async function visit(page: Page, oda: Oda, v: Visit): Promise<void> {
 }
 
 test.use({
-  odaSetup: seed(async ({ home, logs }) => {
+  odaSetup: seedOnce(async ({ home, logs }) => {
     await makeDemoInto({ home, logs, seed: 2, chats: 15 });
     // One chat copied into a second working folder: the duplicate comparison is a page of its own.
     const folder = (await readdir(logs)).find((name) => name.startsWith("--"));

@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "./server";
@@ -23,6 +24,30 @@ export type SetupRoots = (roots: { home: string; logs: string; state: string }) 
  */
 export function seed(run: SetupRoots): { run: SetupRoots } {
   return { run };
+}
+
+/**
+ * Like {@link seed}, for a setup that costs seconds (demo data, bundles made from it) and gives the same
+ * files every time: it runs once per Playwright worker, into a folder of its own, and each test gets a
+ * copy of what it made (files with the copy's time, as a fresh setup would give). For plain files and
+ * folders only: a setup that makes FIFOs, or links whose targets name its folder, uses `seed`.
+ */
+export function seedOnce(run: SetupRoots): { run: SetupRoots } {
+  let made: Promise<string> | null = null;
+  return {
+    run: async (roots) => {
+      made ??= (async () => {
+        const dir = await mkdtemp(join(tmpdir(), "oda-e2e-seed-"));
+        process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+        const own = { home: join(dir, "home"), logs: join(dir, "logs"), state: join(dir, "state") };
+        await Promise.all(Object.values(own).map((p) => mkdir(p, { recursive: true })));
+        await run(own);
+        return dir;
+      })();
+      // The roots are siblings in the test's own folder; a setup may write beside them (a bundle file).
+      await cp(await made, dirname(roots.home), { recursive: true, force: true });
+    },
+  };
 }
 
 type Options = {

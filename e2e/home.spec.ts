@@ -3,12 +3,12 @@ import { encodeName, groupName } from "../lib/sessions";
 import { leaveDeadLock } from "../lib/sessions/testing";
 import { makeDemoInto } from "../scripts/demo";
 import { closedChat } from "./chats-setup";
-import { expect, expectAccessible, seed, test } from "./fixtures";
+import { expect, expectAccessible, seed, seedOnce, test } from "./fixtures";
 
 test.describe("the start page over demo data", () => {
   test.use({
     odaDemo: true,
-    odaSetup: seed(async ({ home, logs }) => {
+    odaSetup: seedOnce(async ({ home, logs }) => {
       await makeDemoInto({ home, logs, seed: 3, chats: 12 });
     }),
   });

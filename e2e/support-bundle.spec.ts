@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { unpackBundle } from "../lib/bundle/unpack";
 import { makeDemoInto } from "../scripts/demo";
-import { expect, expectAccessible, seed, test } from "./fixtures";
+import { expect, expectAccessible, seedOnce, test } from "./fixtures";
 import { startServer } from "./server";
 
 test.use({
   odaDemo: true,
-  odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 12 }))),
+  odaSetup: seedOnce(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 12 }))),
 });
 
 test("a bundle made in the page opens in a second server: every page under the banner, every save refused", async ({

@@ -5,7 +5,7 @@ import { createBundle, REDACT_KINDS } from "../lib/bundle";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { createMemory, findMemory } from "../lib/memory";
 import { makeDemoInto } from "../scripts/demo";
-import { expect, expectAccessible, seed, test } from "./fixtures";
+import { expect, expectAccessible, seedOnce, test } from "./fixtures";
 
 const scope = (kinds: (typeof REDACT_KINDS)[number][]) => ({
   chats: "all" as const,
@@ -17,7 +17,7 @@ const scope = (kinds: (typeof REDACT_KINDS)[number][]) => ({
 });
 
 test.use({
-  odaSetup: seed(async ({ home, logs, state }) => {
+  odaSetup: seedOnce(async ({ home, logs, state }) => {
     await makeDemoInto({ home, logs, seed: 4, chats: 6 });
     await createBundle({ home, logs }, scope([...REDACT_KINDS]), join(state, "..", "from-ana.tar.gz"), {
       version: "e2e",
