@@ -1,5 +1,4 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
@@ -9,19 +8,6 @@ import { actionSource } from "@/server/source/edge";
 
 /** What every server action returns: never a thrown error across the boundary. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
-
-/** Set while a read runs for a page or a GET route handler that already passed its own guard. */
-const guardedRead = new AsyncLocalStorage<true>();
-
-/**
- * Runs a read action for a page's server prefetch or a GET route handler
- * (`server/reads.ts`): they checked the token and host with `guardPage` or
- * `guardRoute`, and a GET carries no `Origin` for the action guard to check.
- * An action that writes is guarded as a POST all the same.
- */
-export function runGuardedRead<T>(read: () => Promise<T>): Promise<T> {
-  return guardedRead.run(true, read);
-}
 
 const UNEXPECTED = "Something went wrong; nothing was changed. Try again, or run oda-admin doctor.";
 
@@ -41,7 +27,8 @@ export async function runAction<S extends z.ZodType, T>(
   body: (input: z.infer<S>, ctx: SourceContext) => Promise<T>,
   options: { writes?: boolean } = {},
 ): Promise<ActionResult<T>> {
-  if (options.writes || !guardedRead.getStore()) await guardAction();
+  // Every action is a POST: the token, the host and the Origin are checked (a read is never an action; see server/reads/).
+  await guardAction();
   let ctx: SourceContext;
   try {
     ctx = actionSource(sourceOf(input));
@@ -51,6 +38,19 @@ export async function runAction<S extends z.ZodType, T>(
     if (isOdaError(error)) return { ok: false, error: errorBody(error, UNEXPECTED) };
     throw error;
   }
+  return settle(schema, input, (parsed) => body(parsed, ctx));
+}
+
+/**
+ * The shared body of an action and a read (`server/reads/`), once the caller
+ * passed its guard and made its context: zod `safeParse` of the input, the
+ * call, and the result mapped to an `ActionResult`.
+ */
+export async function settle<S extends z.ZodType, T>(
+  schema: S,
+  input: unknown,
+  body: (input: z.infer<S>) => Promise<T> | T,
+): Promise<ActionResult<T>> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -58,12 +58,17 @@ export async function runAction<S extends z.ZodType, T>(
     return { ok: false, error: { code: "bad_input", message: "The request was not valid.", fieldErrors } };
   }
   try {
-    return { ok: true, data: await body(parsed.data, ctx) };
+    return { ok: true, data: await body(parsed.data) };
   } catch (thrown) {
-    const error = systemErrorAsOda(thrown);
-    if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action:", error);
-    return { ok: false, error: errorBody(error, UNEXPECTED) };
+    return failure(thrown);
   }
+}
+
+/** A thrown error as a result: an `OdaError` keeps its sentence; anything else becomes the generic one. */
+export function failure(thrown: unknown): { ok: false; error: ErrorBody } {
+  const error = systemErrorAsOda(thrown);
+  if (!isOdaError(error)) console.error("oda-admin: unexpected error in a server action or read:", error);
+  return { ok: false, error: errorBody(error, UNEXPECTED) };
 }
 
 /** The `source` an action's input names (the schemas ignore the key). */

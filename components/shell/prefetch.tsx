@@ -22,12 +22,14 @@ export async function Prefetch({
 }) {
   // Layouts and pages render side by side: check the access here too, before any read runs.
   await guardPage();
-  const source = await pageSource();
   const client = makeQueryClient();
   await Promise.all(
     queries.map((query) => {
       const { read, input } = query.meta as ReadMeta;
-      return client.prefetchQuery({ queryKey: query.queryKey, queryFn: () => unwrap(runRead(read, input, source.id)) });
+      return client.prefetchQuery({
+        queryKey: query.queryKey,
+        queryFn: () => unwrap(runRead(read, input, pageSource)),
+      });
     }),
   );
   return <HydrationBoundary state={dehydrate(client)}>{children}</HydrationBoundary>;

@@ -5,21 +5,10 @@ import {
   BULK_ID_PATTERN,
   bulkChange,
   changeMemory,
-  chatPayload,
   createMemory,
   createWorkspaceSet,
   deleteMemory,
-  editorContext,
-  findMemory,
-  listAllDeleted,
-  listDeleted,
-  listProblemFiles,
-  listSet,
-  listVersions,
-  listWorkspaces,
-  memoryOverview,
   previewPayloadChange,
-  readSettings,
   requireWorkspaceSet,
   restoreDeleted,
   restoreVersion,
@@ -28,49 +17,21 @@ import {
   undoBulk,
   undoChatChange,
   writeSettings,
-  ZMemoryId,
   ZMemoryRef,
   ZSha256,
   ZVersionName,
   ZWorkspace,
 } from "@/lib/memory";
-import { lintMemory } from "@/lib/memory/lint";
 import { runAction } from "@/server/action";
 import { requireSourceRoot } from "@/server/source/context";
 
+// Server actions write (the reads are in `server/reads/memory.ts`, read through GET). The one
+// exception is `previewNoteAction`: it changes nothing, but carries a draft of up to 1 MB, more than
+// an address holds.
 // Every change returns the lib's `ChangeResult` as is: `changed`, the refusal-free `message`,
 // the memory after it (null once deleted) and the version that keeps what it replaced.
 
-const ZSet = z.object({ workspace: ZWorkspace });
 const expecting = (sha: string | undefined) => (sha ? { expectedSha256: sha } : {});
-
-/** Every set (global first) with its memories, problems and ignored files, the chats' budgets and the settings problems. */
-export async function getOverviewAction(input: unknown = {}) {
-  return runAction(z.object({}), input, (_input, ctx) => memoryOverview(requireSourceRoot(ctx, "home")));
-}
-
-/** One set read from disk, with the limits. */
-export async function getSetAction(input: unknown) {
-  return runAction(ZSet, input, async ({ workspace }, ctx) => {
-    const home = requireSourceRoot(ctx, "home");
-    const { limits } = await readSettings(home);
-    return { set: await listSet(home, workspace, { limits }), limits };
-  });
-}
-
-/** One memory read in full (null once its file is gone). */
-export async function getMemoryAction(input: unknown) {
-  return runAction(ZMemoryRef, input, ({ workspace, id }, ctx) =>
-    findMemory(requireSourceRoot(ctx, "home"), workspace, id),
-  );
-}
-
-/** The limits and the other memories' payload pieces of every chat an edit affects. */
-export async function getEditorContextAction(input: unknown) {
-  return runAction(z.object({ workspace: ZWorkspace, id: ZMemoryId.nullable() }), input, ({ workspace, id }, ctx) =>
-    editorContext(requireSourceRoot(ctx, "home"), workspace, id),
-  );
-}
 
 /** Creates a memory from Settings > Memory. */
 export async function createMemoryAction(input: unknown) {
@@ -171,51 +132,6 @@ export async function saveRawFileAction(input: unknown) {
   );
 }
 
-/** A memory's current state (null when deleted or gone), its deletion mark and its versions, newest first. */
-export async function readHistoryAction(input: unknown) {
-  return runAction(ZMemoryRef, input, async ({ workspace, id }, ctx) => {
-    const home = requireSourceRoot(ctx, "home");
-    const [current, versions, deleted] = await Promise.all([
-      findMemory(home, workspace, id),
-      listVersions(home, workspace, id),
-      listDeleted(home, workspace),
-    ]);
-    const mark = deleted.find((d) => d.id === id);
-    return { current, versions, deleted: mark ? { deletedAt: mark.deletedAt, title: mark.title } : null };
-  });
-}
-
-/** Every deleted memory of every set, newest deletion first. */
-export async function listDeletedAction(input: unknown = {}) {
-  return runAction(z.object({}), input, (_input, ctx) => listAllDeleted(requireSourceRoot(ctx, "home")));
-}
-
-/** Every problem under the home, with each problem file's raw text and sha256 for the raw editor. */
-export async function listProblemsAction(input: unknown = {}) {
-  return runAction(z.object({}), input, (_input, ctx) => listProblemFiles(requireSourceRoot(ctx, "home")));
-}
-
-/** What a chat in a workspace (or none) receives, the workspaces to pick from, and the memories it could change. */
-export async function readPayloadAction(input: unknown) {
-  return runAction(ZSet, input, async ({ workspace }, ctx) => {
-    const home = requireSourceRoot(ctx, "home");
-    const [payload, workspaces, global, ws] = await Promise.all([
-      chatPayload(home, workspace),
-      listWorkspaces(home),
-      listSet(home, null),
-      workspace === null ? null : listSet(home, workspace),
-    ]);
-    const memories = [...global.memories, ...(ws?.memories ?? [])].map((m) => ({
-      id: m.id,
-      workspace: m.workspace,
-      title: m.title,
-      text: m.text,
-      enabled: m.enabled,
-    }));
-    return { payload, workspaces, memories };
-  });
-}
-
 const ZChange = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("edit"), title: z.string().max(100_000), text: z.string().max(1_000_000) }),
   z.object({ kind: z.literal("enabled"), enabled: z.boolean() }),
@@ -234,11 +150,6 @@ export async function previewNoteAction(input: unknown) {
       limit: p.after.limit,
     };
   });
-}
-
-/** The settings as read (defaults filled in) with their problems. */
-export async function getSettingsAction(input: unknown = {}) {
-  return runAction(z.object({}), input, (_input, ctx) => readSettings(requireSourceRoot(ctx, "home")));
 }
 
 /** Saves the limits and `sessions.compress`; the lib refuses a value out of range. */
@@ -265,22 +176,6 @@ export async function createWorkspaceSetAction(input: unknown) {
     ({ workspace }, ctx) => createWorkspaceSet(requireSourceRoot(ctx, "home"), workspace),
     { writes: true },
   );
-}
-
-/** How many chats of the log folder a form (`sessions.compress`) would refuse, asked before saving a change of it. */
-export async function countFormRefusalsAction(input: unknown) {
-  return runAction(z.object({ compress: z.boolean() }), input, async ({ compress }, ctx) => {
-    const logs = ctx.roots.logs;
-    // Loaded on demand: every memory page's actions share this module, and only this one reads the log folder.
-    const { countFormRefusals } = await import("@/lib/sessions/form-count");
-    // No log folder: no chat to refuse.
-    return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
-  });
-}
-
-/** Memory lint over every set: the Memory health page's findings. */
-export async function lintAction(input: unknown = {}) {
-  return runAction(z.object({}), input, (_input, ctx) => lintMemory(requireSourceRoot(ctx, "home"), { all: true }));
 }
 
 const ZBulkAction = z.discriminatedUnion("kind", [

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { type BundleScope, REDACT_KINDS } from "@/lib/bundle";
 import { OdaError } from "@/lib/errors";
 import { runAction } from "@/server/action";
-import { bundleJob, startBundleJob, startPreviewJob } from "@/server/bundle-jobs";
+import { startBundleJob, startPreviewJob } from "@/server/bundle-jobs";
 import { requireSourceRoot, SOURCE_ID, type SourceContext } from "@/server/source/context";
 import { sources } from "@/server/source/registry";
 
@@ -46,7 +46,7 @@ function version(): string {
 
 /**
  * Starts counting what a bundle of this scope would hold (files, sizes, how many values each kind
- * replaces), writing nothing; the page polls `bundleJobAction` for its progress and the preview.
+ * replaces), writing nothing; the page polls the `bundles.job` read for its progress and the preview.
  */
 export async function previewBundleAction(input: unknown) {
   return runAction(
@@ -60,7 +60,7 @@ export async function previewBundleAction(input: unknown) {
   );
 }
 
-/** Starts writing the bundle; the page polls `bundleJobAction` for its progress. */
+/** Starts writing the bundle; the page polls the `bundles.job` read for its progress. */
 export async function startBundleAction(input: unknown) {
   return runAction(
     ZScope,
@@ -72,24 +72,6 @@ export async function startBundleAction(input: unknown) {
     },
     { writes: true },
   );
-}
-
-/** A bundle job's progress; `download` is set once the file is written. */
-export async function bundleJobAction(input: unknown) {
-  return runAction(z.object({ id: z.string().regex(/^[0-9a-f]{16}$/) }), input, async ({ id }) => {
-    const job = bundleJob(id);
-    if (!job) throw new OdaError("not_found", "No such bundle is being written here.");
-    return {
-      state: job.state,
-      progress: job.progress,
-      error: job.error,
-      files: job.files,
-      bytes: job.bytes,
-      fileName: job.file ? job.file.split(/[\\/]/).pop() : null,
-      mapFile: job.mapFile,
-      preview: job.preview,
-    };
-  });
 }
 
 /**
