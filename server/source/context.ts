@@ -5,7 +5,7 @@ import { readOnlySentence } from "@/lib/bundle/messages";
 import { bundleRoots, type OpenedBundle } from "@/lib/bundle/unpack";
 import { OdaError } from "@/lib/errors";
 import { type RootName, type Roots, requireRoot, resolveRoots } from "@/lib/roots";
-import { readCompressSetting } from "@/lib/sessions/settings";
+import { logFolderOf } from "@/lib/sessions/settings";
 
 /**
  * A source is what a page shows: the live installation, or one support bundle
@@ -106,7 +106,7 @@ export function liveContext(roots: Roots): SourceContext {
     id: LIVE_ID,
     kind: "live",
     roots: Object.freeze({ ...roots }),
-    log: Object.freeze({ dir: roots.logs, compress: readCompressSetting(roots.home) }),
+    log: Object.freeze(logFolderOf(roots)),
     canWrite: true,
     readOnly: null,
     bundle: null,
@@ -122,7 +122,7 @@ export function bundleContext(id: string, info: OpenedBundleInfo): SourceContext
     id,
     kind: "bundle",
     roots: Object.freeze(roots),
-    log: Object.freeze({ dir: roots.logs, compress: readCompressSetting(roots.home) }),
+    log: Object.freeze(logFolderOf(roots)),
     canWrite: false,
     readOnly: readOnlySentence(info.name),
     bundle: Object.freeze({ ...info }),
