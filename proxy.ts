@@ -17,7 +17,7 @@ const SOURCE_HEADER = "x-oda-source";
 /**
  * The first line of defence: Host, token and Origin for every request. It is
  * not the only one (CVE-2025-29927): pages, server actions and route handlers
- * run the same checks again through `server/guard.ts`.
+ * run the same checks again through `server/access/guard.ts`.
  */
 export function proxy(request: NextRequest): NextResponse {
   const config = accessConfigFromEnv();

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRead } from "@/components/shell/use-read";
-import type { BundlePreview } from "@/server/bundle-jobs";
+import type { BundlePreview } from "@/server/jobs/bundle-jobs";
 import { KIND_LABELS } from "./scope-fields";
 
 /** Bytes as the Support page shows them. */

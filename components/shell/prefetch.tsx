@@ -3,7 +3,7 @@ import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-que
 import type { ReactNode } from "react";
 import { makeQueryClient } from "@/components/shell/query-client";
 import { unwrap } from "@/components/ui/action-error";
-import { guardPage } from "@/server/guard";
+import { guardPage } from "@/server/access/guard";
 import { runRead } from "@/server/reads";
 import { pageSource } from "@/server/source/edge";
 import type { ReadMeta } from "./read-query";

@@ -6,8 +6,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type BundleScope, REDACT_KINDS } from "@/lib/bundle";
 import { OdaError } from "@/lib/errors";
-import { runAction } from "@/server/action";
-import { startBundleJob, startPreviewJob } from "@/server/bundle-jobs";
+import { runAction } from "@/server/access/action";
+import { startBundleJob, startPreviewJob } from "@/server/jobs/bundle-jobs";
 import { requireSourceRoot, SOURCE_ID, type SourceContext } from "@/server/source/context";
 import { sources } from "@/server/source/registry";
 

@@ -22,7 +22,7 @@ import {
   ZVersionName,
   ZWorkspace,
 } from "@/lib/memory";
-import { runAction } from "@/server/action";
+import { runAction } from "@/server/access/action";
 import { requireSourceRoot } from "@/server/source/context";
 
 // Server actions write (the reads are in `server/reads/memory.ts`, read through GET). The one

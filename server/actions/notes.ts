@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { OdaError } from "@/lib/errors";
 import { addNote, MAX_NOTE_LINES, removeNote } from "@/lib/notes";
-import { runAction } from "@/server/action";
-import { inWorker } from "@/server/log-worker";
+import { runAction } from "@/server/access/action";
 import { requireLogFolder, requireSourceRoot } from "@/server/source/context";
+import { inWorker } from "@/server/workers/log-worker";
 
 const ZId = z.string().min(1).max(1024);
 const ZAdd = z.object({

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { applyRepair, type RepairTarget, setAsideHomeLock, undoRepair } from "@/lib/repair";
-import { runAction } from "@/server/action";
+import { runAction } from "@/server/access/action";
+import { afterResume, repairRoots, startFormJob } from "@/server/jobs/repairs";
 import { ZTargetInput } from "@/server/reads/repairs";
-import { afterResume, repairRoots, startFormJob } from "@/server/repairs";
 import { requireSourceRoot } from "@/server/source/context";
 
 const ZUndo = z.object({ id: z.string().min(1).max(200) });

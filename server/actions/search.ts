@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { runAction } from "@/server/action";
+import { runAction } from "@/server/access/action";
 import { readIndexStatus } from "@/server/reads/search";
 
 /**

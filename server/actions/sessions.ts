@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { freeStaleLock } from "@/lib/sessions";
-import { runAction } from "@/server/action";
+import { runAction } from "@/server/access/action";
 import { requireLogFolder } from "@/server/source/context";
 
 // Chat ids are data: the lib finds the chat folder by decoding folder names, never by joining a path.

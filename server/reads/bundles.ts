@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { OdaError } from "@/lib/errors";
-import { bundleJob } from "@/server/bundle-jobs";
+import { bundleJob } from "@/server/jobs/bundle-jobs";
 
 // The Support page's read: a bundle job's progress, polled while it runs (starting one is an action).
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { findInChat, nextErrorLine, seekLine } from "@/lib/sessions";
-import type { LineView } from "@/server/chat-inspector";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
+import type { LineView } from "@/server/views/chat-inspector";
 
 // The log viewer's on-demand reads (Find, Next problem, the n/N e/E [ ] keys): each answers one line or null.
 

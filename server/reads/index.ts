@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { type ActionResult, failure, settle } from "@/server/action";
+import { type ActionResult, failure, settle } from "@/server/access/action";
 import type { SourceContext } from "@/server/source/context";
 import { readBundleJob, ZBundleJob } from "./bundles";
 import { readFindInChat, readNextError, readSeekLine, ZFind, ZNextError, ZSeek } from "./chats";

@@ -11,7 +11,7 @@ import {
   setAsideHomeLock,
   spaceReport,
 } from "@/lib/repair";
-import { repairRoots, resumeReport } from "@/server/repairs";
+import { repairRoots, resumeReport } from "@/server/jobs/repairs";
 import { requireSourceRoot, type SourceContext } from "@/server/source/context";
 
 // The Repairs page's reads. None of them changes anything: interrupted repairs are resumed at the

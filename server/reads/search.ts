@@ -2,8 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
 import { noteCounts } from "@/lib/notes";
-import { refreshInWorker } from "@/server/index-worker";
 import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
+import { refreshInWorker } from "@/server/workers/index-worker";
 
 // The search page's reads: the results, the index's status and its working folders, each a plain
 // function of the request's source, read through GET like every other read.

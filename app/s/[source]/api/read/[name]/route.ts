@@ -1,5 +1,5 @@
 import { SAFE_HEADERS } from "@/lib/security/access";
-import { guardRoute } from "@/server/guard";
+import { guardRoute } from "@/server/access/guard";
 import { isReadName, runRead } from "@/server/reads";
 import { routeSource } from "@/server/source/edge";
 

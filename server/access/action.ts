@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { type ErrorBody, errorBody, isOdaError } from "@/lib/errors";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
-import { guardAction } from "@/server/guard";
+import { guardAction } from "@/server/access/guard";
 import { requireWritable, type SourceContext } from "@/server/source/context";
 import { actionSource } from "@/server/source/edge";
 

@@ -1,8 +1,8 @@
-import { checkIndexFreshness, type Freshness } from "../lib/index";
-import { workerApi } from "../lib/sessions/worker-api";
+import { checkIndexFreshness, type Freshness } from "../../lib/index";
+import { workerApi } from "../../lib/sessions/worker-api";
 
 /**
- * What the server's decode worker (`server/decode-thread.mjs`) runs: the log
+ * What the server's decode worker (`server/workers/decode-thread.mjs`) runs: the log
  * reads of `lib/sessions/worker-api.ts`, and the chat list's check of the
  * search index against the log folder (a walk of every chat folder and a few
  * stats per chat: 100,000 chats keep a thread busy for seconds), so the

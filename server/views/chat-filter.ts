@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { FILTER_CONTEXTS, type LineFilter } from "@/lib/sessions";
-import type { LineView } from "@/server/chat-inspector";
-import { inWorker } from "@/server/log-worker";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
+import type { LineView } from "@/server/views/chat-inspector";
+import { inWorker } from "@/server/workers/log-worker";
 
 /**
  * The log viewer's filters as the URL carries them (`?role=&tool=&problems=1&usage=1&q=&context=`), and

@@ -5,9 +5,9 @@ import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/l
 import { noteCounts } from "@/lib/notes";
 import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
 import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/sessions/views";
-import { refreshInWorker } from "@/server/index-worker";
-import { inWorker, streamInWorker } from "@/server/log-worker";
 import type { SourceContext } from "@/server/source/context";
+import { refreshInWorker } from "@/server/workers/index-worker";
+import { inWorker, streamInWorker } from "@/server/workers/log-worker";
 
 export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { countProblemChats as countFromIndex, startIndexRefresh } from "@/lib/index";
-import { logFolder, streamChatList } from "@/server/chat-list";
-import { refreshInWorker } from "@/server/index-worker";
 import type { SourceContext } from "@/server/source/context";
+import { logFolder, streamChatList } from "@/server/views/chat-list";
+import { refreshInWorker } from "@/server/workers/index-worker";
 
 /** Chats with at least one problem, from the whole chat list (no usable index: the folder is listed). */
 async function countFromList(ctx: SourceContext): Promise<number> {

@@ -77,7 +77,7 @@ function newJob(): BundleJob {
  * chosen file never holds up the server's requests, and its heap has a limit of its own.
  */
 function inThread(job: BundleJob, task: BundleTask) {
-  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "bundle-thread.mjs");
+  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "bundle-thread.mjs");
   return runBundleThread(file, task, (p) => (job.progress = p));
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { isOdaError } from "@/lib/errors";
 import { type ChatMemory, chatMemories } from "@/lib/memory";
 import { locateChat } from "@/lib/sessions";
-import type { SourceContext } from "./source/context";
+import type { SourceContext } from "../source/context";
 
 /**
  * Whether the chat a memory names is still in the log folder: `present`

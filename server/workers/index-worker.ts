@@ -6,7 +6,7 @@ import type { RefreshResult, RefreshRunner } from "@/lib/index";
 
 /**
  * The server's index refresh runner: each background refresh runs on a worker
- * thread of its own (`server/index-thread.mjs`) with its own connection to the
+ * thread of its own (`server/workers/index-thread.mjs`) with its own connection to the
  * index, so decoding logs (a zstd bomb included) never blocks the event loop,
  * and the decode worker stays free for the inspector's reads meanwhile. The
  * main thread's readers keep their connection; the index is in WAL mode, so
@@ -25,7 +25,7 @@ type Message =
 /** Runs one refresh on a new worker thread, relaying its progress. */
 export const refreshInWorker: RefreshRunner = (handle, options) =>
   new Promise((end, fail) => {
-    const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "index-thread.mjs");
+    const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "index-thread.mjs");
     const worker = new Worker(/*turbopackIgnore: true*/ file, {
       workerData: { state: dirname(handle.path), logDir: handle.logDir, compress: options.compress },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },

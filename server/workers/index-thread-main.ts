@@ -3,16 +3,16 @@
  * (`lib/index/refresh.ts`) on its own thread with its own SQLite connection,
  * so that reading logs never holds up the server's event loop. It posts
  * `{ progress: [done, total] }` as chats are done, then `{ result }` or
- * `{ error }`, and ends. Loaded by `server/index-thread.mjs` through tsx in a
+ * `{ error }`, and ends. Loaded by `server/workers/index-thread.mjs` through tsx in a
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
 
 import { parentPort, workerData } from "node:worker_threads";
-import { errorToData } from "../lib/errors";
-import { systemErrorAsOda } from "../lib/fs/system-error";
-import { closeAllIndexes, openIndex } from "../lib/index/db";
-import { refreshIndex } from "../lib/index/refresh";
-import { readLogLimits, setLogLimits } from "../lib/sessions/limits";
+import { errorToData } from "../../lib/errors";
+import { systemErrorAsOda } from "../../lib/fs/system-error";
+import { closeAllIndexes, openIndex } from "../../lib/index/db";
+import { refreshIndex } from "../../lib/index/refresh";
+import { readLogLimits, setLogLimits } from "../../lib/sessions/limits";
 
 /** What the server hands the worker. */
 interface Task {

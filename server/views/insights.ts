@@ -4,7 +4,7 @@ import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";
 import { chatsForFilter, type InsightsOverview, insightsOverview, type usageByChat } from "@/lib/insights";
 import type { ChatsFilter } from "@/lib/insights/links";
-import { guardPage } from "@/server/guard";
+import { guardPage } from "@/server/access/guard";
 import { MISSING_ROOT, type SourceContext } from "@/server/source/context";
 
 /**

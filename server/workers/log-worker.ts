@@ -2,11 +2,11 @@ import "server-only";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { type ErrorData, errorFromData, OdaError } from "@/lib/errors";
-import type { DecodeApi } from "@/server/decode-api";
 import { sources } from "@/server/source/registry";
+import type { DecodeApi } from "@/server/workers/decode-api";
 
 /**
- * The main thread's side of the decode worker (`server/decode-thread.mjs`): one
+ * The main thread's side of the decode worker (`server/workers/decode-thread.mjs`): one
  * worker thread per server process, started on first use, that runs the
  * reads of `lib/sessions/worker-api.ts`. Jobs share it and take turns (the
  * decoder gives its event loop a turn every few milliseconds). A worker that
@@ -42,7 +42,7 @@ const state: State = ((globalThis as Record<symbol, unknown>)[KEY] as State) ?? 
 
 function worker(): Worker {
   if (state.worker) return state.worker;
-  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "decode-thread.mjs");
+  const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "decode-thread.mjs");
   const w = new Worker(/*turbopackIgnore: true*/ file, {
     // The live admin state: its settings.json holds the log limits (one set per process).
     workerData: { state: sources().liveRoots.state },

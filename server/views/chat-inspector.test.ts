@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createChat } from "@/lib/sessions/testing";
+import { liveContext } from "../source/context";
 import { detailsFor, linesFor } from "./chat-inspector";
-import { liveContext } from "./source/context";
 
 /** The live source over the test's log folder, as the edge of a request makes it. */
 const live = () => liveContext({ home: null, logs, state: null, demo: false });

@@ -7,11 +7,11 @@ import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { parseCopy } from "@/lib/routes";
 import { type ChatDetails, outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
 import type { LinesView, LineView, LockView, StatusView } from "@/lib/sessions/views";
-import { type ChatProblem, toRow } from "@/server/chat-list";
-import { guardRoute } from "@/server/guard";
-import { inWorker } from "@/server/log-worker";
+import { guardRoute } from "@/server/access/guard";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import { routeSource } from "@/server/source/edge";
+import { type ChatProblem, toRow } from "@/server/views/chat-list";
+import { inWorker } from "@/server/workers/log-worker";
 
 export type { LinesView, LineView, LockView, StatusView };
 

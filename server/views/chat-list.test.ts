@@ -11,9 +11,9 @@ import {
   refreshIndex,
 } from "@/lib/index";
 import { createChat, openChat } from "@/lib/sessions/testing";
+import { liveContext } from "../source/context";
+import { inWorker } from "../workers/log-worker";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
-import { inWorker } from "./log-worker";
-import { liveContext } from "./source/context";
 
 /**
  * The chat list's stream with a built index: the index's rows go out first,

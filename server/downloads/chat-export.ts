@@ -3,7 +3,7 @@ import { homedir, hostname } from "node:os";
 import { kindsFrom, REDACT_KINDS, Redactor } from "@/lib/bundle";
 import { type ExportFormat, exportChat } from "@/lib/export";
 import type { DownloadHead } from "@/lib/sessions/worker-api";
-import { type Pull, pullInWorker } from "@/server/log-worker";
+import { type Pull, pullInWorker } from "@/server/workers/log-worker";
 
 /** The content type of each export form. */
 const TYPES: Record<ExportFormat, string> = {

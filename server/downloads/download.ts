@@ -1,8 +1,8 @@
 import "server-only";
 import type { Readable } from "node:stream";
 import { escapeControls } from "@/lib/errors";
-import { errorResponse } from "@/server/chat-inspector";
-import type { Pull } from "@/server/log-worker";
+import { errorResponse } from "@/server/views/chat-inspector";
+import type { Pull } from "@/server/workers/log-worker";
 
 /**
  * Downloads answer with their problem before a byte is sent. A log is read
