@@ -19,7 +19,7 @@ describe("a process awaiting the decode worker", () => {
     const script = join(tempFolder("oda-log-worker-ref-"), "read.mts");
     writeFileSync(
       script,
-      `import { inWorker } from ${JSON.stringify(pathToFileURL(join(root, "server", "log-worker.ts")).href)};
+      `import { inWorker } from ${JSON.stringify(pathToFileURL(join(root, "server", "workers", "log-worker.ts")).href)};
 const read = await inWorker("chatDetails", ${JSON.stringify(join(FIXTURES, "logs"))}, "c-2026-11-29-a1", true, 1e9);
 console.log(JSON.stringify({ id: read.chat.id, readWhole: read.readWhole }));
 `,
