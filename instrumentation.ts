@@ -4,7 +4,7 @@
  * for a bare `next start` too (from the first requests Next handles after its
  * start, which is why the preload is the main way). It reads the environment
  * once into the live source (`server/source/`), finishes or rolls back the
- * repairs a stop interrupted (`server/repairs.ts`), and applies Oda Admin's own
+ * repairs a stop interrupted (`server/jobs/repairs.ts`), and applies Oda Admin's own
  * log limits from `<admin state>/settings.json` to this process (the decode
  * worker reads them itself), reporting a bad value; and with
  * `ODA_LOOP_REPORT=<file>` (the fuzz bench sets it) it records the event
@@ -12,7 +12,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  await import("./server/host-guard.cjs");
+  await import("./server/access/host-guard.cjs");
   const { readLogLimits, setLogLimits } = await import("./lib/sessions/limits");
   // The environment is read here, once: the live source's roots and a `serve --bundle` bundle.
   const { sources } = await import("./server/source/registry");
@@ -22,9 +22,9 @@ export async function register(): Promise<void> {
   setLogLimits(limits);
   for (const problem of problems) console.error(`oda-admin: ${problem}`);
   // Interrupted repairs are finished or rolled back now, at start, never by a read (the Repairs page shows what it did).
-  const { resumeAtStart } = await import("./server/repairs");
+  const { resumeAtStart } = await import("./server/jobs/repairs");
   await resumeAtStart(live);
   if (!process.env.ODA_LOOP_REPORT) return;
-  const { startLoopReport } = await import("./server/loop-report");
+  const { startLoopReport } = await import("./server/views/loop-report");
   startLoopReport(process.env.ODA_LOOP_REPORT);
 }

@@ -20,7 +20,7 @@ const access = Object.freeze(accessConfigFromEnv());
 /**
  * The first line of defence: Host, token and Origin for every request. It is
  * not the only one (CVE-2025-29927): pages, server actions and route handlers
- * run the same checks again through `server/guard.ts`.
+ * run the same checks again through `server/access/guard.ts`.
  */
 export function proxy(request: NextRequest): NextResponse {
   const host = request.headers.get("host");

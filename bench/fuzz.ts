@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { ISSUE_SIZES, makeHostileLogs } from "../e2e/hostile-logs";
 import { startServer } from "../e2e/server";
 import { writeTinyFrameLog } from "../lib/sessions/testing";
-import type { LoopReport } from "../server/loop-report";
+import type { LoopReport } from "../server/views/loop-report";
 import { runVanishing } from "./vanish";
 
 /** The fuzz modules (the fuzz convention): one line each; a module not present yet is skipped. */

@@ -238,7 +238,7 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
 /** `/api/chats` first rows over the fresh index (the route's `streamChatList`), and when its check said so. */
 async function apiFirstRows(logs: string, state: string): Promise<string> {
   const { closeAllIndexes } = await import("../lib/index");
-  const { streamChatList } = await import("../server/chat-list");
+  const { streamChatList } = await import("../server/views/chat-list");
   const { liveContext } = await import("../server/source/context");
   const ctx = liveContext({ home: null, logs, state, demo: false });
   const t = performance.now();

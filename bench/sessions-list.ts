@@ -187,7 +187,7 @@ export async function benchApiChats(dir: string, chats: number, push: (line: str
   const t0 = performance.now();
   await refreshIndex(state, dir, { compress: true });
   const refreshMs = performance.now() - t0;
-  const { streamChatList } = await import("../server/chat-list");
+  const { streamChatList } = await import("../server/views/chat-list");
   const { liveContext } = await import("../server/source/context");
   const t = performance.now();
   let firstMs = 0;

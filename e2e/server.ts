@@ -53,7 +53,10 @@ export async function startServer(
         ODA_ADMIN_PORT: port,
         ODA_ADMIN_TOKEN: token,
         // As `npm start` does (scripts/start.mjs): the duplicate-Host guard holds from the first request.
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${JSON.stringify(join(root, "server", "host-guard.cjs"))}`]
+        NODE_OPTIONS: [
+          process.env.NODE_OPTIONS,
+          `--require=${JSON.stringify(join(root, "server", "access", "host-guard.cjs"))}`,
+        ]
           .filter(Boolean)
           .join(" "),
         ...extraEnv,

@@ -4,7 +4,7 @@ import { lockLeftoverProblems } from "./fs/lock-leftovers";
 import { listAllProblems } from "./memory/problems";
 import { type ListChatsOptions, listChats } from "./sessions/list";
 import { BULK_BATCH_OUTPUT } from "./sessions/log-stream";
-import { readCompressSetting } from "./sessions/settings";
+import { logFolderOf } from "./sessions/settings";
 
 /**
  * The doctor: every problem under the roots, found by reading everything
@@ -67,7 +67,7 @@ export async function logsDoctor(
   options: DoctorOptions = {},
 ): Promise<DoctorSection> {
   const problems: DoctorProblem[] = [];
-  const compress = readCompressSetting(home);
+  const { compress } = logFolderOf({ home, logs });
   for await (const batch of listChats(logs, { ...options, compress, verify: true })) {
     for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)])
       problems.push({ path: relative(logs, p.path) || ".", message: p.message });

@@ -6,8 +6,8 @@
  * from here, never from `lib/<domain>` barrels. Like the rest of `lib/`, it
  * imports nothing above it (the lint rule in `biome.json`); the read
  * registry's types (`ReadName`, `ReadData`), which the server's reads define,
- * are imported type-only from `server/reads` by the one client module that
- * needs them.
+ * are imported type-only from `server/reads` by the client modules that
+ * read through GET.
  */
 
 export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";

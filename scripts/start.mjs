@@ -89,9 +89,11 @@ async function choosePort() {
   for (let port = wanted; port < wanted + 50; port++) if (await portIsFree(port)) return port;
   return 0;
 }
-/** NODE_OPTIONS with the duplicate-Host guard preloaded (`server/host-guard.cjs`). */
+/** NODE_OPTIONS with the duplicate-Host guard preloaded (`server/access/host-guard.cjs`). */
 function preloadHostGuard(options) {
-  return [options, `--require=${JSON.stringify(join(root, "server", "host-guard.cjs"))}`].filter(Boolean).join(" ");
+  return [options, `--require=${JSON.stringify(join(root, "server", "access", "host-guard.cjs"))}`]
+    .filter(Boolean)
+    .join(" ");
 }
 const port = String(await choosePort());
 env.ODA_ADMIN_PORT = port;

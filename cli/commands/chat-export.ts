@@ -8,8 +8,8 @@ import { formatBinarySize } from "../../lib/bytes";
 import { OdaError } from "../../lib/errors";
 import { EXPORT_FORMATS, type ExportFormat, type ExportSink, exportChat } from "../../lib/export";
 import { requireRoot } from "../../lib/roots";
-import { openChatDownload, readCompressSetting } from "../../lib/sessions";
-import { type Command, type CommandContext, flagString } from "../context";
+import { openChatDownload } from "../../lib/sessions";
+import { type Command, type CommandContext, flagString, logFolder } from "../context";
 
 /** The words of every `--keyword` (the option may be given again and again). */
 function keywordsOf(ctx: CommandContext): string[] {
@@ -91,7 +91,7 @@ const exportChatCommand: Command = async (ctx) => {
   const { generation, stream } = openChatDownload(logDir, id, {
     form: "decompressed",
     generation: flagString(ctx, "generation"),
-    compress: readCompressSetting(ctx.roots.home),
+    compress: logFolder(ctx).compress,
   });
   const output = flagString(ctx, "output");
   const target = output ? fileSink(resolve(output)) : null;

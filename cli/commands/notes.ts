@@ -1,7 +1,6 @@
 import { checkedNotes } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
-import { readCompressSetting } from "../../lib/sessions";
-import { type Command, flagString } from "../context";
+import { type Command, flagString, logFolder } from "../context";
 
 /**
  * `oda-admin notes list [--chat ID] [--json]`: the marks and notes kept in the
@@ -13,7 +12,7 @@ const list: Command = async (ctx) => {
   const logs = requireRoot(ctx.roots, "logs");
   const notes = await checkedNotes(state, logs, {
     chat: flagString(ctx, "chat"),
-    compress: readCompressSetting(ctx.roots.home),
+    compress: logFolder(ctx).compress,
   });
   if (ctx.json) ctx.out(JSON.stringify({ ok: true, notes }, null, 2));
   else {

@@ -10,8 +10,7 @@ import {
 } from "../../lib/index";
 import { noteCounts } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
-import { readCompressSetting } from "../../lib/sessions";
-import { type Command, type CommandContext, flagString } from "../context";
+import { type Command, type CommandContext, flagString, logFolder } from "../context";
 import { reportLeftOut } from "../left-out";
 
 /** The log folder, or a bad-input error telling how to give it. */
@@ -51,7 +50,7 @@ function describeRefresh(r: RefreshResult): string {
 
 async function refreshWithProgress(ctx: CommandContext, logs: string): Promise<RefreshResult> {
   return refreshIndex(ctx.roots.state, logs, {
-    compress: readCompressSetting(ctx.roots.home),
+    compress: logFolder(ctx).compress,
     onProgress: progressPrinter(ctx),
   });
 }

@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
-import { type ChatSummary, listChats, type Problem, readCompressSetting, showChat } from "../../lib/sessions";
+import { type ChatSummary, listChats, type Problem, showChat } from "../../lib/sessions";
 import type { ListingCounts } from "../../lib/sessions/remembered";
-import { type Command, type CommandContext, flagString } from "../context";
+import { type Command, type CommandContext, flagString, logFolder } from "../context";
 import { reportLeftOut } from "../left-out";
 
 /** The log folder, or a bad-input error telling how to give it. */
@@ -81,7 +81,7 @@ export function servedSentence(c: ListingCounts): string {
  */
 const list: Command = async (ctx) => {
   const logDir = logsOf(ctx);
-  const compress = readCompressSetting(ctx.roots.home);
+  const compress = logFolder(ctx).compress;
   const problems: Problem[] = [];
   const unreadable: string[] = [];
   let opened = false;
@@ -145,7 +145,7 @@ const show: Command = async (ctx) => {
   const logDir = logsOf(ctx);
   const id = ctx.args[0];
   if (id === undefined) throw new OdaError("bad_input", "Give the chat's id.");
-  const compress = readCompressSetting(ctx.roots.home);
+  const compress = logFolder(ctx).compress;
   const generation = flagString(ctx, "generation");
   const from = intFlag(ctx, "from", 1);
   const count = intFlag(ctx, "count", 50);

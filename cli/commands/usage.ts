@@ -10,8 +10,7 @@ import {
   usageByPeriod,
 } from "../../lib/insights";
 import { requireRoot } from "../../lib/roots";
-import { readCompressSetting } from "../../lib/sessions";
-import { type Command, type CommandContext, flagString } from "../context";
+import { type Command, type CommandContext, flagString, logFolder } from "../context";
 import { reportLeftOut } from "../left-out";
 import { formatStorage } from "./storage-text";
 
@@ -36,7 +35,7 @@ async function freshDb(ctx: CommandContext) {
   const unreadable =
     ctx.flags["no-refresh"] === true
       ? []
-      : (await refreshIndex(ctx.roots.state, logs, { compress: readCompressSetting(ctx.roots.home) })).unreadable;
+      : (await refreshIndex(ctx.roots.state, logs, { compress: logFolder(ctx).compress })).unreadable;
   return { db: handleOf(ctx.roots.state, logs).db, unreadable };
 }
 

@@ -1,10 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { bundleJobAction } from "@/app/_actions/bundle";
-import { useSourceInput } from "@/components/shell/source";
-import { unwrap } from "@/components/ui/action-error";
-import type { BundlePreview } from "@/server/bundle-jobs";
+import { useRead } from "@/components/shell/use-read";
+import type { BundlePreview } from "@/server/jobs/bundle-jobs";
 import { KIND_LABELS } from "./scope-fields";
 
 /** Bytes as the Support page shows them. */
@@ -13,10 +11,10 @@ export const size = (n: number) =>
 
 /** A bundle job (a preview or the bundle being written), polled until it is over. */
 export function useBundleJob(id: string | null) {
-  const withSource = useSourceInput();
+  const read = useRead();
   return useQuery({
     queryKey: ["bundle-job", id],
-    queryFn: () => unwrap(bundleJobAction(withSource({ id }))),
+    queryFn: () => read("bundles.job", { id }),
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data && q.state.data.state !== "running" ? false : 400),
   });

@@ -2,10 +2,10 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { closeBundleAction } from "@/app/_actions/bundle";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { BUNDLES_PAGE } from "@/lib/routes";
+import { closeBundleAction } from "@/server/actions/bundle";
 
 /**
  * Closes one opened bundle, and only it; the live Bundles page is shown next

@@ -2,12 +2,12 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { previewBundleAction, startBundleAction } from "@/app/_actions/bundle";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
+import { previewBundleAction, startBundleAction } from "@/server/actions/bundle";
 import { BundlePreviewView, size, useBundleJob } from "./bundle-preview";
 import { INITIAL_SCOPE, ScopeFields, type ScopeForm, toScope } from "./scope-fields";
 

@@ -3,11 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { openBundleAction } from "@/app/_actions/bundle";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
+import { openBundleAction } from "@/server/actions/bundle";
 
 /**
  * Open a bundle: a file on this computer, by its path. The server checks it,

@@ -4,8 +4,8 @@ import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import { isOdaError } from "@/lib/errors";
 import { chatHref } from "@/lib/routes";
-import { type DetailsView, detailsOnce } from "@/server/chat-inspector";
 import { pageSource } from "@/server/source/edge";
+import { type DetailsView, detailsOnce } from "@/server/views/chat-inspector";
 import { formatBytes, formatCount } from "./format";
 import { ProblemList } from "./problem-list";
 

@@ -1,7 +1,7 @@
 import { Fact } from "@/components/ui/fact";
 import { Link, SourceAnchor } from "@/components/ui/link";
 import { chatHref, downloadHref } from "@/lib/routes";
-import type { OutlineView } from "@/server/chat-inspector";
+import type { OutlineView } from "@/server/views/chat-inspector";
 import { formatBytes, workingFolderLabel } from "./format";
 import { LockPanel } from "./lock-panel";
 

@@ -1,8 +1,8 @@
 import { setName } from "@/components/memory/names";
 import { Link } from "@/components/ui/link";
 import { historyHref, memoryHref } from "@/lib/routes";
-import { memoriesOfChat } from "@/server/provenance";
 import { pageSource } from "@/server/source/edge";
+import { memoriesOfChat } from "@/server/views/provenance";
 
 /** `20261129T182408123Z-chat-2` as `2026-11-29 18:24:08 UTC`, the moment a version was saved. */
 function versionMoment(name: string): string {

@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { freeStaleLockAction } from "@/app/_actions/sessions";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
@@ -12,6 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import type { LockView } from "@/lib/types";
+import { freeStaleLockAction } from "@/server/actions/sessions";
 import { statusQuery } from "./log-data";
 
 /** The seed's warning, quoted before anyone frees a chat. */

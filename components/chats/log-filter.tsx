@@ -7,7 +7,7 @@ import { ActionError } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/lib/query-keys";
 import { chatDataHref } from "@/lib/routes";
-import type { FilterPageView } from "@/server/chat-filter";
+import type { FilterPageView } from "@/server/views/chat-filter";
 import { countOf, formatCount } from "./format";
 import { RawLine } from "./raw-line";
 

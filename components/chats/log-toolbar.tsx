@@ -2,9 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { findInChatAction, nextErrorAction } from "@/app/_actions/sessions";
-import { useSourceInput } from "@/components/shell/source";
-import { unwrap } from "@/components/ui/action-error";
+import { useRead } from "@/components/shell/use-read";
 import { Button } from "@/components/ui/button";
 import { formatCount } from "./format";
 
@@ -53,7 +51,7 @@ export function LogToolbar({
   /** The text Find next looked for: the log viewer's `n`/`N` look for it again. */
   onQuery?: (query: string) => void;
 }) {
-  const withSource = useSourceInput();
+  const read = useRead();
   const [line, setLine] = useState("");
   const [query, setQuery] = useState("");
   const lineId = useId();
@@ -61,7 +59,7 @@ export function LogToolbar({
   const toolsId = useId();
   const [toolsOpen, setToolsOpen] = useState(false);
   const nextError = useMutation({
-    mutationFn: () => unwrap(nextErrorAction(withSource({ id, from: current + 1, generation }))),
+    mutationFn: () => read("chats.next-error", { id, from: current + 1, generation }),
     onSuccess: (found) => {
       if (found) {
         onJump(found.n);
@@ -71,7 +69,7 @@ export function LogToolbar({
     onError: (e) => onMessage(e.message),
   });
   const find = useMutation({
-    mutationFn: (q: string) => unwrap(findInChatAction(withSource({ id, query: q, from: current + 1, generation }))),
+    mutationFn: (q: string) => read("chats.find", { id, query: q, from: current + 1, generation }),
     onSuccess: (found, q) => {
       if (found) {
         onJump(found.n);

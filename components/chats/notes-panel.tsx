@@ -3,13 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { addNoteAction, removeNoteAction } from "@/app/_actions/notes";
 import { useSourceHref, useSourceInput } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import type { CheckedNote } from "@/lib/notes";
 import { queryKeys } from "@/lib/query-keys";
 import { chatDataHref } from "@/lib/routes";
+import { addNoteAction, removeNoteAction } from "@/server/actions/notes";
 import { formatCount } from "./format";
 
 /** A chat's marks and notes, read from the server (each kept or lost). */

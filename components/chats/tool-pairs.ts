@@ -1,4 +1,4 @@
-import type { LinesView } from "@/server/chat-inspector";
+import type { LinesView } from "@/server/views/chat-inspector";
 
 /** A tool call and its result, each with the line it is on (either may be outside the lines loaded so far). */
 export interface ToolPair {

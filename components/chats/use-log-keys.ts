@@ -1,10 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { seekLineAction } from "@/app/_actions/sessions";
 import { type Shortcut, useShortcuts } from "@/components/shell/shortcuts";
-import { useSourceInput } from "@/components/shell/source";
-import { unwrap } from "@/components/ui/action-error";
+import { useRead } from "@/components/shell/use-read";
 import type { LineSeek } from "@/lib/sessions/read";
 import { formatCount } from "./format";
 
@@ -60,10 +58,10 @@ export function useLogKeys({
   /** Marks the current line (kept in the admin state). */
   onMark: () => void;
 }): void {
-  const withSource = useSourceInput();
+  const read = useRead();
   const seek = useMutation({
     mutationFn: ({ seek, forward }: Seek & { from: number }) =>
-      unwrap(seekLineAction(withSource({ id, seek, from: current, forward, generation }))),
+      read("chats.seek", { id, seek, from: current, forward, generation }),
     onSuccess: (found, asked) => {
       if (found) onJump(found.n);
       onMessage(seekSentence(asked, asked.from, found?.n ?? null));

@@ -2,8 +2,8 @@ import { Link } from "@/components/ui/link";
 import { memoryCounts } from "@/lib/memory";
 import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
-import { countProblemChats } from "@/server/problem-chats";
 import type { SourceContext } from "@/server/source/context";
+import { countProblemChats } from "@/server/views/problem-chats";
 
 interface Glance {
   label: string;

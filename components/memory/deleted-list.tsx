@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { deleteMemoryAction, restoreDeletedAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Link } from "@/components/ui/link";
@@ -12,6 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { historyHref, memoryHref } from "@/lib/routes";
+import { deleteMemoryAction, restoreDeletedAction } from "@/server/actions/memory";
 import { setName } from "./names";
 import { memoryQueries } from "./queries";
 import { useBulkChange } from "./use-bulk-change";

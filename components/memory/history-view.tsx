@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { restoreVersionAction, undoChatChangeAction } from "@/app/_actions/memory";
 import { useSourceInput, useSourcePathname, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
@@ -17,6 +16,7 @@ import { MESSAGES } from "@/lib/memory/messages";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { ChangeResult } from "@/lib/types";
+import { restoreVersionAction, undoChatChangeAction } from "@/server/actions/memory";
 import { type CompareWith, HistoryCompare } from "./history-compare";
 import { HistoryList } from "./history-list";
 import { type HistoryEntry, historyEntries } from "./history-model";

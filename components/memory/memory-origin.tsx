@@ -1,7 +1,7 @@
 import { Link } from "@/components/ui/link";
 import { chatHref } from "@/lib/routes";
-import { chatPresence } from "@/server/provenance";
 import { pageSource } from "@/server/source/edge";
+import { chatPresence } from "@/server/views/provenance";
 
 /**
  * Where a memory the agent saved came from: a link to its chat, or, when the

@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { createWorkspaceSetAction } from "@/app/_actions/memory";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Alert } from "@/components/ui/alert";
@@ -9,6 +8,7 @@ import { Link } from "@/components/ui/link";
 import { WriteButton } from "@/components/ui/write-button";
 import { noWorkspaceSet } from "@/lib/memory/workspace-set-words";
 import { memoryPages } from "@/lib/routes";
+import { createWorkspaceSetAction } from "@/server/actions/memory";
 
 /**
  * The page of a workspace with no memory set: says so, and creates the set

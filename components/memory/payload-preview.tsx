@@ -2,11 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { previewNoteAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { previewNoteAction } from "@/server/actions/memory";
 import { setName } from "./names";
 import { withPageNumbers } from "./page-numbers";
 

@@ -2,13 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { saveRawFileAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
+import { saveRawFileAction } from "@/server/actions/memory";
 import { setName } from "./names";
 
 /** A problem file's raw text, its faulty line marked, and an in-place editor that saves only a file that reads. */

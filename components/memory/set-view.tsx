@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { setEnabledAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { type ColumnHead, ColumnHeads } from "@/components/ui/column-heads";
@@ -15,6 +14,7 @@ import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref } from "@/lib/routes";
 import type { BulkAction } from "@/lib/types";
+import { setEnabledAction } from "@/server/actions/memory";
 import { MoveSelected } from "./move-selected";
 import { ProblemList } from "./problem-list";
 import { memoryQueries } from "./queries";

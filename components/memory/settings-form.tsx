@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { countFormRefusalsAction, saveSettingsAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
+import { useRead } from "@/components/shell/use-read";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, inputClass } from "@/components/ui/field";
@@ -13,6 +13,7 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
 import { queryKeys } from "@/lib/query-keys";
+import { saveSettingsAction } from "@/server/actions/memory";
 import { SettingsProblems } from "./problem-list";
 import { memoryQueries } from "./queries";
 
@@ -30,6 +31,7 @@ const formName = (compressed: boolean) => (compressed ? "zstd-compressed" : "pla
 /** The memory limits and `sessions.compress`, checked in the browser and again by the lib. */
 export function SettingsForm() {
   const withSource = useSourceInput();
+  const read = useRead();
   const client = useQueryClient();
   const toast = useToast();
   const query = useQuery(memoryQueries.settings());
@@ -48,7 +50,7 @@ export function SettingsForm() {
   } | null>(null);
   const count = useMutation({
     mutationFn: (v: Record<LimitName, number> & { compress: boolean }) =>
-      unwrap(countFormRefusalsAction(withSource({ compress: v.compress }))).then((c) => ({ values: v, ...c })),
+      read("memory.form-refusals", { compress: v.compress }).then((c) => ({ values: v, ...c })),
     onMutate: () => setFormError(null),
     onError: (e: Error) => setFormError(e.message),
     onSuccess: setConfirmForm,

@@ -1,12 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { bulkChangeAction, undoBulkAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import type { BulkAction, BulkResult, BulkTarget } from "@/lib/types";
+import { bulkChangeAction, undoBulkAction } from "@/server/actions/memory";
 
 const DONE: Record<BulkAction["kind"] | "undo", string> = {
   on: "Turned on",

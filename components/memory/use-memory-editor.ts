@@ -2,12 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import {
-  changeMemoryAction,
-  createMemoryAction,
-  deleteMemoryAction,
-  restoreDeletedAction,
-} from "@/app/_actions/memory";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
@@ -15,6 +9,12 @@ import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/f
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { MemoryDetail } from "@/lib/types";
+import {
+  changeMemoryAction,
+  createMemoryAction,
+  deleteMemoryAction,
+  restoreDeletedAction,
+} from "@/server/actions/memory";
 import { withPageNumbers } from "./page-numbers";
 import { memoryQueries } from "./queries";
 import { draftKey, useStoredDraft } from "./use-stored-draft";

@@ -1,11 +1,11 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { restoreVersionAction } from "@/app/_actions/memory";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import type { MemoryDetail } from "@/lib/types";
+import { restoreVersionAction } from "@/server/actions/memory";
 
 /**
  * The Undo every change of a memory offers (editor saves, restores from the

@@ -1,10 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { compareCopiesAction } from "@/app/_actions/repairs";
 import { countOf, formatBytes } from "@/components/chats/format";
-import { useSourceInput } from "@/components/shell/source";
-import { unwrap } from "@/components/ui/action-error";
+import { useRead } from "@/components/shell/use-read";
 import { Badge } from "@/components/ui/badge";
 import { Fact } from "@/components/ui/fact";
 import { Link } from "@/components/ui/link";
@@ -19,10 +17,10 @@ import { FixButton } from "./fix-button";
  * link to read each copy (read-only) and Set aside.
  */
 export function DuplicateCompare({ chat, viewing }: { chat: string; viewing?: number }) {
-  const withSource = useSourceInput();
+  const read = useRead();
   const query = useQuery({
     queryKey: ["repairs", "copies", chat],
-    queryFn: () => unwrap(compareCopiesAction(withSource({ chat }))),
+    queryFn: () => read("repairs.copies", { chat }),
   });
   if (!query.isSuccess) return <QueryState query={query} loading="Comparing the copies…" />;
   return (

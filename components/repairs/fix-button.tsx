@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { applyRepairAction, previewRepairAction } from "@/app/_actions/repairs";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
+import { useRead } from "@/components/shell/use-read";
 import { unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import type { RepairPreview, RepairTarget } from "@/lib/types";
+import { applyRepairAction } from "@/server/actions/repairs";
 
 /** What a repair keeps, said in every confirmation. */
 export const KEEP_NOTE =
@@ -33,12 +34,13 @@ export function FixButton({
   name?: string;
 }) {
   const withSource = useSourceInput();
+  const read = useRead();
   const [preview, setPreview] = useState<RepairPreview | null>(null);
   const qc = useQueryClient();
   const router = useSourceRouter();
   const toast = useToast();
   const plan = useMutation({
-    mutationFn: () => unwrap(previewRepairAction(withSource({ target }))),
+    mutationFn: () => read("repairs.preview", { target }),
     onSuccess: setPreview,
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });

@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { previewHomeLockAction, setAsideHomeLockAction } from "@/app/_actions/repairs";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
+import { useRead } from "@/components/shell/use-read";
 import { unwrap } from "@/components/ui/action-error";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import type { HomeLockSetAside } from "@/lib/repair";
+import { setAsideHomeLockAction } from "@/server/actions/repairs";
 
 /**
  * Sets aside `<home>/memory-history/.lock` when it holds no live lock (`lock:memory-history`): the preview
@@ -16,12 +17,13 @@ import type { HomeLockSetAside } from "@/lib/repair";
  */
 export function LockSetAside({ id }: { id: string }) {
   const withSource = useSourceInput();
+  const read = useRead();
   const [preview, setPreview] = useState<HomeLockSetAside | null>(null);
   const qc = useQueryClient();
   const router = useSourceRouter();
   const toast = useToast();
   const plan = useMutation({
-    mutationFn: () => unwrap(previewHomeLockAction(withSource({}))),
+    mutationFn: () => read("repairs.lock-preview", {}),
     onSuccess: setPreview,
     onError: (e) => toast({ message: e.message, tone: "error" }),
   });

@@ -2,8 +2,6 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { repairsOverviewAction } from "@/app/_actions/repairs";
-import { undoRepairAction } from "@/app/_actions/repairs";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Badge } from "@/components/ui/badge";
@@ -11,8 +9,10 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Time } from "@/components/ui/time";
 import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
+import { undoRepairAction } from "@/server/actions/repairs";
+import type { ReadData } from "@/server/reads";
 
-type Overview = Extract<Awaited<ReturnType<typeof repairsOverviewAction>>, { ok: true }>["data"];
+type Overview = ReadData<"repairs.overview">;
 type JournalRow = Overview["journals"][number];
 
 function short(sha: string): string {

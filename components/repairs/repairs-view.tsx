@@ -2,7 +2,6 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { startFormJobAction } from "@/app/_actions/repairs";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Progress } from "@/components/ui/progress";
@@ -11,6 +10,7 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import type { Repairable, RepairTarget } from "@/lib/types";
+import { startFormJobAction } from "@/server/actions/repairs";
 import { DuplicateCompare } from "./duplicate-compare";
 import { FixButton } from "./fix-button";
 import { LockSetAside } from "./lock-set-aside";

@@ -2,7 +2,6 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { indexStatusAction } from "@/app/_actions/search";
 import { useSourceInput } from "@/components/shell/source";
 import { unwrap } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
@@ -13,6 +12,7 @@ import { QueryState } from "@/components/ui/query-state";
 import { Time } from "@/components/ui/time";
 import { queryKeys } from "@/lib/query-keys";
 import { supportPages } from "@/lib/routes";
+import { refreshIndexAction } from "@/server/actions/search";
 import { useIndexStatus } from "./use-index-status";
 
 /**
@@ -31,7 +31,7 @@ export function IndexStatusPanel() {
   async function refreshNow() {
     setForcing(true);
     try {
-      client.setQueryData(queryKeys.search.status(), await unwrap(indexStatusAction(withSource({ refresh: "now" }))));
+      client.setQueryData(queryKeys.search.status(), await unwrap(refreshIndexAction(withSource({}))));
     } catch {
       await status.refetch();
     } finally {

@@ -2,9 +2,9 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { searchAction } from "@/app/_actions/search";
-import { useSourceInput, useSourceRouter } from "@/components/shell/source";
-import { ActionError, unwrap } from "@/components/ui/action-error";
+import { readBy } from "@/components/shell/read-query";
+import { useSourceRouter } from "@/components/shell/source";
+import { ActionError } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
 import { queryKeys } from "@/lib/query-keys";
 import { IndexStatusPanel } from "./index-status";
@@ -17,7 +17,6 @@ const PAGE = 20;
 
 /** The search page's interactive part: the index's state, the form, and the results. */
 export function SearchView({ initial }: { initial: SearchParams }) {
-  const withSource = useSourceInput();
   const router = useSourceRouter();
   const [params, setParams] = useState<SearchParams>(initial);
   const [chats, setChats] = useState(PAGE);
@@ -30,21 +29,17 @@ export function SearchView({ initial }: { initial: SearchParams }) {
       notes: filters.notes ? "1" : "",
       chats: String(chats),
     }),
-    queryFn: () =>
-      unwrap(
-        searchAction(
-          withSource({
-            query,
-            cwd: filters.cwd || undefined,
-            role: filters.role || undefined,
-            since: filters.since || undefined,
-            until: filters.until || undefined,
-            problems: filters.problems,
-            withNotes: filters.notes,
-            chats,
-          }),
-        ),
-      ),
+    // Through GET like every other read: searches run side by side, never queued behind an action.
+    ...readBy("search.results", {
+      query,
+      cwd: filters.cwd || undefined,
+      role: filters.role || undefined,
+      since: filters.since || undefined,
+      until: filters.until || undefined,
+      problems: filters.problems,
+      withNotes: filters.notes,
+      chats,
+    }),
     enabled: query.trim().length > 0,
     retry: false,
     placeholderData: keepPreviousData,

@@ -3,7 +3,7 @@ import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-que
 import type { ReactNode } from "react";
 import { makeQueryClient } from "@/components/shell/query-client";
 import { unwrap } from "@/components/ui/action-error";
-import { guardPage } from "@/server/guard";
+import { guardPage } from "@/server/access/guard";
 import { runRead } from "@/server/reads";
 import { pageSource } from "@/server/source/edge";
 import type { ReadMeta } from "./read-query";
@@ -22,12 +22,14 @@ export async function Prefetch({
 }) {
   // Layouts and pages render side by side: check the access here too, before any read runs.
   await guardPage();
-  const source = await pageSource();
   const client = makeQueryClient();
   await Promise.all(
     queries.map((query) => {
       const { read, input } = query.meta as ReadMeta;
-      return client.prefetchQuery({ queryKey: query.queryKey, queryFn: () => unwrap(runRead(read, input, source.id)) });
+      return client.prefetchQuery({
+        queryKey: query.queryKey,
+        queryFn: () => unwrap(runRead(read, input, pageSource)),
+      });
     }),
   );
   return <HydrationBoundary state={dehydrate(client)}>{children}</HydrationBoundary>;

@@ -5,7 +5,7 @@ import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-err
 import { walkLogFolder } from "../sessions/folder";
 import { listAllChats } from "../sessions/list";
 import { CACHE_FILE, LOCK_FILE, parseLogName } from "../sessions/names";
-import { readCompressSetting } from "../sessions/settings";
+import { logFolderOf } from "../sessions/settings";
 import type { RedactKind } from "./detectors";
 
 /** What a person chose to put in a bundle. */
@@ -134,7 +134,7 @@ export async function planBundle(
 ): Promise<Plan> {
   const files: PlannedFile[] = [];
   const leftOut: LeftOut[] = [];
-  const compress = readCompressSetting(roots.home);
+  const compress = logFolderOf(roots).compress;
   if (roots.home) {
     const size = regularSize(join(roots.home, "settings.json"), "home/settings.json", leftOut);
     if (size !== null)

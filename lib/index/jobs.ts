@@ -21,7 +21,7 @@ export interface RefreshJob {
 
 /**
  * Runs one refresh, reporting progress; a server passes one that runs it on a
- * worker thread with its own connection (`server/index-worker.ts`), so reading
+ * worker thread with its own connection (`server/workers/index-worker.ts`), so reading
  * logs never holds up its event loop. The default runs it in this thread.
  */
 export type RefreshRunner = (

@@ -4,6 +4,7 @@ import {
   ensureFolderInside,
   fsyncFolder,
   type HeldLockFile,
+  realRootOf,
   removeLeftoverTemps,
   resolveInside,
   writeFileAtomic,
@@ -12,6 +13,7 @@ import { commit, loadCurrent } from "./commit";
 import type { VersionSource } from "./format";
 import { readRegularFile } from "./history";
 import type { Limits } from "./limits";
+import { checkMemoryId, checkWorkspace } from "./names";
 import { placeMemory } from "./paths";
 import { readSettings } from "./settings";
 
@@ -70,13 +72,19 @@ async function applyStep(
   step: BulkStep,
   now: string,
 ): Promise<boolean> {
-  const place = await placeMemory(home, step.workspace, step.id);
+  // A step read back from the journal on disk: its names are checked like any other input.
+  const place = await placeMemory(home, checkWorkspace(step.workspace), checkMemoryId(step.id));
   await removeLeftoverTemps(place.history, { minAgeMs: 0 }).catch(() => undefined);
   const current = await loadCurrent(place, limits);
   const sha = current?.sha256 ?? null;
   if (sha === step.nextSha) return true;
   if (sha !== step.beforeSha) return false;
-  await commit({ home, place, limits, current, now, options: {}, lock }, step.next, step.source, step.title);
+  await commit(
+    { home, realHome: realRootOf(home), place, limits, current, now, options: {}, lock },
+    step.next,
+    step.source,
+    step.title,
+  );
   return true;
 }
 

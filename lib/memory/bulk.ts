@@ -11,7 +11,7 @@ import { compactMoment, listVersionNames, readRegularFile } from "./history";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
 import { type Current, loadCurrent, withMemoryLock } from "./mutate";
-import { assertMemoryId, assertWorkspace } from "./names";
+import { checkMemoryId, checkWorkspace, type MemoryId, type WorkspaceKey } from "./names";
 import { decodeUtf8, parseMemorySource } from "./parse";
 import { placeMemory } from "./paths";
 import { sha256Hex } from "./read-file";
@@ -54,6 +54,13 @@ export interface BulkResult {
 }
 
 type Reason = { workspace: string | null; id: string | null; message: string };
+
+/** A target whose names were checked at the bulk change's entry. */
+interface CheckedTarget {
+  workspace: WorkspaceKey;
+  id: MemoryId;
+}
+type CheckedAction = Exclude<BulkAction, { kind: "move" }> | { kind: "move"; to: WorkspaceKey };
 
 const key = (t: BulkTarget) => `${t.workspace ?? ""}/${t.id}`;
 
@@ -107,8 +114,8 @@ function fileReasons(t: BulkTarget, title: string, text: string, raw: string, li
 /** Plans one memory's part of a bulk change. */
 async function planOne(
   home: string,
-  t: BulkTarget,
-  action: BulkAction,
+  t: CheckedTarget,
+  action: CheckedAction,
   limits: Limits,
   now: string,
   plan: Plan,
@@ -161,7 +168,7 @@ async function planOne(
   if (action.to === t.workspace)
     return void plan.unchanged.push({ ...t, message: MESSAGES.couldNotChange("it is already in that set.") });
   let id = t.id;
-  const free = async (candidate: string) => {
+  const free = async (candidate: MemoryId) => {
     if (taken.has(`${action.to ?? ""}/${candidate}`)) return false;
     const p = await placeMemory(home, action.to, candidate);
     const exists = await Promise.all(
@@ -268,22 +275,19 @@ export async function bulkChange(
   action: BulkAction,
   options: { now?: () => Date } = {},
 ): Promise<BulkResult> {
-  for (const t of targets) {
-    assertWorkspace(t.workspace);
-    assertMemoryId(t.id);
-  }
-  if (action.kind === "move") {
-    assertWorkspace(action.to);
-    await requireWorkspaceSet(home, action.to);
-  }
-  const unique = [...new Map(targets.map((t) => [key(t), t])).values()];
+  // The names are checked here, once: everything below takes them as checked.
+  const checkedTargets = targets.map((t) => ({ workspace: checkWorkspace(t.workspace), id: checkMemoryId(t.id) }));
+  const checkedAction: CheckedAction =
+    action.kind === "move" ? { kind: "move", to: checkWorkspace(action.to) } : action;
+  if (checkedAction.kind === "move") await requireWorkspaceSet(home, checkedAction.to);
+  const unique = [...new Map(checkedTargets.map((t) => [key(t), t])).values()];
   if (!unique.length) throw new OdaError("bad_input", "Give at least one memory.");
   const { limits } = await readSettings(home);
   return withMemoryLock(home, async (lock) => {
     const now = (options.now?.() ?? new Date()).toISOString();
     const plan: Plan = { steps: [], changed: [], unchanged: [], reasons: [] };
     const taken = new Set<string>();
-    for (const t of unique) await planOne(home, t, action, limits, now, plan, taken);
+    for (const t of unique) await planOne(home, t, checkedAction, limits, now, plan, taken);
     return execute(home, limits, lock, plan, action.kind, now);
   });
 }
@@ -301,7 +305,8 @@ export async function undoBulk(home: string, bulkId: string, options: { now?: ()
     const now = (options.now?.() ?? new Date()).toISOString();
     const plan: Plan = { steps: [], changed: [], unchanged: [], reasons: [] };
     for (const step of [...record.steps].reverse()) {
-      const t = { workspace: step.workspace, id: step.id };
+      // A step read back from the record on disk: its names are checked like any other input.
+      const t = { workspace: checkWorkspace(step.workspace), id: checkMemoryId(step.id) };
       const current = await loadCurrent(await placeMemory(home, t.workspace, t.id), limits);
       if ((current?.sha256 ?? null) !== step.nextSha) {
         plan.reasons.push({ ...t, message: MESSAGES.couldNotChange("it was changed after the change being undone.") });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { OdaError } from "../errors";
-import { findMemory } from "./details";
+import { readMemoryAt } from "./details";
 import {
   countCodePoints,
   type MemoryFields,
@@ -19,10 +19,11 @@ import {
   type Context,
   commit,
   mutate,
+  mutateChecked,
   refuseFields,
   requireLive,
 } from "./mutate";
-import { assertMemoryId, assertWorkspace } from "./names";
+import { checkMemoryId, checkWorkspace, type MemoryId, type WorkspaceKey } from "./names";
 import { decodeUtf8, parseMemoryFile, parseMemorySource } from "./parse";
 import { type MemoryPlace, placeMemory } from "./paths";
 import { checkTokenLimit } from "./payload";
@@ -33,9 +34,14 @@ export type { ChangeOptions, ChangeResult } from "./mutate";
 
 const sourceOf = (o: ChangeOptions): VersionSource => o.source ?? "settings";
 
+/** Refuses the change when a chat it affects would go over its token limit (the change's context holds the rest). */
+function checkTokens(ctx: Context, next: { title: string; text: string; created?: string }): Promise<void> {
+  return checkTokenLimit(ctx, next);
+}
+
 /** The answer of a change that writes nothing: why, and the memory as it stands. */
 async function notChanged(ctx: Context, message: string): Promise<ChangeResult> {
-  return { changed: false, message, memory: await findMemory(ctx.home, ctx.place.workspace, ctx.place.id, ctx.limits) };
+  return { changed: false, message, memory: await readMemoryAt(ctx.place, ctx.limits) };
 }
 
 function withSession(fields: MemoryFields, o: ChangeOptions): MemoryFields {
@@ -49,29 +55,35 @@ export async function createMemory(
   input: { title: string; text: string; enabled?: boolean },
   options: ChangeOptions & { id?: string } = {},
 ): Promise<ChangeResult> {
-  assertWorkspace(workspace);
+  const key = checkWorkspace(workspace);
+  const id = options.id === undefined ? undefined : checkMemoryId(options.id);
+  // Read once: the fields are checked against these limits before an id is drawn, and the change uses them too.
   const { limits } = await readSettings(home);
   refuseFields(input.title, input.text, limits);
-  const id = options.id ?? (await freeId(home, workspace));
-  return mutate(home, workspace, id, { ...options, expectedSha256: undefined }, async (ctx) => {
+  const change = { ...options, expectedSha256: undefined };
+  return mutateChecked(home, key, id ?? (await freeId(home, key)), change, create, { limits });
+
+  async function create(ctx: Context): Promise<ChangeResult> {
+    const id = ctx.place.id;
     if (ctx.current)
       throw new OdaError("refused", MESSAGES.couldNotChange(`a memory with the id "${id}" already exists.`));
     const title = normaliseTitle(input.title);
     const text = normaliseText(input.text);
     const enabled = input.enabled ?? true;
-    if (enabled) await checkTokenLimit(home, workspace, id, { title, text, created: ctx.now }, ctx.limits);
+    if (enabled) await checkTokens(ctx, { title, text, created: ctx.now });
     const fields = withSession(
       { title, enabled, source: options.source === "chat" ? "ai" : "user", created: ctx.now, updated: ctx.now },
       options,
     );
     return commit(ctx, serialiseMemoryFile(fields, text), sourceOf(options));
-  });
+  }
 }
 
 /** A random id with no file and no history in the set. */
-export async function freeId(home: string, workspace: string | null): Promise<string> {
+export async function freeId(home: string, workspace: WorkspaceKey): Promise<MemoryId> {
   for (;;) {
-    const id = randomBytes(4).toString("hex");
+    // Eight hex digits: a memory id by construction.
+    const id = randomBytes(4).toString("hex") as MemoryId;
     const place = await placeMemory(home, workspace, id);
     const taken = await Promise.all(
       [fsp.lstat(place.file), fsp.lstat(place.history)].map((p) =>
@@ -97,11 +109,10 @@ export async function changeMemory(
   change: { title?: string; text?: string; enabled?: boolean },
   options: ChangeOptions = {},
 ): Promise<ChangeResult> {
-  assertWorkspace(workspace);
-  assertMemoryId(id);
+  const [key, checkedId] = [checkWorkspace(workspace), checkMemoryId(id)];
   if (change.title === undefined && change.text === undefined && change.enabled === undefined)
     throw new OdaError("refused", MESSAGES.giveTitleOrText);
-  return mutate(home, workspace, id, options, async (ctx) => {
+  return mutateChecked(home, key, checkedId, options, async (ctx) => {
     const cur = requireLive(ctx);
     const title = normaliseTitle(change.title ?? cur.parse.title);
     const text = normaliseText(change.text ?? cur.parse.text);
@@ -116,7 +127,7 @@ export async function changeMemory(
       countCodePoints(title) + countCodePoints(text) >
       countCodePoints(cur.parse.title) + countCodePoints(cur.parse.text);
     if (enabled && (grows || !f.enabled || f.created === undefined)) {
-      await checkTokenLimit(home, workspace, id, { title, text, created: f.created }, ctx.limits);
+      await checkTokens(ctx, { title, text, created: f.created });
     }
     return commit(
       ctx,
@@ -146,13 +157,7 @@ export async function setEnabled(
     }
     if (enabled) {
       refuseFields(cur.parse.title, cur.parse.text, ctx.limits);
-      await checkTokenLimit(
-        home,
-        workspace,
-        id,
-        { title: cur.parse.title, text: cur.parse.text, created: f.created },
-        ctx.limits,
-      );
+      await checkTokens(ctx, { title: cur.parse.title, text: cur.parse.text, created: f.created });
     }
     return commit(
       ctx,
@@ -196,13 +201,7 @@ async function writeBack(
     return notChanged(ctx, MESSAGES.unchanged);
   }
   if (f.enabled) {
-    await checkTokenLimit(
-      ctx.home,
-      ctx.place.workspace,
-      ctx.place.id,
-      { title: parsed.title, text: parsed.text, created: f.created },
-      ctx.limits,
-    );
+    await checkTokens(ctx, { title: parsed.title, text: parsed.text, created: f.created });
   }
   return commit(ctx, serialiseMemoryFile({ ...f, updated: ctx.now }, parsed.text), source, "", versions);
 }
@@ -287,13 +286,7 @@ export async function saveRawMemoryFile(
       return notChanged(ctx, MESSAGES.unchanged);
     }
     if (parsed.fields.enabled) {
-      await checkTokenLimit(
-        home,
-        workspace,
-        id,
-        { title: parsed.title, text: parsed.text, created: parsed.fields.created },
-        ctx.limits,
-      );
+      await checkTokens(ctx, { title: parsed.title, text: parsed.text, created: parsed.fields.created });
     }
     return commit(ctx, raw, sourceOf(options));
   });

@@ -101,6 +101,8 @@ async function settleIntent(place: MemoryPlace, record: StateRecord, sha256: str
 
 export interface Context {
   home: string;
+  /** The home's real path, resolved once per change and used by every check inside it. */
+  realHome: Promise<string>;
   place: MemoryPlace;
   limits: Limits;
   current: Current | null;

@@ -2,7 +2,7 @@ import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { resolveInside } from "../fs";
 import { listVersionNames, readDeletedMark } from "./history";
-import { isMemoryId } from "./names";
+import { checkWorkspace, isMemoryId } from "./names";
 import { historySetSegments, setSegments } from "./paths";
 import { mapPool } from "./read-file";
 import { readVersionFile } from "./versions";
@@ -20,9 +20,10 @@ export interface DeletedMemory {
 
 /** The memories of a set that are deleted and not back: newest deletion first. */
 export async function listDeleted(home: string, workspace: string | null): Promise<DeletedMemory[]> {
-  const segments = historySetSegments(workspace);
+  const key = checkWorkspace(workspace);
+  const segments = historySetSegments(key);
   const folder = await resolveInside(home, ...segments);
-  const setFolder = await resolveInside(home, ...setSegments(workspace));
+  const setFolder = await resolveInside(home, ...setSegments(key));
   const ids = (await fsp.readdir(folder).catch(() => [] as string[])).filter(isMemoryId);
   const found = await mapPool(ids, 16, async (id): Promise<DeletedMemory | null> => {
     const mark = await readDeletedMark(join(folder, id));

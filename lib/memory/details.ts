@@ -3,8 +3,9 @@ import { countCodePoints, estimateTokens, type MemoryFields } from "./format";
 import { type CurrentState, currentStateOf, readStateRecord } from "./history";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
+import { checkMemoryId, checkWorkspace } from "./names";
 import { decodeUtf8, type MemoryParse } from "./parse";
-import { placeMemory } from "./paths";
+import { type MemoryPlace, placeMemory } from "./paths";
 import { readMemoryFile, sha256Hex } from "./read-file";
 import { readSettings } from "./settings";
 
@@ -45,8 +46,13 @@ export async function findMemory(
   id: string,
   limits?: Limits,
 ): Promise<MemoryDetail | null> {
-  const place = await placeMemory(home, workspace, id);
-  const lim = limits ?? (await readSettings(home)).limits;
+  const place = await placeMemory(home, checkWorkspace(workspace), checkMemoryId(id));
+  return readMemoryAt(place, limits ?? (await readSettings(home)).limits);
+}
+
+/** Reads one memory at places already resolved (a change's own, whose names and home were checked once). */
+export async function readMemoryAt(place: MemoryPlace, lim: Limits): Promise<MemoryDetail | null> {
+  const { id, workspace } = place;
   const [read, record] = await Promise.all([readMemoryFile(place.file, lim, false), readStateRecord(place.history)]);
   if (!read) return null;
   const bytes = read.bytes ?? new Uint8Array();

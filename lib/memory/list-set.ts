@@ -1,6 +1,7 @@
 import type { MemoryAuthor } from "./format";
 import type { Limits } from "./limits";
 import { readSetFiles } from "./listing-cache";
+import { checkWorkspace } from "./names";
 import type { ParsedMemory } from "./parse";
 import { relativeToHome } from "./paths";
 import { countsOf, type ParsedFile } from "./read-file";
@@ -88,7 +89,7 @@ export async function listSet(
   options: { limits?: Limits } = {},
 ): Promise<MemorySet> {
   const limits = options.limits ?? (await readSettings(home)).limits;
-  const files = await readSetFiles(home, workspace, limits);
+  const files = await readSetFiles(home, checkWorkspace(workspace), limits);
   const result: MemorySet = { workspace, memories: [], problems: [], ignored: files.ignored };
   for (const { name, read } of files.reads) {
     if (read.parse.ok) result.memories.push(summarise(name, workspace, read as ParsedFile & { parse: ParsedMemory }));

@@ -6,7 +6,7 @@ import { isSystemError, systemErrorReason } from "../fs/system-error";
 import { StatCache, settleClock } from "./file-cache";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
-import { isMemoryId, isWorkspaceKey } from "./names";
+import { isMemoryId, isWorkspaceKey, type WorkspaceKey } from "./names";
 import type { MemoryProblem } from "./parse";
 import { relativeToHome, setSegments } from "./paths";
 import { cachedMemoryParse, mapPool, type ParsedFile, readMemoryFile } from "./read-file";
@@ -77,7 +77,7 @@ async function folderEntries(folder: string, segments: string[]): Promise<Folder
  */
 export async function readSetFiles(
   home: string,
-  workspace: string | null,
+  workspace: WorkspaceKey,
   limits: Limits,
   realHome?: string | Promise<string>,
   folderInside = false,
@@ -124,20 +124,23 @@ export async function readSetFiles(
 export async function workspaceFolders(
   home: string,
   realHome?: string | Promise<string>,
-): Promise<{ key: string; inside: boolean }[]> {
+): Promise<{ key: NonNullable<WorkspaceKey>; inside: boolean }[]> {
   const folder = await resolveInsideReal(home, realHome ?? realRootOf(home), "memory", "workspaces");
   try {
     const entries = await fsp.readdir(folder, { withFileTypes: true });
-    return entries
-      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && isWorkspaceKey(e.name))
-      .map((e) => ({ key: e.name, inside: e.isDirectory() }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return (
+      entries
+        .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && isWorkspaceKey(e.name))
+        // checked by the filter: a folder whose name is not a workspace key is no set
+        .map((e) => ({ key: e.name as NonNullable<WorkspaceKey>, inside: e.isDirectory() }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    );
   } catch {
     return [];
   }
 }
 
 /** The workspace keys that have a set folder, sorted. Folders with names that are not keys are skipped. */
-export async function listWorkspaces(home: string): Promise<string[]> {
+export async function listWorkspaces(home: string): Promise<NonNullable<WorkspaceKey>[]> {
   return (await workspaceFolders(home)).map((w) => w.key);
 }

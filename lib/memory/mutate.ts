@@ -1,12 +1,19 @@
 import { join } from "node:path";
 import { isOdaError, OdaError } from "../errors";
-import { ensureFolderInside, type HeldLockFile, removeLeftoverTemps, type TargetedError, withLockFile } from "../fs";
+import {
+  ensureFolderInside,
+  type HeldLockFile,
+  realRootOf,
+  removeLeftoverTemps,
+  type TargetedError,
+  withLockFile,
+} from "../fs";
 import { finishPendingBulk } from "./bulk-journal";
 import { type ChangeOptions, type ChangeResult, type Context, type Current, loadCurrent } from "./commit";
 import { checkTitleAndText } from "./format";
 import type { Limits } from "./limits";
 import { MESSAGES } from "./messages";
-import { assertMemoryId, assertWorkspace } from "./names";
+import { checkMemoryId, checkWorkspace, type MemoryId, type WorkspaceKey } from "./names";
 import type { ParsedMemory } from "./parse";
 import { type MemoryPlace, placeMemory } from "./paths";
 import { FileMovedError } from "./replace-file";
@@ -53,19 +60,33 @@ export async function withMemoryLock<T>(home: string, fn: (lock: HeldLockFile) =
   });
 }
 
-/** Checks names, reads settings and the current file under the lock, checks the caller's sha256, then runs `fn`. */
-export async function mutate(
+/** Checks the names (once: everything below takes them as checked), then runs {@link mutateChecked}. */
+export function mutate(
   home: string,
   workspace: string | null,
   id: string,
   options: ChangeOptions,
   fn: (ctx: Context) => Promise<ChangeResult>,
 ): Promise<ChangeResult> {
-  assertWorkspace(workspace);
-  assertMemoryId(id);
+  return mutateChecked(home, checkWorkspace(workspace), checkMemoryId(id), options, fn);
+}
+
+/**
+ * Reads the settings (unless the caller read them: `limits`), resolves the home's real path once, and reads
+ * the current file under the lock; checks the caller's sha256, then runs `fn` with all of it in its `Context`.
+ */
+export async function mutateChecked(
+  home: string,
+  workspace: WorkspaceKey,
+  id: MemoryId,
+  options: ChangeOptions,
+  fn: (ctx: Context) => Promise<ChangeResult>,
+  known: { limits?: Limits } = {},
+): Promise<ChangeResult> {
   try {
-    const { limits } = await readSettings(home);
-    const place = await placeMemory(home, workspace, id);
+    const limits = known.limits ?? (await readSettings(home)).limits;
+    const realHome = realRootOf(home);
+    const place = await placeMemory(home, workspace, id, false, realHome);
     return await withHomeLock(home, place, async (lock) => {
       for (let attempt = 1; ; attempt++) {
         const current = await loadCurrent(place, limits);
@@ -75,7 +96,7 @@ export async function mutate(
         }
         const now = (options.now?.() ?? new Date()).toISOString();
         try {
-          return await fn({ home, place, limits, current, now, options, lock });
+          return await fn({ home, realHome, place, limits, current, now, options, lock });
         } catch (error) {
           // an outside writer changed the file while the change was made: start over from what it wrote
           if (!(error instanceof FileMovedError) || attempt >= ATTEMPTS) throw error;

@@ -41,3 +41,21 @@ export function assertWorkspace(key: unknown): asserts key is string | null {
     );
   }
 }
+
+declare const checked: unique symbol;
+/** A workspace key proven by {@link checkWorkspace} (or null, the global set): what paths are made of, never checked again. */
+export type WorkspaceKey = (string & { readonly [checked]: "workspace" }) | null;
+/** A memory id proven by {@link checkMemoryId}: never checked again below the entry that checked it. */
+export type MemoryId = string & { readonly [checked]: "memory-id" };
+
+/** The workspace key, checked once at a change's or a read's entry (`invalid_name` with its sentence otherwise). */
+export function checkWorkspace(key: unknown): WorkspaceKey {
+  assertWorkspace(key);
+  return key as WorkspaceKey;
+}
+
+/** The memory id, checked once at the entry (`invalid_name` with its sentence otherwise). */
+export function checkMemoryId(id: unknown): MemoryId {
+  assertMemoryId(id);
+  return id as MemoryId;
+}

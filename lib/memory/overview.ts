@@ -3,6 +3,7 @@ import { findMemory } from "./details";
 import type { Limits } from "./limits";
 import { listSet, type MemorySet } from "./list-set";
 import { listWorkspaces } from "./listing-cache";
+import type { WorkspaceKey } from "./names";
 import { type TokenBudget, tokenBudgets } from "./payload";
 import { type HomeProblem, listAllProblems } from "./problems";
 import { readSettings, type SettingsProblem } from "./settings";
@@ -22,7 +23,7 @@ export interface MemoryOverview {
 }
 
 /** The keys of every set, the global set (null) first. */
-export async function listSetKeys(home: string): Promise<(string | null)[]> {
+export async function listSetKeys(home: string): Promise<WorkspaceKey[]> {
   return [null, ...(await listWorkspaces(home))];
 }
 

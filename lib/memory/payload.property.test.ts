@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOdaError } from "../errors";
+import { realRootOf } from "../fs";
 import {
   chatPayload,
   checkTokenLimit,
@@ -14,6 +15,7 @@ import {
   tokenBudgets,
 } from ".";
 import { SETTLE_MS, settleClock } from "./file-cache";
+import { checkMemoryId, checkWorkspace } from "./names";
 import { clearParseCache, parseCacheStats } from "./read-file";
 import { makeHome, putFile } from "./testing";
 
@@ -142,7 +144,8 @@ describe("payload sizes by arithmetic", () => {
                 expect(budgets[i]?.tokens).toBe(payload.tokens);
                 expect(budgets[i]?.workspace).toBe(chat);
               }
-              const got = await checkTokenLimit(home, workspace, id, next, limits).then(
+              const place = { workspace: checkWorkspace(workspace), id: checkMemoryId(id) };
+              const got = await checkTokenLimit({ home, realHome: realRootOf(home), limits, place }, next).then(
                 () => null,
                 (e: unknown) => (isOdaError(e) ? e.message : String(e)),
               );

@@ -5,7 +5,7 @@ import { type ChatTokens, chatPlace, fullestChat } from "./fullest";
 import type { Limits } from "./limits";
 import { listSet, type MemorySet, type MemorySummary } from "./list-set";
 import { MESSAGES } from "./messages";
-import { assertWorkspace } from "./names";
+import { assertWorkspace, type MemoryId, type WorkspaceKey } from "./names";
 import { type SetSize, setSize, workspaceSizes } from "./set-sizes";
 import { readSettings } from "./settings";
 
@@ -139,6 +139,15 @@ export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
   return budgets;
 }
 
+/** What a token check needs of a change: all of it is in the change's `Context` already. */
+export interface TokenCheck {
+  home: string;
+  /** The home's real path, resolved once for the change. */
+  realHome: Promise<string>;
+  limits: Limits;
+  place: { workspace: WorkspaceKey; id: MemoryId };
+}
+
 /**
  * Refuses a change that would take what any affected chat receives over
  * `chatMaxTokens`: `next` replaces memory `id` of the set (null: it is no
@@ -151,12 +160,11 @@ export async function tokenBudgets(home: string): Promise<TokenBudget[]> {
  * grow any chat, so the workspaces are not even looked at then.
  */
 export async function checkTokenLimit(
-  home: string,
-  workspace: string | null,
-  id: string,
+  ctx: TokenCheck,
   next: { title: string; text: string; created?: string } | null,
-  limits: Limits,
 ): Promise<void> {
+  const { home, limits, realHome } = ctx;
+  const { workspace, id } = ctx.place;
   const limit = limits.chatMaxTokens;
   // Every chat pushed over the limit is collected, and the fullest is named (as the editor's counter does).
   const over: ChatTokens[] = [];
@@ -176,7 +184,6 @@ export async function checkTokenLimit(
       count: s.count - (old === undefined ? 0 : 1) + (next ? 1 : 0),
     });
   };
-  const realHome = realRootOf(home);
   if (workspace !== null) {
     const [global, ws] = await Promise.all([
       setSize(home, null, limits, realHome),

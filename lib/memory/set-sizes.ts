@@ -2,6 +2,7 @@ import { type FSWatcher, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { Limits } from "./limits";
 import { readSetFiles, workspaceFolders } from "./listing-cache";
+import type { WorkspaceKey } from "./names";
 import { setSegments } from "./paths";
 import { countsOf, mapPool } from "./read-file";
 
@@ -38,7 +39,7 @@ export interface SetSize {
 /** A set's size computed from its files (through the parse cache: one stat per unchanged file). */
 export async function setSize(
   home: string,
-  workspace: string | null,
+  workspace: WorkspaceKey,
   limits: Limits,
   realHome: string | Promise<string>,
   folderInside = false,
@@ -146,7 +147,7 @@ function reusable(folder: string, limitsKey: string): SetSize | null {
 /** One workspace's size: reused while its folder's watch reported nothing, else computed (and kept). */
 async function workspaceSize(
   home: string,
-  key: string,
+  key: NonNullable<WorkspaceKey>,
   inside: boolean,
   limits: Limits,
   limitsKey: string,

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { OdaError } from "../errors";
 import { listVersionNames, parseVersionName, readRegularFile, type VersionName } from "./history";
 import { MESSAGES } from "./messages";
+import { checkMemoryId, checkWorkspace } from "./names";
 import { decodeUtf8, parseMemorySource } from "./parse";
 import { placeMemory } from "./paths";
 
@@ -32,7 +33,7 @@ export async function readVersionFile(history: string, v: VersionName): Promise<
 
 /** A memory's versions, newest first (also for a deleted memory). */
 export async function listVersions(home: string, workspace: string | null, id: string): Promise<VersionInfo[]> {
-  const place = await placeMemory(home, workspace, id);
+  const place = await placeMemory(home, checkWorkspace(workspace), checkMemoryId(id));
   const names = await listVersionNames(place.history);
   return (await Promise.all(names.map((v) => readVersionFile(place.history, v)))).filter(
     (v): v is VersionInfo => v !== null,
@@ -46,7 +47,7 @@ export async function readVersion(
   id: string,
   name: string,
 ): Promise<VersionInfo> {
-  const place = await placeMemory(home, workspace, id);
+  const place = await placeMemory(home, checkWorkspace(workspace), checkMemoryId(id));
   const v = typeof name === "string" ? parseVersionName(name) : null;
   const info = v ? await readVersionFile(place.history, v) : null;
   if (!info) throw new OdaError("not_found", MESSAGES.noVersion(String(name)));

@@ -2,7 +2,7 @@ import { promises as fsp } from "node:fs";
 import { OdaError } from "../errors";
 import { ensureFolderInside } from "../fs";
 import { listWorkspaces } from "./listing-cache";
-import { assertWorkspace } from "./names";
+import { checkWorkspace, type WorkspaceKey } from "./names";
 import { setSegments } from "./paths";
 
 import { noWorkspaceSet } from "./workspace-set-words";
@@ -11,8 +11,7 @@ export { noWorkspaceSet };
 
 /** True when the workspace has a set folder (`memory/workspaces/<key>`) in the home. */
 export async function workspaceSetExists(home: string, key: string): Promise<boolean> {
-  assertWorkspace(key);
-  return (await listWorkspaces(home)).includes(key);
+  return (await listWorkspaces(home)).includes(checkWorkspace(key) as NonNullable<WorkspaceKey>);
 }
 
 /** Refuses a write into a workspace with no set folder, so only an explicit action creates one. */
@@ -23,7 +22,7 @@ export async function requireWorkspaceSet(home: string, workspace: string | null
 
 /** Creates a workspace's memory set folder (a person asked for it); nothing happens when it exists. */
 export async function createWorkspaceSet(home: string, key: string): Promise<void> {
-  assertWorkspace(key);
+  const checked = checkWorkspace(key);
   await fsp.mkdir(home, { recursive: true });
-  await ensureFolderInside(home, ...setSegments(key));
+  await ensureFolderInside(home, ...setSegments(checked));
 }

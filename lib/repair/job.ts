@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { isOdaError, OdaError } from "../errors";
 import { writeFileAtomic } from "../fs/atomic";
 import { judgeHolder, parseLockContent } from "../fs/lock";
-import { readCompressSetting } from "../sessions/settings";
+import { logFolderOf } from "../sessions/settings";
 import { repairsFolder } from "./journal";
 import { thisHolder } from "./locks";
 import { listRepairable } from "./problems";
@@ -84,7 +84,7 @@ export async function runFormJob(
   roots: RepairRoots,
   options: { onProgress?: (job: FormJob) => void; continueOnly?: boolean } = {},
 ): Promise<FormJob | null> {
-  const compress = readCompressSetting(roots.home);
+  const compress = logFolderOf(roots).compress;
   let job = unfinishedJob(roots.state);
   if (!job) {
     if (options.continueOnly) return null;

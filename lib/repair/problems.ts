@@ -4,7 +4,7 @@ import { isSystemError, isVanished, systemErrorPath, systemErrorSentence } from 
 import { listAllProblems } from "../memory/problems";
 import { listGenerations, readChatFolder } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
-import { readCompressSetting } from "../sessions/settings";
+import { logFolderOf } from "../sessions/settings";
 import { homeLockRepairable } from "./home-lock";
 import { listJournals } from "./journal";
 import { type RepairRoots, targetId } from "./targets";
@@ -42,7 +42,7 @@ export async function listRepairableReport(roots: RepairRoots): Promise<Repairab
   const out: Repairable[] = [];
   const leftOut: string[] = [];
   if (roots.logs) {
-    const compress = readCompressSetting(roots.home);
+    const compress = logFolderOf(roots).compress;
     const walk = walkLogFolder(roots.logs);
     const seen = new Set<string>();
     for (const p of walk.problems) {

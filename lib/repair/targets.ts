@@ -4,7 +4,7 @@ import { HOME_LOCK_REPAIR } from "../fs/home-lock";
 import { assertMemoryId, assertWorkspace } from "../memory/names";
 import { requireRoot } from "../roots";
 import { locateChat } from "../sessions/folder";
-import { readCompressSetting } from "../sessions/settings";
+import { logFolderOf } from "../sessions/settings";
 import { planArchive, planForm, planSetAsideCopy } from "./chat-plans";
 import { type RepairPlan, runRepair } from "./engine";
 import { readOdaFile } from "./files";
@@ -102,7 +102,7 @@ function resolve(roots: RepairRoots, target: RepairTarget): Resolved {
     };
   }
   const logs = needLogs(roots);
-  const compress = readCompressSetting(roots.home);
+  const compress = logFolderOf(roots).compress;
   const chat = target.chat;
   if (target.kind === "duplicate") {
     if (!target.setAside)

@@ -31,3 +31,19 @@ function staysInside(home: string, path: string): boolean {
     return code === "ENOENT" || code === "ELOOP" || code === "ENOTDIR";
   }
 }
+
+/** The log folder and its form: what every reader of chats needs. */
+export interface LogFolder {
+  /** The log folder, or null when none is set. */
+  dir: string | null;
+  /** Whether its chats are stored compressed (`sessions.compress` of the home's settings). */
+  compress: boolean;
+}
+
+/**
+ * The log folder and its form, worked out from the roots in one place (the dashboard's source context, the
+ * CLI's commands and the lib's readers of a whole installation all call this).
+ */
+export function logFolderOf(roots: { home: string | null; logs: string | null }): LogFolder {
+  return { dir: roots.logs, compress: readCompressSetting(roots.home) };
+}

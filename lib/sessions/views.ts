@@ -5,7 +5,7 @@ import type { Problem } from "./problem";
 
 /**
  * The chat list's rows and the inspector's views as the server sends them to
- * the page (`server/chat-list.ts`, `server/chat-inspector.ts`): plain,
+ * the page (`server/views/chat-list.ts`, `server/views/chat-inspector.ts`): plain,
  * serialisable data. Here, below the server, so that `lib/types.ts` hands them
  * to client components without importing upwards.
  */
@@ -87,7 +87,7 @@ export interface LineView {
   length?: number;
 }
 
-/** A page of a log's lines (`server/chat-inspector.ts`). */
+/** A page of a log's lines (`server/views/chat-inspector.ts`). */
 export interface LinesView {
   lines: LineView[];
   total: number | null;
@@ -96,7 +96,7 @@ export interface LinesView {
   generation: string;
 }
 
-/** The log's line count and tail (the index, extended when the log grew) and the lock now (`server/chat-inspector.ts`). */
+/** The log's line count and tail (the index, extended when the log grew) and the lock now (`server/views/chat-inspector.ts`). */
 export interface StatusView {
   lines: number;
   decompressedBytes: number;

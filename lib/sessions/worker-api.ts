@@ -11,7 +11,7 @@ import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } fr
 import { openListingMemory, rememberedLineCount, rememberLineCount } from "./remembered";
 
 /**
- * The reads a server runs on its decode worker (`server/decode-thread.mjs`), so
+ * The reads a server runs on its decode worker (`server/workers/decode-thread.mjs`), so
  * that decoding and splitting a log never holds up the server's event loop.
  * Every function takes and returns plain, cloneable data; the line index
  * cache lives in the worker, so calls that use it go through here too.

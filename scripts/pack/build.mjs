@@ -80,7 +80,7 @@ rmSync(server, { recursive: true, force: true });
 mkdirSync(server, { recursive: true });
 cpSync(join(standalone, "server.js"), join(server, "server.js"));
 // preloaded by `oda-admin serve` so a request with two Host headers is refused from the first one
-cpSync(join(root, "server", "host-guard.cjs"), join(server, "host-guard.cjs"));
+cpSync(join(root, "server", "access", "host-guard.cjs"), join(server, "host-guard.cjs"));
 cpSync(join(standalone, distDir), join(server, distDir), {
   recursive: true,
   // Build traces are read by nothing at run time; node_modules would not be packed.
@@ -89,19 +89,19 @@ cpSync(join(standalone, distDir), join(server, distDir), {
 cpSync(join(root, distDir, "static"), join(server, distDir, "static"), { recursive: true });
 if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(server, "public"), { recursive: true });
 unhashExternals(join(standalone, distDir, "node_modules"), join(server, distDir, "server"));
-// The decode and index refresh workers, compiled where the server looks for them (`<cwd>/server/decode-thread.mjs`, `index-thread.mjs`; the
+// The decode and index refresh workers, compiled where the server looks for them (`<cwd>/server/workers/decode-thread.mjs`, `index-thread.mjs`; the
 // standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency. The refresh's
 // reader threads, beside it (lib/index/read-pool.ts looks beside the code that starts them).
 await build({
   absWorkingDir: root,
   entryPoints: {
-    "decode-thread": "server/decode-thread-main.ts",
-    "index-thread": "server/index-thread-main.ts",
+    "decode-thread": "server/workers/decode-thread-main.ts",
+    "index-thread": "server/workers/index-thread-main.ts",
     "read-thread": "lib/index/read-thread-main.ts",
-    // The bundle thread of Support's preview and bundle (server/bundle-jobs.ts looks in <cwd>/server).
+    // The bundle thread of Support's preview and bundle (server/jobs/bundle-jobs.ts looks in <cwd>/server/workers).
     "bundle-thread": "lib/bundle/bundle-thread-main.ts",
   },
-  outdir: join(server, "server"),
+  outdir: join(server, "server", "workers"),
   outExtension: { ".js": ".mjs" },
   bundle: true,
   format: "esm",

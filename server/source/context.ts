@@ -5,7 +5,7 @@ import { readOnlySentence } from "@/lib/bundle/messages";
 import { bundleRoots, type OpenedBundle } from "@/lib/bundle/unpack";
 import { OdaError } from "@/lib/errors";
 import { type RootName, type Roots, requireRoot, resolveRoots } from "@/lib/roots";
-import { readCompressSetting } from "@/lib/sessions/settings";
+import { logFolderOf } from "@/lib/sessions/settings";
 
 /**
  * A source is what a page shows: the live installation, or one support bundle
@@ -100,13 +100,28 @@ export function readStartRoots(env: Readonly<Record<string, string | undefined>>
   return { roots: resolveRoots({}, env), startBundle: null };
 }
 
+/**
+ * The log folder and its form, the form read from the settings only when a reader asks for it (once per
+ * context): a search or a memory page never needs it, and then reads no `settings.json` for it.
+ */
+function lazyLogFolder(roots: Roots): Readonly<{ dir: string | null; compress: boolean }> {
+  let compress: boolean | undefined;
+  return Object.freeze({
+    dir: roots.logs,
+    get compress() {
+      compress ??= logFolderOf(roots).compress;
+      return compress;
+    },
+  });
+}
+
 /** The live installation's context, with its log form read now (the settings may change between requests). */
 export function liveContext(roots: Roots): SourceContext {
   return Object.freeze({
     id: LIVE_ID,
     kind: "live",
     roots: Object.freeze({ ...roots }),
-    log: Object.freeze({ dir: roots.logs, compress: readCompressSetting(roots.home) }),
+    log: lazyLogFolder(roots),
     canWrite: true,
     readOnly: null,
     bundle: null,
@@ -122,7 +137,7 @@ export function bundleContext(id: string, info: OpenedBundleInfo): SourceContext
     id,
     kind: "bundle",
     roots: Object.freeze(roots),
-    log: Object.freeze({ dir: roots.logs, compress: readCompressSetting(roots.home) }),
+    log: lazyLogFolder(roots),
     canWrite: false,
     readOnly: readOnlySentence(info.name),
     bundle: Object.freeze({ ...info }),

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
 import { SourceProvider } from "@/components/shell/source";
 import { isOdaError } from "@/lib/errors";
-import { guardPage } from "@/server/guard";
+import { guardPage } from "@/server/access/guard";
 import type { SourceContext } from "@/server/source/context";
 import { pageSource } from "@/server/source/edge";
 

@@ -4,10 +4,10 @@ import { UsageChats } from "@/components/chats/usage-chats";
 import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
 import { readChatsFilter } from "@/lib/insights/links";
-import { logFolder } from "@/server/chat-list";
-import { loadChatsForTotal } from "@/server/insights";
 import { MISSING_ROOT } from "@/server/source/context";
 import { pageSource } from "@/server/source/edge";
+import { logFolder } from "@/server/views/chat-list";
+import { loadChatsForTotal } from "@/server/views/insights";
 
 export const metadata: Metadata = { title: "Chats" };
 export const dynamic = "force-dynamic";

@@ -6,8 +6,8 @@ import { ActivitySection, StorageSection } from "@/components/insights/storage-s
 import { UsageSection } from "@/components/insights/usage-section";
 import { IndexStatusPanel } from "@/components/search/index-status";
 import { PageHeader } from "@/components/ui/page-header";
-import { loadInsights, readInsightsParams } from "@/server/insights";
 import { pageSource } from "@/server/source/edge";
+import { loadInsights, readInsightsParams } from "@/server/views/insights";
 
 export const metadata: Metadata = { title: "Insights" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { errorBody, isOdaError } from "@/lib/errors";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
-import { streamChatList } from "@/server/chat-list";
-import { guardRoute } from "@/server/guard";
+import { guardRoute } from "@/server/access/guard";
 import { routeSource } from "@/server/source/edge";
+import { streamChatList } from "@/server/views/chat-list";
 
 export const dynamic = "force-dynamic";
 

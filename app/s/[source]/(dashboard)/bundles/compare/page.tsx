@@ -5,8 +5,8 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import type { BundleDiff } from "@/lib/bundle/diff";
 import { isOdaError } from "@/lib/errors";
-import { compareOpened } from "@/server/bundle-compare";
 import { sources } from "@/server/source/registry";
+import { compareOpened } from "@/server/views/bundle-compare";
 
 export const metadata: Metadata = { title: "Compare bundles" };
 export const dynamic = "force-dynamic";

@@ -14,6 +14,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { isOdaError } from "@/lib/errors";
 import { parseCopy } from "@/lib/routes";
 import { noChatSentence } from "@/lib/sessions/chat-words";
+import { guardPage } from "@/server/access/guard";
+import { pageSource } from "@/server/source/edge";
 import {
   chatIdParam,
   detailsOnce,
@@ -21,9 +23,7 @@ import {
   linesFor,
   type OutlineView,
   outlineFor,
-} from "@/server/chat-inspector";
-import { guardPage } from "@/server/guard";
-import { pageSource } from "@/server/source/edge";
+} from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

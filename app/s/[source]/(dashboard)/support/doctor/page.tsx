@@ -9,10 +9,10 @@ import { PathText } from "@/components/ui/path-text";
 import { Time } from "@/components/ui/time";
 import { BOUNDED_READ, type DoctorReport, runDoctor } from "@/lib/doctor";
 import { listRepairable, type Repairable } from "@/lib/repair";
-import { doctorView } from "@/server/doctor-view";
-import { repairRoots } from "@/server/repairs";
+import { repairRoots } from "@/server/jobs/repairs";
 import type { SourceContext } from "@/server/source/context";
 import { pageSource } from "@/server/source/edge";
+import { doctorView } from "@/server/views/doctor-view";
 
 export const metadata: Metadata = { title: "Doctor report" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { createReadStream, statSync } from "node:fs";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
-import { bundleJob } from "@/server/bundle-jobs";
-import { guardRoute } from "@/server/guard";
+import { guardRoute } from "@/server/access/guard";
+import { bundleJob } from "@/server/jobs/bundle-jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +21,7 @@ export async function GET(request: Request): Promise<Response> {
     headers: {
       "content-type": "application/gzip",
       "content-length": String(size),
-      // Next drops content-length; the server's preload puts this back as it (server/host-guard.cjs).
+      // Next drops content-length; the server's preload puts this back as it (server/access/host-guard.cjs).
       "x-oda-content-length": String(size),
       "content-disposition": `attachment; filename="${basename(job.file)}"`,
       "cache-control": "no-store",

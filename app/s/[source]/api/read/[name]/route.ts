@@ -1,7 +1,7 @@
 import { SAFE_HEADERS } from "@/lib/security/access";
-import { guardRoute } from "@/server/guard";
+import { guardRoute } from "@/server/access/guard";
 import { isReadName, runRead } from "@/server/reads";
-import { sourceIdFrom } from "@/server/source/edge";
+import { routeSource } from "@/server/source/edge";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 const HEADERS = { "cache-control": "no-store", ...SAFE_HEADERS };
 
 /**
- * One read of `server/reads.ts` as JSON: the action's own result shape
+ * One read of `server/reads/` as JSON, in the actions' result shape
  * (`{ ok: true, data }` or `{ ok: false, error: { code, message } }`).
  * `?input=` is the read's input as JSON; an unknown read is a 404.
  */
@@ -36,5 +36,5 @@ export async function GET(request: Request, context: { params: Promise<{ name: s
     );
   }
   // The source is the address's (`/b/<id>/api/read/…`, set by the proxy); a closed one answers not_found.
-  return Response.json(await runRead(name, input, sourceIdFrom(request.headers)), { headers: HEADERS });
+  return Response.json(await runRead(name, input, () => routeSource(request)), { headers: HEADERS });
 }

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { OdaError } from "@/lib/errors";
 import { openChatDownload } from "@/lib/sessions";
 import type { DownloadHead } from "@/lib/sessions/worker-api";
-import { runChatRoute } from "@/server/chat-inspector";
-import { downloadErrorResponse, primePull, primeStream } from "@/server/download";
-import { inWorker, type Pull, pullInWorker } from "@/server/log-worker";
+import { downloadErrorResponse, primePull, primeStream } from "@/server/downloads/download";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
+import { runChatRoute } from "@/server/views/chat-inspector";
+import { inWorker, type Pull, pullInWorker } from "@/server/workers/log-worker";
 
 export const dynamic = "force-dynamic";
 
@@ -50,7 +50,7 @@ export function GET(request: Request): Promise<Response> {
         "content-disposition": `attachment; filename="${fileNameOf(id, gen.name, form)}"`,
         "cache-control": NO_STORE,
         "content-length": String(gen.bytes),
-        // Next drops content-length; the server's preload puts this back as it (server/host-guard.cjs).
+        // Next drops content-length; the server's preload puts this back as it (server/access/host-guard.cjs).
         "x-oda-content-length": String(gen.bytes),
       };
       return new Response(body, { headers });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { EXPORT_FORMATS } from "@/lib/export";
-import { exportResponse } from "@/server/chat-export";
-import { runChatRoute } from "@/server/chat-inspector";
-import { downloadErrorResponse } from "@/server/download";
+import { exportResponse } from "@/server/downloads/chat-export";
+import { downloadErrorResponse } from "@/server/downloads/download";
 import { requireLogFolder } from "@/server/source/context";
+import { runChatRoute } from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

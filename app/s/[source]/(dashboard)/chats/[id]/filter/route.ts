@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { filteredFor, filterOf, ZFilterParams } from "@/server/chat-filter";
-import { runChatRoute } from "@/server/chat-inspector";
+import { filteredFor, filterOf, ZFilterParams } from "@/server/views/chat-filter";
+import { runChatRoute } from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { linesFor, runChatRoute, ZCopyParam } from "@/server/chat-inspector";
+import { linesFor, runChatRoute, ZCopyParam } from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkedNotes } from "@/lib/notes";
-import { runChatRoute } from "@/server/chat-inspector";
 import { requireLogFolder, requireSourceRoot } from "@/server/source/context";
+import { runChatRoute } from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runChatRoute, statusFor, ZCopyParam } from "@/server/chat-inspector";
+import { runChatRoute, statusFor, ZCopyParam } from "@/server/views/chat-inspector";
 
 export const dynamic = "force-dynamic";
 

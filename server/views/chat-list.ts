@@ -1,0 +1,210 @@
+import "server-only";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
+import { noteCounts } from "@/lib/notes";
+import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/sessions/views";
+import type { SourceContext } from "@/server/source/context";
+import { refreshInWorker } from "@/server/workers/index-worker";
+import { inWorker, streamInWorker } from "@/server/workers/log-worker";
+
+export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
+
+/**
+ * The chat list's one data source: the search index when it is fresh (no log
+ * opened), else the log folder walked through `lib/sessions` while the index
+ * refreshes in the background. The route and the client read `ChatListBatch`.
+ */
+
+/** What the list says while it shows the index's rows and checks them against the log folder. */
+export const CHECKING_INDEX =
+  "Showing the chats as the search index has them while they are checked against the log folder.";
+
+/** The source's log folder and its form, or `null` when it has no log folder. */
+export function logFolder(ctx: SourceContext): { logDir: string; compress: boolean } | null {
+  return ctx.log.dir ? { logDir: ctx.log.dir, compress: ctx.log.compress } : null;
+}
+
+/** The log files inside a chat folder (for `raw log:` notes). */
+function logsIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => parseLogName(n))
+      .map((n) => join(dir, n));
+  } catch {
+    return [dir];
+  }
+}
+
+/** A problem as the list shows it: a chat stored twice names the log files of both copies. */
+export function toChatProblem(p: Problem): ChatProblem {
+  const { sentence, rawLog } = splitRawLog(p);
+  const paths = rawLog ? [rawLog] : p.kind === "duplicate" ? p.paths.flatMap(logsIn) : p.paths;
+  return { kind: p.kind, message: p.message, sentence, paths, ...(p.chat === undefined ? {} : { chat: p.chat }) };
+}
+
+/** A chat summary as a list row; its problems are the lib's (a discarded checkpoint and a stale lock included). */
+export function toRow(chat: ChatSummary): ChatRow {
+  const current = chat.generations.find((g) => g.current);
+  const problems = chat.problems.map(toChatProblem);
+  return {
+    id: chat.id,
+    title: chat.title,
+    folder: chat.folder,
+    group: chat.group,
+    cwd: chat.cwd,
+    created: chat.created,
+    lastActivity: chat.lastActivity,
+    messages: chat.messages,
+    tokens: chat.inputTokens + chat.outputTokens,
+    format: chat.format,
+    compressed: current ? current.compressed : null,
+    generations: chat.generations.map((g) => g.name),
+    lock: {
+      state: chat.lock.state,
+      pid: chat.lock.pid,
+      host: chat.lock.host,
+      startedAt: chat.lock.startedAt,
+      reason: chat.lock.reason,
+    },
+    cached: chat.cached,
+    cacheState: chat.cacheState,
+    cacheReason: chat.cacheReason,
+    behindBytes: chat.behindBytes,
+    problems,
+  };
+}
+
+/** The sentence when the index cannot be opened or read (the reason goes to the server's log). */
+const INDEX_UNUSABLE = "The search index cannot be used.";
+
+/** The index's rows (with their check running), or why the folder is listed instead; `null` without a state folder. */
+function readIndex(
+  state: string | null,
+  logDir: string,
+  compress: boolean,
+): { rows: IndexedChatRows | null; source: ChatListSource } | null {
+  if (!state) return null;
+  try {
+    // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
+    const check = () => inWorker("indexFreshness", state, logDir);
+    const rows = readChatsFromIndex(state, logDir, { compress, check });
+    if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
+    startRefresh(state, logDir, compress);
+    return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
+  } catch (error) {
+    console.error("oda-admin: the chat list could not read the search index:", error);
+    return { rows: null, source: { fresh: false, sentence: INDEX_UNUSABLE } };
+  }
+}
+
+/** Starts a background refresh of the index (not awaited: a failure is reported through the index's job). */
+function startRefresh(state: string, logDir: string, compress: boolean): void {
+  void startIndexRefresh(state, logDir, { compress, runner: refreshInWorker }).catch((error: unknown) =>
+    console.error("oda-admin: the index refresh could not start:", error),
+  );
+}
+
+/** The folder listed on the decode worker (chats without a usable checkpoint are read from their logs there). */
+/** The row with its count of marks and notes, when it has any. */
+function withNotes(row: ChatRow, notes: Map<string, number>): ChatRow {
+  const n = notes.get(row.id);
+  return n ? { ...row, notes: n } : row;
+}
+
+async function* folderBatches(logDir: string, compress: boolean, batchSize: number, notes: Map<string, number>) {
+  for await (const batch of streamInWorker("listChats", logDir, compress, batchSize)) {
+    yield {
+      rows: batch.chats.map((c) => withNotes(toRow(c), notes)),
+      problems: batch.problems.map(toChatProblem),
+      done: batch.done,
+      total: batch.total,
+    };
+  }
+}
+
+/**
+ * Streams the chat list in batches, the first ones before the listing ends.
+ * With a built index its rows go out at once, marked as being checked; then
+ * the folder is compared with the index (names, sizes, mtimes). When nothing
+ * changed, a last batch says the rows are current; otherwise a refresh of the
+ * index starts in the background and the folder is listed, sending only the
+ * rows that differ from the index's, the ones that are gone, and the verdict.
+ * Without an index the folder is listed as it is read.
+ */
+export async function* streamChatList(ctx: SourceContext, batchSize = 200): AsyncGenerator<ChatListBatch> {
+  const folder = logFolder(ctx);
+  if (!folder) {
+    yield { rows: [], problems: [], done: 0, total: 0 };
+    return;
+  }
+  const { logDir, compress } = folder;
+  const state = ctx.roots.state;
+  // Each chat's count of marks and notes (issue 29), shown as a marker on its row.
+  const notes = state ? noteCounts(state) : new Map<string, number>();
+  const index = readIndex(state, logDir, compress);
+  if (!index?.rows) {
+    let first = true;
+    for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
+      yield { ...batch, ...(first && index ? { index: index.source } : {}) };
+      first = false;
+    }
+    return;
+  }
+  const { count: total, problems } = index.rows;
+  const sent = new Map<string, string>();
+  const folderProblems = problems.map(toChatProblem);
+  for (let i = 0; i === 0 || i < total; i += batchSize) {
+    const rows = index.rows.chatsAt(i, i + batchSize).map((c) => withNotes(toRow(c), notes));
+    for (const row of rows) sent.set(row.id, JSON.stringify(row));
+    yield {
+      rows,
+      problems: i === 0 ? folderProblems : [],
+      done: i + rows.length,
+      total,
+      ...(i === 0 ? { index: index.source } : {}),
+    };
+  }
+  const freshness = await index.rows.freshness.catch((error: unknown) => {
+    console.error("oda-admin: the chat list could not check the search index:", error);
+    return { fresh: false, sentence: INDEX_UNUSABLE };
+  });
+  if (freshness.fresh) {
+    yield {
+      rows: [],
+      problems: [],
+      done: total,
+      total,
+      index: { fresh: true, sentence: freshness.sentence },
+      update: { removed: [], replaceProblems: false },
+    };
+    return;
+  }
+  if (state) startRefresh(state, logDir, compress);
+  const seen = new Set<string>();
+  let latestProblems: ChatProblem[] = [];
+  let done = 0;
+  let listed = total;
+  for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
+    const changed = batch.rows.filter((row) => {
+      seen.add(row.id);
+      return sent.get(row.id) !== JSON.stringify(row);
+    });
+    latestProblems = latestProblems.concat(batch.problems);
+    done = batch.done;
+    listed = batch.total;
+    if (changed.length)
+      yield { rows: changed, problems: [], done, total: listed, update: { removed: [], replaceProblems: false } };
+  }
+  const removed = [...sent.keys()].filter((id) => !seen.has(id));
+  const replaceProblems = JSON.stringify(latestProblems) !== JSON.stringify(folderProblems);
+  yield {
+    rows: [],
+    problems: replaceProblems ? latestProblems : [],
+    done,
+    total: listed,
+    index: { fresh: false, sentence: freshness.sentence },
+    update: { removed, replaceProblems },
+  };
+}

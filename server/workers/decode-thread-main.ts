@@ -1,0 +1,69 @@
+/**
+ * The decode worker's body: runs `server/workers/decode-api.ts` (the reads of
+ * `lib/sessions/worker-api.ts`, the index's folder check) on its own
+ * thread so that decoding a log (a zstd bomb included) never blocks the
+ * server's event loop. Loaded by `server/workers/decode-thread.mjs` through tsx in a
+ * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
+ */
+
+import { parentPort, workerData } from "node:worker_threads";
+import { errorToData } from "../../lib/errors";
+import { systemErrorAsOda } from "../../lib/fs/system-error";
+import { prepareWorker } from "../../lib/sessions/worker-api";
+import { decodeApi } from "./decode-api";
+
+const port = parentPort;
+if (!port) throw new Error("The decode worker runs only as a worker thread.");
+for (const problem of prepareWorker(workerData?.state ?? null)) console.error(`oda-admin: ${problem}`);
+
+/** A call; `pull` calls yield one item per `next` message (a download, paced by its reader). */
+type Call = { id: number; fn: keyof typeof decodeApi; args: unknown[]; pull?: boolean };
+type Step = { id: number; next?: true; cancel?: true };
+
+const pulled = new Map<number, AsyncIterator<unknown>>();
+
+/** Sends an item; a byte buffer of its own is moved to the server, not copied. */
+function send(id: number, item: unknown): void {
+  const whole = item instanceof Uint8Array && item.byteOffset === 0 && item.byteLength === item.buffer.byteLength;
+  port?.postMessage({ id, item }, whole ? [(item as Uint8Array).buffer as ArrayBuffer] : []);
+}
+
+async function step({ id, next, cancel }: Step): Promise<void> {
+  const it = pulled.get(id);
+  if (!it) return;
+  try {
+    if (cancel) {
+      pulled.delete(id);
+      await it.return?.();
+      return;
+    }
+    if (!next) return;
+    const r = await it.next();
+    if (r.done) {
+      pulled.delete(id);
+      port?.postMessage({ id, done: true });
+    } else send(id, r.value);
+  } catch (error) {
+    pulled.delete(id);
+    port?.postMessage({ id, error: errorToData(systemErrorAsOda(error)) });
+  }
+}
+
+port.on("message", async (message: Call | Step) => {
+  if (!("fn" in message)) return step(message);
+  const { id, fn, args, pull } = message;
+  try {
+    const result: unknown = (decodeApi[fn] as (...a: unknown[]) => unknown)(...args);
+    if (pull) {
+      pulled.set(id, (result as AsyncIterable<unknown>)[Symbol.asyncIterator]());
+      return;
+    }
+    if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
+      for await (const item of result as AsyncIterable<unknown>) port.postMessage({ id, item });
+      port.postMessage({ id, done: true });
+    } else port.postMessage({ id, done: true, value: await result });
+  } catch (error) {
+    port.postMessage({ id, error: errorToData(systemErrorAsOda(error)) });
+  }
+});
+port.postMessage({ ready: true });

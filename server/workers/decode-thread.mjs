@@ -1,0 +1,10 @@
+// The server's decode worker in a clone: a plain .mjs file outside Next's
+// bundle that registers tsx (as the CLI does) and runs the TypeScript body,
+// `server/workers/decode-thread-main.ts`. The installed package ships that body
+// compiled under this same name instead (`scripts/pack/build.mjs`), so no
+// TypeScript is compiled at run time there.
+import "../../scripts/server-only/register.mjs";
+import { register } from "tsx/esm/api";
+
+register();
+await import("./decode-thread-main.ts");
