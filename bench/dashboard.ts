@@ -173,7 +173,10 @@ async function chatList(page: Page) {
 async function home(page: Page) {
   const ms = await timed(async () => {
     await page.goto("/", { waitUntil: "commit" });
-    await page.getByRole("region", { name: "Chats" }).getByText(/^[\d,]+ chats$/).waitFor(WAIT);
+    await page
+      .getByRole("region", { name: "Chats" })
+      .getByText(/^[\d,]+ chats$/)
+      .waitFor(WAIT);
   });
   record("Home", 500, "ms", ms);
 }
@@ -184,7 +187,11 @@ async function search(page: Page) {
     await page.goto(`/search?q=${RARE}`, { waitUntil: "commit" });
     await page.getByText(/\(\d+ ms\)/).waitFor(WAIT);
   });
-  const said = (await page.getByText(/\(\d+ ms\)/).first().textContent()) ?? "";
+  const said =
+    (await page
+      .getByText(/\(\d+ ms\)/)
+      .first()
+      .textContent()) ?? "";
   record("a rare-word search shown", 500, "ms", ms, `the page said ${/\((\d+) ms\)/.exec(said)?.[1]} ms`);
 }
 
@@ -196,7 +203,10 @@ async function doctor(page: Page) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Doctor" }).click();
   await page.getByRole("heading", { level: 1, name: "Doctor report" }).waitFor(WAIT);
   const shown = performance.now() - t;
-  await page.getByText(/^No problems so far \([\d,]+ chats? read\)\.$|problems? \(.*\)$/).first().waitFor(WAIT);
+  await page
+    .getByText(/^No problems so far \([\d,]+ chats? read\)\.$|problems? \(.*\)$/)
+    .first()
+    .waitFor(WAIT);
   record("Doctor: the page shown", 1000, "ms", shown);
   record("Doctor: first report step (progress or problems)", 2000, "ms", performance.now() - t);
   // Leaving stops the server's reading (the stream is cancelled).
@@ -207,7 +217,11 @@ async function doctor(page: Page) {
 async function bigChat(page: Page) {
   await page.goto("/chats/huge");
   await page.getByRole("region", { name: /^Lines of / }).waitFor(WAIT);
-  await page.getByRole("region", { name: /^Lines of / }).getByRole("listitem").first().waitFor(WAIT);
+  await page
+    .getByRole("region", { name: /^Lines of / })
+    .getByRole("listitem")
+    .first()
+    .waitFor(WAIT);
   const ms = await timed(async () => {
     await page.getByRole("button", { name: /^End/ }).first().click();
     await page.waitForFunction(
