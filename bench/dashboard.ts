@@ -185,7 +185,10 @@ async function home(page: Page) {
 async function search(page: Page) {
   const ms = await timed(async () => {
     await page.goto(`/search?q=${RARE}`, { waitUntil: "commit" });
-    await page.getByText(/\(\d+ ms\)/).first().waitFor(WAIT);
+    await page
+      .getByText(/\(\d+ ms\)/)
+      .first()
+      .waitFor(WAIT);
   });
   const said =
     (await page
