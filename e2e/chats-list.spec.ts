@@ -62,6 +62,11 @@ test.describe("the chat list", () => {
       "aria-current",
       "page",
     );
+    // The report streams in from /api/doctor; once every log is read the page says what it found and read.
+    await expect(page.getByRole("status").filter({ hasText: /^\d+ problems found\.$/ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByRole("heading", { level: 2, name: /^Chat logs \(\d+ problems\)$/ })).toBeVisible();
     const logs = page.getByRole("list", { name: "Problems: chat logs" });
     const form = logs.getByRole("listitem", { name: "/srv/a › chat c-form › session.v5.jsonl" });
     await expect(form).toContainText("is plain but this log folder keeps zstd-compressed logs.");

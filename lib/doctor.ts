@@ -60,15 +60,27 @@ export async function memoryDoctor(home: string): Promise<DoctorSection> {
   };
 }
 
-/** The chat logs section: every chat read through (`verify`), in the folder's form from `home`'s settings. */
-export async function logsDoctor(
+/** One step of the chat logs section as it is read: the problems found in the last batch of chats, and how far. */
+export interface DoctorProgress {
+  problems: DoctorProblem[];
+  /** Chats read through so far, of `total`. */
+  done: number;
+  total: number;
+}
+
+/**
+ * The chat logs section as it is read, a batch of chats at a time (the Doctor
+ * page shows the first problems and its progress long before the last log is
+ * read). Ending the loop early stops the reading.
+ */
+export async function* streamLogsDoctor(
   logs: string,
   home: string | null,
   options: DoctorOptions = {},
-): Promise<DoctorSection> {
-  const problems: DoctorProblem[] = [];
+): AsyncGenerator<DoctorProgress> {
   const { compress } = logFolderOf({ home, logs });
   for await (const batch of listChats(logs, { ...options, compress, verify: true })) {
+    const problems: DoctorProblem[] = [];
     for (const p of [...batch.problems, ...batch.chats.flatMap((c) => c.problems)])
       problems.push({ path: relative(logs, p.path) || ".", message: p.message });
     problems.push(
@@ -77,7 +89,18 @@ export async function logsDoctor(
         batch.chats.map((c) => join(logs, c.folder)),
       ),
     );
+    yield { problems, done: batch.done, total: batch.total };
   }
+}
+
+/** The chat logs section: every chat read through (`verify`), in the folder's form from `home`'s settings. */
+export async function logsDoctor(
+  logs: string,
+  home: string | null,
+  options: DoctorOptions = {},
+): Promise<DoctorSection> {
+  const problems: DoctorProblem[] = [];
+  for await (const step of streamLogsDoctor(logs, home, options)) problems.push(...step.problems);
   return { name: "chat logs", problems };
 }
 

@@ -10,7 +10,7 @@ import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { filterRows, groupOptions, groupRows, NO_FILTERS, sortRows } from "./list-view";
+import { filterRows, groupOptions, groupRows, NO_FILTERS, sameFilters, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { useChatList } from "./use-chat-list";
 
@@ -25,7 +25,11 @@ export function ChatList() {
     [state.rows],
   );
   const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
-  const items = useMemo(() => groupRows(shown, grouped), [shown, grouped]);
+  // While the index's rows stream in its own order (newest activity first), unfiltered, each group's place is
+  // laid out from the first batch, so the rows fill it and nothing under the pointer moves.
+  const inIndexOrder = sort.key === "lastActivity" && sort.dir === "desc" && sameFilters(filters, NO_FILTERS);
+  const layout = listing && inIndexOrder ? state.groups : null;
+  const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
 
   return (

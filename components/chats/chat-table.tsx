@@ -4,7 +4,7 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRef, useState } from "react";
+import { type KeyboardEvent, useRef, useState } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { useShortcuts } from "@/components/shell/shortcuts";
 import { useSourceHref, useSourceRouter } from "@/components/shell/source";
@@ -160,21 +160,32 @@ export function ChatTable({
     overscan: 12,
     getItemKey: (i) => {
       const item = items[i];
-      return item?.type === "group" ? `g:${item.group}` : `c:${item?.row.id}`;
+      if (item?.type === "group") return `g:${item.group}`;
+      return item?.type === "pending" ? `p:${item.group}:${item.slot}` : `c:${item?.row.id}`;
     },
   });
   const move = (step: 1 | -1) => {
     let i = cursor === null ? (step === 1 ? -1 : items.length) : cursor;
     for (i += step; i >= 0 && i < items.length; i += step) {
-      if (items[i]?.type !== "group") {
+      if (items[i]?.type === "chat") {
         setCursor(i);
         virtualizer.scrollToIndex(i, { align: "auto" });
         return;
       }
     }
   };
+  // Home and End go by index, not by the scroll height: rows below the fold are only estimated (56 px), so
+  // the browser's own End lands where the estimate ends, thousands of rows short of the last at 100,000.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.metaKey || event.shiftKey || !items.length) return;
+    if (event.key !== "End" && event.key !== "Home") return;
+    event.preventDefault();
+    virtualizer.scrollToIndex(event.key === "End" ? items.length - 1 : 0, {
+      align: event.key === "End" ? "end" : "start",
+    });
+  };
   const cursorRow = cursor === null ? undefined : items[cursor];
-  const cursorHref = cursorRow && cursorRow.type !== "group" ? chatHref(cursorRow.row.id) : null;
+  const cursorHref = cursorRow?.type === "chat" ? chatHref(cursorRow.row.id) : null;
   useShortcuts("Chat list", [
     { keys: "j", label: "Next chat", run: () => move(1) },
     { keys: "k", label: "Previous chat", run: () => move(-1) },
@@ -193,6 +204,7 @@ export function ChatTable({
       aria-rowcount={items.length + 1}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrollable table must be reachable by keyboard
       tabIndex={0}
+      onKeyDown={onKeyDown}
       className="relative h-[70vh] min-h-80 overflow-auto rounded-md border border-zinc-200 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
     >
       <div role="rowgroup" className={`sticky top-0 z-10 ${WIDE} bg-zinc-100 dark:bg-zinc-900`}>
@@ -239,6 +251,23 @@ export function ChatTable({
                 <div role="cell" aria-colspan={COLUMNS.length} className="font-mono text-xs font-semibold">
                   <PathText path={item.label} />{" "}
                   <span className="font-sans font-normal">· {countOf(item.count, "chat")}</span>
+                </div>
+              </VirtualRow>
+            );
+          }
+          if (item.type === "pending") {
+            return (
+              <VirtualRow
+                key={v.key}
+                item={v}
+                measure={virtualizer.measureElement}
+                role="row"
+                aria-rowindex={v.index + 2}
+                aria-busy="true"
+                className="h-14 border-t border-zinc-200 px-3 py-2 text-zinc-500 dark:border-zinc-800 dark:text-zinc-400"
+              >
+                <div role="cell" aria-colspan={COLUMNS.length}>
+                  Not listed yet
                 </div>
               </VirtualRow>
             );

@@ -23,6 +23,17 @@ export interface ListFilters {
 /** Every chat: what Clear filters sets. */
 export const NO_FILTERS: ListFilters = { group: "", lock: "", problemsOnly: false, format: "", find: "" };
 
+/** True when two sets of filters select the same chats. */
+export function sameFilters(a: ListFilters, b: ListFilters): boolean {
+  return (
+    a.group === b.group &&
+    a.lock === b.lock &&
+    a.problemsOnly === b.problemsOnly &&
+    a.format === b.format &&
+    a.find.trim() === b.find.trim()
+  );
+}
+
 /**
  * The direction a column sorts in when it is chosen: names A to Z, numbers and moments largest (newest) first,
  * the way a person looks for the biggest chats or the latest activity.
@@ -31,8 +42,14 @@ export function firstDirection(key: SortKey): Sort["dir"] {
   return key === "title" || key === "folder" ? "asc" : "desc";
 }
 
-/** One item of the virtualised list: a working-folder heading or a chat. */
-export type ListItem = { type: "group"; group: string; label: string; count: number } | { type: "chat"; row: ChatRow };
+/** One item of the virtualised list: a working-folder heading, a chat, or the place of a chat not yet listed. */
+export type ListItem =
+  | { type: "group"; group: string; label: string; count: number }
+  | { type: "chat"; row: ChatRow }
+  | { type: "pending"; group: string; slot: number };
+
+/** The index's groups with their counts, known before their rows (see `ChatListBatch.groups`). */
+export type GroupLayout = { group: string; cwd: string | null; count: number }[];
 
 const LOCK_ORDER: Record<string, number> = { none: 0, unknown: 1, live: 2, stale: 3 };
 
@@ -70,20 +87,37 @@ export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
   );
 }
 
-/** Rows sorted by one column (ties by id, so the order is stable while rows stream in). */
+/**
+ * Rows sorted by one column, ties by id (the index's own tie-break, so rows streamed in its order stay where
+ * they are). Each row's key is worked out once, not in every comparison: 100,000 rows make about 1.7 million
+ * comparisons, and a `Date.parse` or `toLowerCase` in each froze the page for a second or more.
+ */
 export function sortRows(rows: ChatRow[], sort: Sort): ChatRow[] {
   const sign = sort.dir === "asc" ? 1 : -1;
-  return rows.slice().sort((a, b) => {
-    const va = value(a, sort.key);
-    const vb = value(b, sort.key);
-    if (va < vb) return -sign;
-    if (va > vb) return sign;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  const keyed = rows.map((row) => ({ row, key: value(row, sort.key) }));
+  keyed.sort((a, b) => {
+    if (a.key < b.key) return -sign;
+    if (a.key > b.key) return sign;
+    return a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0;
   });
+  return keyed.map((k) => k.row);
 }
 
-/** Sorted rows under a heading per working folder (`_no-cwd` last), or flat. */
-export function groupRows(rows: ChatRow[], grouped: boolean): ListItem[] {
+const NO_CWD_LABEL = "_no-cwd (no working folder)";
+
+/** Working folders A to Z, `_no-cwd` last. */
+function byCwd(a: string | null, b: string | null): number {
+  if (a === null) return b === null ? 0 : 1;
+  if (b === null) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Sorted rows under a heading per working folder (`_no-cwd` last), or flat. With `layout` (the index's
+ * groups, while the list streams in the index's order) every group's heading and its places are there from
+ * the first paint: a row fills the next place of its group, so nothing below it moves as rows arrive.
+ */
+export function groupRows(rows: ChatRow[], grouped: boolean, layout: GroupLayout | null = null): ListItem[] {
   if (!grouped) return rows.map((row) => ({ type: "chat", row }));
   const groups = new Map<string, ChatRow[]>();
   for (const row of rows) {
@@ -91,23 +125,17 @@ export function groupRows(rows: ChatRow[], grouped: boolean): ListItem[] {
     if (list) list.push(row);
     else groups.set(row.group, [row]);
   }
-  const names = [...groups.keys()].sort((a, b) => {
-    const ca = groups.get(a)?.[0]?.cwd ?? null;
-    const cb = groups.get(b)?.[0]?.cwd ?? null;
-    if (ca === null) return 1;
-    if (cb === null) return -1;
-    return ca < cb ? -1 : ca > cb ? 1 : 0;
-  });
+  const places = new Map((layout ?? []).map((g) => [g.group, g]));
+  for (const g of layout ?? []) if (!groups.has(g.group)) groups.set(g.group, []);
+  const cwdOf = (name: string) => groups.get(name)?.[0]?.cwd ?? places.get(name)?.cwd ?? null;
+  const names = [...groups.keys()].sort((a, b) => byCwd(cwdOf(a), cwdOf(b)));
   const items: ListItem[] = [];
   for (const name of names) {
     const list = groups.get(name) ?? [];
-    items.push({
-      type: "group",
-      group: name,
-      label: list[0]?.cwd ?? "_no-cwd (no working folder)",
-      count: list.length,
-    });
+    const count = Math.max(list.length, places.get(name)?.count ?? 0);
+    items.push({ type: "group", group: name, label: cwdOf(name) ?? NO_CWD_LABEL, count });
     for (const row of list) items.push({ type: "chat", row });
+    for (let slot = list.length; slot < count; slot++) items.push({ type: "pending", group: name, slot });
   }
   return items;
 }

@@ -209,6 +209,9 @@ export function LogViewer({
   const onEnd = () => {
     jumpTo(count, false);
     scrollToEnd();
+    // The pane starts below the chat's header and details, so its bottom (the last line) can sit below the
+    // window's: bring it into view too.
+    scrollRef.current?.scrollIntoView({ block: "nearest" });
   };
   const addNote = useAddNote(id, generation, setMessage);
   const notes = useQuery({ ...notesQuery(id, toSource), enabled: copy === undefined });

@@ -1,8 +1,11 @@
+import { type ReactNode, Suspense } from "react";
 import { Link } from "@/components/ui/link";
+import { Time } from "@/components/ui/time";
 import { memoryCounts } from "@/lib/memory";
 import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
 import type { SourceContext } from "@/server/source/context";
+import { chatsGlanceFromIndex } from "@/server/views/home-glance";
 import { countProblemChats } from "@/server/views/problem-chats";
 
 interface Glance {
@@ -12,6 +15,8 @@ interface Glance {
   /** Each kind of problem with its count; null when the root could not be read. */
   problems: { count: number; href: string; label: string }[] | null;
   error?: string;
+  /** Where the numbers come from, when that needs saying (the search index, and its check). */
+  note?: ReactNode;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
@@ -38,10 +43,74 @@ function problemsOf(count: number, href: string, one: string, many = `${one}s`) 
   return { count, href, label: plural(count, one, many) };
 }
 
+/**
+ * Says whether the index's numbers still hold, once the decode worker has compared it with the log folder;
+ * when the folder changed, the count of chats with problems once the index is brought up to date.
+ */
+async function IndexChecked({ recounted }: { recounted: Promise<number | null | undefined> }) {
+  const count = await recounted.catch(() => undefined);
+  if (count === null) return <>Checked against the log folder just now: current.</>;
+  if (count === undefined)
+    return <>The log folder changed since, and the search index could not be brought up to date.</>;
+  return (
+    <>
+      The log folder changed since; brought up to date now:{" "}
+      {count === 0 ? (
+        "no chat with problems."
+      ) : (
+        <Link href="/chats?problems=1" className="font-medium text-red-700 underline dark:text-red-300">
+          {plural(count, "chat with problems", "chats with problems")} to look at
+        </Link>
+      )}
+    </>
+  );
+}
+
+/** The chats' numbers from the search index: no listing of the log folder per load. */
+function chatsGlanceOfIndex(
+  base: { label: string; href: string },
+  found: NonNullable<ReturnType<typeof chatsGlanceFromIndex>>,
+): Glance {
+  const { glance, recounted } = found;
+  const folderProblems = glance.folderProblemKinds.filter((k) => k !== "system").length;
+  const unreadable = glance.folderProblemKinds.length - folderProblems;
+  return {
+    ...base,
+    facts: [plural(glance.chats, "chat"), `in ${plural(glance.groups, "working folder group")}`],
+    problems: [
+      problemsOf(glance.problemChats, "/chats?problems=1", "chat with problems", "chats with problems"),
+      problemsOf(folderProblems, "/chats?problems=1", "folder problem"),
+      problemsOf(
+        unreadable,
+        supportPages.doctor,
+        "folder that could not be read (its chats are left out)",
+        "folders that could not be read (their chats are left out)",
+      ),
+    ],
+    note: (
+      <>
+        As the search index has them
+        {glance.refreshedAt ? (
+          <>
+            {" "}
+            (brought up to date <Time iso={glance.refreshedAt} />)
+          </>
+        ) : null}
+        .{" "}
+        <Suspense fallback="Checking them against the log folder…">
+          <IndexChecked recounted={recounted} />
+        </Suspense>
+      </>
+    ),
+  };
+}
+
 async function chatsGlance(ctx: SourceContext): Promise<Glance> {
   const logs = ctx.roots.logs;
   const base = { label: "Chats", href: "/chats" };
   if (!logs) return { ...base, facts: ["No log folder was given."], problems: null };
+  const fromIndex = chatsGlanceFromIndex(ctx);
+  if (fromIndex) return chatsGlanceOfIndex(base, fromIndex);
   try {
     const walk = walkLogFolder(logs);
     const groups = new Set(walk.chats.map((c) => c.group)).size;
@@ -87,6 +156,7 @@ export async function GlanceCards({ ctx }: { ctx: SourceContext }) {
               <li key={fact}>{fact}</li>
             ))}
             {card.error && <li className="text-red-700 dark:text-red-300">{card.error}</li>}
+            {card.note && <li className="text-zinc-700 dark:text-zinc-300">{card.note}</li>}
             {card.problems?.every((p) => p.count === 0) && <li>No problems found.</li>}
             {card.problems
               ?.filter((p) => p.count > 0)

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isOdaError } from "../errors";
 import { tempFolder } from "../test-temp";
 import { type BundleProgress, createBundle } from "./create";
-import { bundleThreadFile, runBundleThread } from "./in-worker";
+import { BUNDLE_HEAP_MB, bundleThreadFile, CANCELLED, runBundleThread } from "./in-worker";
 import { plantSecrets } from "./testing";
 
 const scope = {
@@ -64,5 +64,31 @@ describe("a bundle made on a bundle thread", () => {
       "Making the bundle stopped unexpectedly (it needed more memory than a bundle is given); nothing was written.",
     );
     expect(existsSync(target)).toBe(false);
+  });
+
+  it("ends the thread when its page went away (the signal aborts), and leaves no archive", async () => {
+    const base = tempFolder("oda-bundle-thread-");
+    const roots = await plantSecrets(base);
+    const target = join(base, "abandoned.tar.gz");
+    const abort = new AbortController();
+    let progressAfter = 0;
+    const run = runBundleThread(
+      bundleThreadFile() as string,
+      { roots, scope, target, version: "t" },
+      () => {
+        if (abort.signal.aborted) progressAfter++;
+        else abort.abort();
+      },
+      BUNDLE_HEAP_MB,
+      abort.signal,
+    );
+    const ended = await run.catch((e: unknown) => e);
+    expect(isOdaError(ended)).toBe(true);
+    expect((ended as Error).message).toBe(CANCELLED);
+    expect(existsSync(target)).toBe(false);
+    // The thread is gone: no progress arrives after a while.
+    const before = progressAfter;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(progressAfter).toBe(before);
   });
 });

@@ -46,12 +46,19 @@ export function bundleThreadFile(): string | null {
   return existsSync(file) ? file : null;
 }
 
-/** Runs `task` on a new bundle thread started from `file`, relaying its progress. */
+/** Why a bundle task ended early when `signal` aborted it (its thread is ended, its partial archive removed). */
+export const CANCELLED = "The bundle was cancelled: the page that asked for it went away.";
+
+/**
+ * Runs `task` on a new bundle thread started from `file`, relaying its progress. Aborting `signal` ends the
+ * thread at once (no cleanup runs there, so the partial archive is removed here) and rejects with `CANCELLED`.
+ */
 export function runBundleThread(
   file: string,
   task: BundleTask,
   onProgress?: (p: BundleProgress) => void,
   heapMb = BUNDLE_HEAP_MB,
+  signal?: AbortSignal,
 ): Promise<BundleResult> {
   return new Promise((end, fail) => {
     const worker = new Worker(/*turbopackIgnore: true*/ file, {
@@ -78,5 +85,16 @@ export function runBundleThread(
       });
     worker.on("error", died);
     worker.on("exit", (code) => died(`exit ${code}`));
+    signal?.addEventListener(
+      "abort",
+      () => {
+        settle(() => {
+          if (task.target) rmSync(`${task.target}.partial-${process.pid}`, { force: true });
+          fail(new OdaError("io", CANCELLED));
+        });
+        void worker.terminate();
+      },
+      { once: true },
+    );
   });
 }

@@ -28,6 +28,24 @@ export async function countProblemChats(
   options: { compress?: boolean; check?: () => Promise<Freshness> } = {},
 ): Promise<ProblemChatCount> {
   const db = handle.db;
+  const count = countProblemChatsNow(handle);
+  const form = readMeta(db, "compress");
+  const refreshedAt = readMeta(db, "refreshedAt");
+  const built = refreshedAt !== null;
+  const { check } = options;
+  let checked = await (check ? check() : checkFreshness(handle, { reuse: false }));
+  if (check && (checked.refreshedAt !== refreshedAt || readMeta(db, "refreshedAt") !== refreshedAt))
+    checked = { ...checked, fresh: false };
+  const freshness = withForm(checked, form, options.compress);
+  return { count, built, freshness };
+}
+
+/**
+ * The count of `countProblemChats` alone, now (no freshness check): for a
+ * page that shows the index's numbers at once and says when they were checked.
+ */
+export function countProblemChatsNow(handle: IndexHandle): number {
+  const db = handle.db;
   const unlocked = db
     .prepare(`SELECT count(*) AS n FROM chats WHERE ${SUMMARY_SQL.lockState} = 'none' AND ${SUMMARY_SQL.problems} > 0`)
     .get() as { n: number };
@@ -40,13 +58,5 @@ export async function countProblemChats(
     judgeLockNow(chat, handle.logDir);
     if (chat.problems.length > 0) count++;
   }
-  const form = readMeta(db, "compress");
-  const refreshedAt = readMeta(db, "refreshedAt");
-  const built = refreshedAt !== null;
-  const { check } = options;
-  let checked = await (check ? check() : checkFreshness(handle, { reuse: false }));
-  if (check && (checked.refreshedAt !== refreshedAt || readMeta(db, "refreshedAt") !== refreshedAt))
-    checked = { ...checked, fresh: false };
-  const freshness = withForm(checked, form, options.compress);
-  return { count, built, freshness };
+  return count;
 }

@@ -72,6 +72,11 @@ export interface ChatListBatch {
    * folder's own problems changed) replace the folder problems.
    */
   update?: { removed: string[]; replaceProblems: boolean };
+  /**
+   * First batch from the index: every working-folder group with its count of chats, so the page lays out
+   * each group's place before its rows arrive (they fill it in the index's order, and nothing moves).
+   */
+  groups?: { group: string; cwd: string | null; count: number }[];
 }
 
 /** A lock as the page shows it (the file's raw content stays on the server). */

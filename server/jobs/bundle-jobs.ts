@@ -32,9 +32,46 @@ export interface BundleJob {
   files: number;
   bytes: number;
   preview: BundlePreview | null;
+  /** When the page last asked for this job (ms since the epoch): a job nobody polls is abandoned. */
+  polledAt: number;
+  /** Ends the job's thread (an abandoned job). */
+  abort: AbortController;
 }
 
-const g = globalThis as { __odaBundleJobs?: Map<string, BundleJob> };
+/**
+ * How long a running job may go unpolled before it counts as abandoned and is cancelled: the Support page
+ * polls every 400 ms while it is open, so 15 s is a page closed or navigated away from, not a slow poll.
+ */
+export const ABANDONED_AFTER_MS = 15_000;
+
+/** Cancels the running jobs not polled since `ABANDONED_AFTER_MS` before `now`; returns their ids. */
+export function cancelAbandonedJobs(now = Date.now()): string[] {
+  const cancelled: string[] = [];
+  for (const job of jobs.values()) {
+    if (job.state !== "running" || now - job.polledAt < ABANDONED_AFTER_MS) continue;
+    job.abort.abort();
+    cancelled.push(job.id);
+  }
+  return cancelled;
+}
+
+/** Looks for abandoned jobs every few seconds while any job runs (the timer does not keep the process alive). */
+function watchAbandoned(): void {
+  if (g.__odaBundleWatch) return;
+  g.__odaBundleWatch = setInterval(() => {
+    cancelAbandonedJobs();
+    if (![...jobs.values()].some((j) => j.state === "running")) {
+      clearInterval(g.__odaBundleWatch);
+      g.__odaBundleWatch = undefined;
+    }
+  }, 3000);
+  g.__odaBundleWatch.unref();
+}
+
+const g = globalThis as {
+  __odaBundleJobs?: Map<string, BundleJob>;
+  __odaBundleWatch?: ReturnType<typeof setInterval>;
+};
 g.__odaBundleJobs ??= new Map();
 const jobs = g.__odaBundleJobs;
 
@@ -67,8 +104,11 @@ function newJob(): BundleJob {
     files: 0,
     bytes: 0,
     preview: null,
+    polledAt: Date.now(),
+    abort: new AbortController(),
   };
   jobs.set(job.id, job);
+  watchAbandoned();
   return job;
 }
 
@@ -78,7 +118,7 @@ function newJob(): BundleJob {
  */
 function inThread(job: BundleJob, task: BundleTask) {
   const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "bundle-thread.mjs");
-  return runBundleThread(file, task, (p) => (job.progress = p));
+  return runBundleThread(file, task, (p) => (job.progress = p), undefined, job.abort.signal);
 }
 
 function failed(job: BundleJob, error: unknown): void {
@@ -104,7 +144,9 @@ export function startBundleJob(roots: BundleRoots, state: string, scope: BundleS
   return job;
 }
 
-/** A job by id, or `null`. */
+/** A job by id, or `null`; asking for it is the poll that keeps it from counting as abandoned. */
 export function bundleJob(id: string): BundleJob | null {
-  return jobs.get(id) ?? null;
+  const job = jobs.get(id) ?? null;
+  if (job) job.polledAt = Date.now();
+  return job;
 }

@@ -68,6 +68,23 @@ describe("the chat list over a built index", () => {
     expect(batches.filter((b) => b.update).flatMap((b) => b.rows)).toEqual([]);
   });
 
+  it("lays out every working folder's group with its count in the first batch, before their rows", async () => {
+    const other = createChat(logs, { id: "c-other", cwd: "/srv/other", created: "2026-11-20T08:00:00.000Z" });
+    await other.appendTurn({ user: "elsewhere", assistant: "yes" });
+    await other.close();
+    await refreshIndex(state, logs, { compress: true });
+    const batches = await collect();
+    expect(batches[0]?.rows).toHaveLength(2);
+    expect(batches[0]?.groups?.sort((a, b) => a.group.localeCompare(b.group))).toEqual([
+      { group: "--%2Fhome%2Fana%2Fzoo--", cwd: "/home/ana/zoo", count: 3 },
+      { group: "--%2Fsrv%2Fother--", cwd: "/srv/other", count: 1 },
+    ]);
+    // Each group's count is what its rows come to.
+    const rows = batches.filter((b) => !b.update).flatMap((b) => b.rows);
+    for (const g of batches[0]?.groups ?? []) expect(rows.filter((r) => r.group === g.group)).toHaveLength(g.count);
+    expect(batches.slice(1).some((b) => b.groups)).toBe(false);
+  });
+
   it("then updates the rows that changed, adds new chats, drops gone ones, and says the index is behind", async () => {
     const w = await openChat(logs, "c-a");
     await w.appendTurn({ user: "one more", assistant: "reply" });

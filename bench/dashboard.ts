@@ -1,0 +1,320 @@
+/**
+ * `npm run bench:dashboard [-- --chats 100000 --huge-mb 200 --runs 3]`: the dashboard at 100,000 chats
+ * (issue 28, "The dashboard at 100,000 chats"), timed in Chromium at 1280×800 against the production build
+ * (`next start` from .next, or NEXT_DIST_DIR), each figure the median of `--runs` runs, printed against its
+ * target. The log folder is the one `bench:scale` generates (`bench/scale-data.ts`: short chats over 200
+ * working folders, one in 100 saying the rare word, and one chat `huge` whose log of `--huge-mb` MB has no
+ * checkpoint); its search index is built once with the CLI and reused (bench/out/dashboard).
+ *
+ * The baseline, timed in the same run: Chromium loading the Bundles page (a page that reads no chat), so
+ * each figure also reads as a multiple of what any page costs here. The server's RSS (its process tree) is
+ * sampled every 100 ms for the peak, and again after 15 s idle at the end.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type Browser, chromium, type Page } from "@playwright/test";
+import { type RunningServer, startServer } from "../e2e/server";
+import config from "../playwright.config";
+import { RARE } from "./index-data";
+import { makeScaleFolder } from "./scale-data";
+
+const { values } = parseArgs({
+  options: { chats: { type: "string" }, "huge-mb": { type: "string" }, runs: { type: "string" } },
+});
+const CHATS = Number(values.chats ?? 100_000);
+const HUGE = Number(values["huge-mb"] ?? 200) * 1_000_000;
+const RUNS = Number(values.runs ?? 3);
+const root = process.cwd();
+const out = resolve(root, "bench", "out");
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const WAIT = { timeout: 120_000 };
+
+/** The server's process tree's resident memory in MiB (next start and any child it runs). */
+function treeRssMiB(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let kib = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop() as number;
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      kib += Number(m?.[1] ?? 0);
+    } catch {
+      // Gone meanwhile.
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return kib / 1024;
+}
+
+/** One figure: its runs, how it is printed, its target. */
+interface Figure {
+  what: string;
+  runs: number[];
+  target: number;
+  unit: "ms" | "presses" | "moves" | "MiB" | "×";
+  note?: string;
+}
+const figures: Figure[] = [];
+function record(what: string, target: number, unit: Figure["unit"], value: number, note?: string) {
+  let f = figures.find((x) => x.what === what);
+  if (!f) {
+    f = { what, runs: [], target, unit, ...(note ? { note } : {}) };
+    figures.push(f);
+  }
+  f.runs.push(value);
+  if (note) f.note = note;
+}
+
+async function newPage(browser: Browser, server: RunningServer): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.baseURL });
+  await context.addCookies([
+    {
+      name: `oda_admin_${server.port}`,
+      value: server.token,
+      domain: "127.0.0.1",
+      path: "/",
+      httpOnly: true,
+      sameSite: "Strict",
+    },
+  ]);
+  return context.newPage();
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** The chat list: first rows, complete, whether rows at the top moved while it loaded; End; a sort. */
+async function chatList(page: Page) {
+  const table = page.getByRole("table", { name: "Chats" });
+  const t = performance.now();
+  await page.goto("/chats", { waitUntil: "commit" });
+  const firstRow = table.getByRole("row").getByRole("link").first();
+  await firstRow.waitFor(WAIT);
+  const first = performance.now() - t;
+  // What a pointer resting on the table sees at first paint: the headings and rows at the top.
+  const topAt = () =>
+    table.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll('[role="rowgroup"] > [role="row"]')]
+        .filter((r) => {
+          const b = r.getBoundingClientRect();
+          return b.top >= box.top + 30 && b.bottom <= box.bottom;
+        })
+        .map((r) => (r.textContent ?? "").slice(0, 60));
+    });
+  const before = await topAt();
+  await page.getByText(/^Showing [\d,]+ of [\d,]+ chats/).waitFor(WAIT);
+  const complete = performance.now() - t;
+  const after = await topAt();
+  const moved = before.filter((text, i) => after[i] !== text).length;
+  record("chat list: first rows", 1000, "ms", first);
+  record("chat list: complete", 2000, "ms", complete);
+  record("chat list: rows and headings at the top that moved while it loaded", 0, "moves", moved);
+
+  // End: presses until the last row is in view (each press given 3 s).
+  const rowCount = Number(await table.getAttribute("aria-rowcount"));
+  const last = table.locator(`[role="row"][aria-rowindex="${rowCount}"]`);
+  await table.focus();
+  let presses = 0;
+  const tEnd = performance.now();
+  for (; presses < 10; ) {
+    presses++;
+    await page.keyboard.press("End");
+    try {
+      await last.waitFor({ state: "visible", timeout: 3000 });
+      const inView = await last.evaluate((r) => {
+        const box = r.closest('[role="table"]')?.getBoundingClientRect();
+        const b = r.getBoundingClientRect();
+        return !!box && b.bottom <= box.bottom + 1 && b.top >= box.top;
+      });
+      if (inView) break;
+    } catch {
+      // Not there yet: press again.
+    }
+  }
+  record("End key in the chat table: presses", 1, "presses", presses);
+  record("End key in the chat table: time", 1000, "ms", performance.now() - tEnd);
+  await page.keyboard.press("Home");
+
+  // A sort: from the click until the header says so and the next frame is drawn.
+  const sortMs = await page.evaluate(async () => {
+    const button = [...document.querySelectorAll('[role="columnheader"] button')].find((b) =>
+      b.textContent?.startsWith("Tokens"),
+    ) as HTMLButtonElement;
+    const header = button.closest('[role="columnheader"]') as HTMLElement;
+    const t0 = performance.now();
+    button.click();
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    while (header.getAttribute("aria-sort") !== "descending") await frame();
+    await frame();
+    return performance.now() - t0;
+  });
+  record("sorting the list (Tokens)", 300, "ms", sortMs);
+}
+
+/** Home: until the chats' numbers are shown. */
+async function home(page: Page) {
+  const ms = await timed(async () => {
+    await page.goto("/", { waitUntil: "commit" });
+    await page
+      .getByRole("region", { name: "Chats" })
+      .getByText(/^[\d,]+ chats$/)
+      .waitFor(WAIT);
+  });
+  record("Home", 500, "ms", ms);
+}
+
+/** A rare-word search: until its first result is shown; the page's own "took" figure beside it. */
+async function search(page: Page) {
+  const ms = await timed(async () => {
+    await page.goto(`/search?q=${RARE}`, { waitUntil: "commit" });
+    await page
+      .getByText(/\(\d+ ms\)/)
+      .first()
+      .waitFor(WAIT);
+  });
+  const said =
+    (await page
+      .getByText(/\(\d+ ms\)/)
+      .first()
+      .textContent()) ?? "";
+  record("a rare-word search shown", 500, "ms", ms, `the page said ${/\((\d+) ms\)/.exec(said)?.[1]} ms`);
+}
+
+/** Doctor from the chat list: the page, then its first step of the report (progress or problems). */
+async function doctor(page: Page) {
+  await page.goto("/chats");
+  await page.getByRole("table", { name: "Chats" }).getByRole("row").getByRole("link").first().waitFor(WAIT);
+  const t = performance.now();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Doctor" }).click();
+  await page.getByRole("heading", { level: 1, name: "Doctor report" }).waitFor(WAIT);
+  const shown = performance.now() - t;
+  await page
+    .getByText(/^No problems so far \([\d,]+ chats? read\)\.$|problems? \(.*\)$/)
+    .first()
+    .waitFor(WAIT);
+  record("Doctor: the page shown", 1000, "ms", shown);
+  record("Doctor: first report step (progress or problems)", 2000, "ms", performance.now() - t);
+  // Leaving stops the server's reading (the stream is cancelled).
+  await page.goto("/bundles");
+}
+
+/** The big chat: End in the toolbar, until the last line is inside the window. */
+async function bigChat(page: Page) {
+  await page.goto("/chats/huge");
+  await page.getByRole("region", { name: /^Lines of / }).waitFor(WAIT);
+  await page
+    .getByRole("region", { name: /^Lines of / })
+    .getByRole("listitem")
+    .first()
+    .waitFor(WAIT);
+  const ms = await timed(async () => {
+    await page.getByRole("button", { name: /^End/ }).first().click();
+    await page.waitForFunction(
+      () => {
+        const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
+        const items = region ? [...region.querySelectorAll('[role="listitem"]')] : [];
+        const lastItem = items.at(-1);
+        if (!region || !lastItem) return false;
+        const atBottom = region.scrollTop + region.clientHeight >= region.scrollHeight - 2;
+        return atBottom && lastItem.getBoundingClientRect().bottom <= window.innerHeight + 1;
+      },
+      undefined,
+      WAIT,
+    );
+  });
+  record("End in the big chat: last line inside the window", 1000, "ms", ms);
+}
+
+async function baseline(page: Page): Promise<number> {
+  return timed(async () => {
+    await page.goto("/bundles", { waitUntil: "commit" });
+    await page.getByRole("heading", { level: 1 }).first().waitFor(WAIT);
+  });
+}
+
+function buildIndex(logs: string, state: string) {
+  if (existsSync(join(state, "index.sqlite")) && existsSync(join(state, ".bench-built"))) return;
+  mkdirSync(state, { recursive: true });
+  log("building the search index once (oda-admin index refresh)…");
+  const r = spawnSync(join(root, "bin", "oda-admin"), ["index", "refresh", "--logs", logs, "--state", state], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (r.status !== 0) throw new Error(`index refresh exited ${r.status}`);
+  spawnSync("touch", [join(state, ".bench-built")]);
+}
+
+const show = (f: Figure, v: number) =>
+  f.unit === "ms" ? `${(v / 1000).toFixed(2)} s` : f.unit === "MiB" ? `${v.toFixed(0)} MiB` : `${v}`;
+
+async function main() {
+  const dist = process.env.NEXT_DIST_DIR || ".next";
+  if (!existsSync(join(dist, "BUILD_ID"))) throw new Error(`No production build in ${dist}: run npx next build.`);
+  const logs = await makeScaleFolder(join(out, "scale"), CHATS, HUGE, log);
+  const state = join(out, "dashboard", `state-${CHATS}-${HUGE / 1e6}`);
+  buildIndex(logs, state);
+  const home0 = join(out, "dashboard", "home");
+  mkdirSync(home0, { recursive: true });
+  const server = await startServer({ home: home0, logs, state });
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, treeRssMiB(server.pid));
+  }, 100);
+  const browser = await chromium.launch({ ...(config.use?.launchOptions ?? {}) });
+  const base: number[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const page = await newPage(browser, server);
+      page.context().setDefaultTimeout(120_000);
+      base.push(await baseline(page));
+      await chatList(page);
+      await home(page);
+      await search(page);
+      await doctor(page);
+      await bigChat(page);
+      await page.context().close();
+      log(`run ${run + 1}/${RUNS} done; peak RSS so far ${peak.toFixed(0)} MiB`);
+    }
+    record("server memory: peak", 600, "MiB", peak);
+    await new Promise((r) => setTimeout(r, 15_000));
+    record("server memory: after 15 s idle", 300, "MiB", treeRssMiB(server.pid));
+  } finally {
+    clearInterval(sampler);
+    await browser.close();
+    await server.stop();
+  }
+  const b = median(base);
+  console.log(
+    `\n${CHATS.toLocaleString("en")} chats${HUGE ? ` (plus one log of ${HUGE / 1e6} MB without a checkpoint)` : ""}, Chromium 1280×800, median of ${RUNS} runs; baseline (the Bundles page loaded) ${(b / 1000).toFixed(2)} s\n`,
+  );
+  console.log("| what | median | runs | × baseline | target | met |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  for (const f of figures) {
+    const m = f.unit === "MiB" ? Math.max(...f.runs) : median(f.runs);
+    const ratio = f.unit === "ms" ? `${(m / b).toFixed(1)}×` : "";
+    const met = m <= f.target ? "yes" : "**no**";
+    const target = f.unit === "ms" ? `≤ ${(f.target / 1000).toFixed(1)} s` : `≤ ${f.target} ${f.unit}`;
+    console.log(
+      `| ${f.what}${f.note ? ` (${f.note})` : ""} | ${show(f, m)} | ${f.runs.map((v) => show(f, v)).join(", ")} | ${ratio} | ${target} | ${met} |`,
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,80 @@
+import "server-only";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BOUNDED_READ, type DoctorReport, memoryDoctor, streamLogsDoctor } from "@/lib/doctor";
+import { listRepairable, type Repairable } from "@/lib/repair";
+import { repairRoots } from "@/server/jobs/repairs";
+import type { SourceContext } from "@/server/source/context";
+import { type DoctorItem, doctorView } from "@/server/views/doctor-view";
+
+/**
+ * One step of the Doctor page's report as it streams: problems found since the
+ * last step in one section ("memory" or "chat logs"), and how far that section
+ * has been read. The last step of a section has `finished`.
+ */
+export interface DoctorStep {
+  section: "memory" | "chat logs";
+  items: DoctorItem[];
+  /** Memory files or chats read through so far, of `total` (`null` while not known). */
+  done: number;
+  total: number | null;
+  finished: boolean;
+}
+
+/** What the Repairs page offers here; none in a bundle (read-only) or without an admin state. */
+async function offeredRepairs(ctx: SourceContext): Promise<Repairable[] | null> {
+  if (!ctx.canWrite) return null;
+  try {
+    return await listRepairable(repairRoots(ctx));
+  } catch {
+    return null;
+  }
+}
+
+const itemsOf = (
+  name: DoctorStep["section"],
+  problems: DoctorReport["sections"][number]["problems"],
+  r: Repairable[] | null,
+) => doctorView({ ok: problems.length === 0, sections: [{ name, problems }] }, r)[0]?.items ?? [];
+
+/**
+ * The doctor report for the Doctor page, as it is found: the memory section
+ * first (small), then the chat logs a batch of chats at a time with the count
+ * read so far. A bundle's own `doctor.json` comes in one step per section.
+ * Ending the loop (the page went away) stops reading the logs.
+ */
+export async function* streamDoctorReport(ctx: SourceContext): AsyncGenerator<DoctorStep> {
+  if (ctx.bundle) {
+    const report = JSON.parse(readFileSync(join(ctx.bundle.dir, "bundle", "doctor.json"), "utf8")) as DoctorReport;
+    for (const s of report.sections) {
+      const section = s.name === "memory" ? "memory" : "chat logs";
+      yield { section, items: itemsOf(section, s.problems, null), done: 0, total: null, finished: true };
+    }
+    return;
+  }
+  const repairable = await offeredRepairs(ctx);
+  const { home, logs } = ctx.roots;
+  if (home) {
+    const memory = await memoryDoctor(home);
+    yield {
+      section: "memory",
+      items: itemsOf("memory", memory.problems, repairable),
+      done: 0,
+      total: null,
+      finished: true,
+    };
+  }
+  if (!logs) return;
+  let last = { done: 0, total: 0 };
+  for await (const step of streamLogsDoctor(logs, home, BOUNDED_READ)) {
+    last = step;
+    yield {
+      section: "chat logs",
+      items: itemsOf("chat logs", step.problems, repairable),
+      done: step.done,
+      total: step.total,
+      finished: false,
+    };
+  }
+  yield { section: "chat logs", items: [], done: last.done, total: last.total, finished: true };
+}

@@ -1,0 +1,55 @@
+import "server-only";
+import { handleOf, startIndexRefresh } from "@/lib/index";
+import { type IndexGlance, indexGlance } from "@/lib/index/list-groups";
+import type { SourceContext } from "@/server/source/context";
+import { logFolder } from "@/server/views/chat-list";
+import { refreshInWorker } from "@/server/workers/index-worker";
+import { inWorker } from "@/server/workers/log-worker";
+
+/** Home's chat numbers from the index, and the check of the index against the log folder (on the decode worker). */
+export interface ChatsGlanceFromIndex {
+  glance: IndexGlance;
+  /**
+   * The check's verdict: `null` when the log folder is as the index has it; else the count of chats with
+   * problems once the index was brought up to date (a refresh is started and waited for), or `undefined` when
+   * that could not be done.
+   */
+  recounted: Promise<number | null | undefined>;
+}
+
+/**
+ * Home's glance at the chats from the search index (no log folder listed on
+ * this thread: at 100,000 chats that listing took 3 s a load). The folder is
+ * compared with the index on the decode worker while the page is shown; when
+ * it changed, the index is brought up to date and the chats with problems
+ * counted again (so an old number is never the last word). `null` without a built index (Home then lists
+ * the folder as before).
+ */
+export function chatsGlanceFromIndex(ctx: SourceContext): ChatsGlanceFromIndex | null {
+  const folder = logFolder(ctx);
+  const state = ctx.roots.state;
+  if (!folder || !state) return null;
+  try {
+    const glance = indexGlance(handleOf(state, folder.logDir));
+    if (!glance.built) return null;
+    const recounted = inWorker("indexFreshness", state, folder.logDir).then(async (f) => {
+      if (f.fresh && f.refreshedAt === glance.refreshedAt) return null;
+      try {
+        const job = await startIndexRefresh(state, folder.logDir, {
+          compress: folder.compress,
+          runner: refreshInWorker,
+        });
+        await job.wait;
+        return indexGlance(handleOf(state, folder.logDir)).problemChats;
+      } catch (error) {
+        console.error("oda-admin: Home could not bring the search index up to date:", error);
+        return undefined;
+      }
+    });
+    recounted.catch(() => {});
+    return { glance, recounted };
+  } catch (error) {
+    console.error("oda-admin: Home could not read the search index:", error);
+    return null;
+  }
+}
