@@ -59,7 +59,9 @@ export interface FolderChanges {
  * `list` reads the folder instead of `readdirSync` (the reader keeps what it
  * read for the chat's summary); it is called after the folder's stat, so a
  * file added meanwhile changes the folder's mtime too. `stats`, when given,
- * receives each file's stat by name (the reader's stat of the log before reading it).
+ * receives each file's stat by name (the reader's stat of the log before reading it);
+ * a stat it holds already when the file is reached (one `list` put there: the
+ * `fstat` of the log the reader opened) is used instead of a second stat.
  */
 export function fingerprintChat(
   dir: string,
@@ -92,9 +94,10 @@ export function fingerprintChat(
   }
   const parts: string[] = [];
   for (const name of names) {
-    let st: ReturnType<typeof statSync>;
+    // A file the caller opened already (the reader's current log) has its open's stat: not stat'ed again.
+    let st: Stats | undefined = stats?.get(name);
     try {
-      st = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+      st ??= statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
     } catch {
       // A link that loops or cannot be followed: the reader reports it; here it only has to not stop the scan.
       parts.push(`${name}:link:0`);
