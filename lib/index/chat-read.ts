@@ -7,7 +7,7 @@ import { DetailsRebuild } from "../sessions/details";
 import { describeChat, isSameLog, resumePoint } from "./chat-describe";
 import { LogReader, type OpenedLog } from "./log-reader";
 import type { ReadMessage, ReadTask } from "./read-messages";
-import { fingerprintChat, type IndexedChat } from "./scan";
+import { fingerprintChat, type IndexedChat, RACY, storedFingerprint } from "./scan";
 import type { TextCodec } from "./text-codec";
 
 /**
@@ -78,7 +78,10 @@ export async function readChat(
     };
     // Taken before reading: a file changing meanwhile makes the next refresh read the chat again. A chat the index
     // holds was fingerprinted by the scan; its folder is read (and its log opened) here all the same.
-    const fingerprint = given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, list, stats);
+    // The racy rule's moment: just before the fingerprint (the scan's, or this one).
+    const verifiedMs = given.seen.verifiedMs ?? Date.now();
+    const newest = { mtimeMs: given.seen.newestMs ?? 0 };
+    const fingerprint = given.seen.fingerprint ?? fingerprintChat(loc.dir, undefined, list, stats, false, newest);
     if (!files) {
       try {
         list();
@@ -87,9 +90,16 @@ export async function readChat(
       }
     }
     const opened = held.log;
-    const task = { ...given, seen: { ...given.seen, fingerprint } };
+    // Stored marked when racy: the next scan verifies the chat again.
+    const task = {
+      ...given,
+      seen: { ...given.seen, fingerprint: storedFingerprint(fingerprint, newest.mtimeMs, verifiedMs) },
+    };
+    // Indexed while racy: its log's size and time do not prove it unchanged (a same-size rewrite in the same tick).
+    const racyRow = !!task.row?.fingerprint.startsWith(RACY);
     let early: { reader: LogReader; st: Stats; path: string } | null = null;
-    const statOf = (path: string) => (opened?.path === path ? opened.st : (stats.get(basename(path)) ?? statSync(path)));
+    const statOf = (path: string) =>
+      opened?.path === path ? opened.st : (stats.get(basename(path)) ?? statSync(path));
     const rebuild = async (current: Generation) => {
       // Stat before reading, as a fingerprint: a log growing meanwhile is read again by the next refresh.
       const st = statOf(current.path);
@@ -121,8 +131,16 @@ export async function readChat(
     });
     const unreadable = d.summary.problems.filter((p) => p.kind === "system").map((p) => p.message);
     // Kept with its change times: access given later (a chmod changes no mtime) has the next refresh read it again.
-    if (unreadable.length) task.seen.fingerprint = fingerprintChat(loc.dir, undefined, undefined, undefined, true);
-    if (isSameLog(task.row, d)) {
+    if (unreadable.length) {
+      const watched = { mtimeMs: 0 };
+      const now = Date.now();
+      task.seen.fingerprint = storedFingerprint(
+        fingerprintChat(loc.dir, undefined, undefined, undefined, true, watched),
+        watched.mtimeMs,
+        now,
+      );
+    }
+    if (!racyRow && isSameLog(task.row, d)) {
       await post({
         kind: "summary",
         fields: { ...d.base, fingerprint: task.seen.fingerprint },

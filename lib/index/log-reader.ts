@@ -1,11 +1,10 @@
 import { isOdaError } from "../errors";
 import { type Generation, hashLogTail, type SeekPoint, streamLog } from "../sessions";
-import type { LogHead } from "../sessions/head";
-import type { OpenLog } from "../sessions/log-stream";
 import type { DetailsRebuild, RebuiltLog } from "../sessions/details";
+import type { LogHead } from "../sessions/head";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter } from "../sessions/lines";
-import type { LogEnd } from "../sessions/log-stream";
+import type { LogEnd, OpenLog } from "../sessions/log-stream";
 import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
 

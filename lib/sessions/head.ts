@@ -4,8 +4,8 @@ import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
 import type { OpenLog } from "./log-stream";
-import { readRange } from "./zstd/file-window";
 import type { DecodedStart } from "./zstd/decode";
+import { readRange } from "./zstd/file-window";
 import { decodeFrameBatched } from "./zstd/frame-batch";
 import { type ByteSource, type FrameInfo, walkFrame } from "./zstd/frames";
 
