@@ -178,7 +178,10 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
     return { batchStart, end: pos, stop, job };
   };
   const first = options.first;
-  if (first && first.end > pos && first.end <= size) {
+  // Only when within every limit: a decode that meets one is left to the batches, which stop where they stop.
+  const fits = (f: DecodedStart) =>
+    f.data.length <= Math.min(limits.maxDecodedBytes, Math.max(limits.ratioFloor, limits.maxRatio * f.end)) - produced;
+  if (first && first.end > pos && first.end <= size && fits(first)) {
     yield* within(first.data, pos, first.end);
     pos = first.end;
     await turn();
