@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --sizes 10000,100000] [--million] [--huge-mb M]`: how each cost grows with the
+ * `npm run bench:scale [-- --sizes 10000,100000] [--million] [--huge-mb M] [--list-only] [--generate-only]`: how each cost grows with the
  * number of chats (issue 28). For each size, a generated log folder (bench/out/scale, made once and
  * reused: short chats of three turns, each with its checkpoint, as Oda leaves them; with --huge-mb one
  * more chat whose log of about M MB decompressed has no checkpoint), and in one run:
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     million: { type: "boolean" },
     "huge-mb": { type: "string" },
     "list-only": { type: "boolean" },
+    "generate-only": { type: "boolean" },
   },
 });
 const SIZES = values.sizes
@@ -169,6 +170,10 @@ async function apiFirstRows(logs: string, state: string): Promise<string> {
 
 async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
+  if (values["generate-only"]) {
+    for (const n of SIZES) await makeFolder(n);
+    return;
+  }
   const cli = await bundleCli(out);
   const baselineFile = join(out, "baseline.mjs");
   writeFileSync(baselineFile, BASELINE);

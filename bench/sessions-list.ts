@@ -31,7 +31,13 @@ export async function bundleCli(out: string): Promise<string> {
   const { build } = await import("esbuild");
   await build({
     absWorkingDir: root,
-    entryPoints: { main: "cli/main.ts" },
+    // The reader and bundle threads beside the chunks that start them, as the package ships them: without
+    // them the index build reads every chat on its writer's thread.
+    entryPoints: {
+      main: "cli/main.ts",
+      "chunks/read-thread": "lib/index/read-thread-main.ts",
+      "chunks/bundle-thread": "lib/bundle/bundle-thread-main.ts",
+    },
     outdir: dist,
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",

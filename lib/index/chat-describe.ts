@@ -28,9 +28,10 @@ export interface Described {
  */
 export async function describeChat(
   { seen, compress, logDir }: ReadTask,
-  options: Pick<SummarizeOptions, "rebuild" | "files"> & { stat?: (path: string) => Stats } = {},
+  options: Pick<SummarizeOptions, "rebuild" | "files" | "log" | "onHead"> & { stat?: (path: string) => Stats } = {},
 ): Promise<Described> {
-  const summary = await summarizeChat(seen.loc, { compress, rebuild: options.rebuild, files: options.files });
+  const { rebuild, files, log, onHead } = options;
+  const summary = await summarizeChat(seen.loc, { compress, rebuild, files, log, onHead });
   const current = summary.generations.find((g) => g.current) ?? null;
   const st = current ? (options.stat ?? statSync)(current.path) : null;
   const base = {
@@ -62,8 +63,15 @@ export function isSameLog(row: IndexedChat | null, { current, st }: Described): 
   );
 }
 
-/** Where to resume reading a log that only grew (same file, the bytes before the seek point unchanged). */
-export function resumePoint(row: IndexedChat | null, { current, st }: Described): SeekPoint | undefined {
+/**
+ * Where to resume reading a log that only grew (same file, the bytes before the seek point unchanged);
+ * `hashTail` hashes the log's bytes before an offset (through the reader's open descriptor when given).
+ */
+export function resumePoint(
+  row: IndexedChat | null,
+  { current, st }: Described,
+  hashTail?: (bytes: number) => string,
+): SeekPoint | undefined {
   const grown =
     row &&
     current &&
@@ -74,7 +82,7 @@ export function resumePoint(row: IndexedChat | null, { current, st }: Described)
     st.size > row.log_size &&
     row.seek_comp !== null &&
     row.seek_sha !== null &&
-    hashLogTail(current.path, row.seek_comp) === row.seek_sha;
+    (hashTail ? hashTail(row.seek_comp) : hashLogTail(current.path, row.seek_comp)) === row.seek_sha;
   return grown && row.seek_line !== null && row.seek_dec !== null && row.seek_comp !== null
     ? { line: row.seek_line, dec: row.seek_dec, comp: row.seek_comp }
     : undefined;

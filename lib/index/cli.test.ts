@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
 import { GIVE_ROOT } from "../roots";
-import { createChat, openChat } from "../sessions/testing";
+import { createChat, openChat, settleFolder } from "../sessions/testing";
 import { tempIndexRoots } from "./test-roots";
 
 // The CLI's search commands over real files: `oda-admin search`, `index refresh`, `index status`.
@@ -47,6 +47,8 @@ describe("oda-admin search", () => {
     const reopened = await openChat(logs, "c/1 x");
     await reopened.appendTurn({ user: "pipeline again", assistant: "ok", ts: "2026-11-21T09:00:00.000Z" });
     await reopened.close();
+    // Written long before the refresh below (not racy), so the index is up to date after it.
+    settleFolder(logs);
     const stale = await run(["search", "pipeline", ...roots, "--json", "--no-refresh"]);
     expect(JSON.parse(stale.out).totalHits).toBe(1);
     const refreshed = await run(["index", "refresh", ...roots]);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, uti
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { encodeName, groupName } from "../sessions";
-import { createChat, openChat } from "../sessions/testing";
+import { createChat, openChat, settleFolder } from "../sessions/testing";
 import {
   closeAllIndexes,
   indexStatus,
@@ -82,6 +82,8 @@ describe("incremental refresh", () => {
     const { logs, state } = roots();
     await writeChat(logs, "grow", "/w", [["first question", "first answer"]]);
     await writeChat(logs, "still", "/w", [["untouched", "yes"]]);
+    // Written long before: none racy, so "still" is left alone.
+    settleFolder(logs);
     await refreshIndex(state, logs);
     const writer = await openChat(logs, "grow");
     await writer.appendTurn({
@@ -123,6 +125,36 @@ describe("incremental refresh", () => {
     expect((await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "sly")?.messages).toBe(4);
   });
 
+  it("verifies a racy chat again: a same-size rewrite in the same tick as the refresh is caught", async () => {
+    const { logs, state } = roots();
+    const w = await writeChat(logs, "racy", "/w", [["apples question", "pears answer"]], { compress: false });
+    // Refreshed at once: the log's time is within 2 s of its fingerprint, so the index is not up to date.
+    await refreshIndex(state, logs, { compress: false });
+    expect((await listChatsFromIndex(state, logs, { compress: false })).freshness).toMatchObject({
+      fresh: false,
+      changed: 1,
+    });
+    // Rewritten in place, the same size, its time to the nanosecond as before (a write in the same tick).
+    const reference = join(logs, "mtime-reference");
+    execFileSync("touch", ["-r", w.logPath, reference]);
+    const before = statSync(w.logPath, { bigint: true });
+    const text = (await import("node:fs")).readFileSync(w.logPath, "utf8");
+    writeFileSync(w.logPath, text.replace("apples", "melons"));
+    execFileSync("touch", ["-m", "-r", reference, w.logPath]);
+    rmSync(reference);
+    const after = statSync(w.logPath, { bigint: true });
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    const result = await refreshIndex(state, logs, { compress: false });
+    expect(result).toMatchObject({ changed: 1, reindexed: 1 });
+    expect(hitLines(await searchChats(state, logs, { query: "melons" }), "racy")).toEqual([2]);
+    expect((await searchChats(state, logs, { query: "apples" })).groups).toEqual([]);
+    // Once its files are older than 2 s at a refresh, the chat is up to date and left alone.
+    settleFolder(logs);
+    await refreshIndex(state, logs, { compress: false });
+    expect((await listChatsFromIndex(state, logs, { compress: false })).freshness.fresh).toBe(true);
+    expect(await refreshIndex(state, logs, { compress: false })).toMatchObject({ changed: 0, linesRead: 0 });
+  });
+
   it("re-reads a log that was replaced rather than grown", async () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "swap", "/w", [["apples", "pears"]], { compress: false });
@@ -141,9 +173,10 @@ describe("incremental refresh", () => {
     const { logs, state } = roots();
     await writeChat(logs, "keep", "/a", [["kept words", "ok"]]);
     const gone = await writeChat(logs, "gone", "/a", [["vanishing words", "ok"]]);
+    settleFolder(logs);
     await refreshIndex(state, logs);
     rmSync(gone.dir, { recursive: true });
-    await writeChat(logs, "new", "/b", [["fresh words", "ok"]]);
+    settleFolder((await writeChat(logs, "new", "/b", [["fresh words", "ok"]])).dir);
     expect((await listChatsFromIndex(state, logs)).freshness).toMatchObject({
       fresh: false,
       added: 1,
@@ -164,6 +197,8 @@ describe("incremental refresh", () => {
   it("refreshes the details when only the checkpoint changed, without re-reading the log", async () => {
     const { logs, state } = roots();
     const w = await writeChat(logs, "cp", "/a", [["checkpoint words", "ok"]]);
+    // Not racy: the log's size and time are trusted, so only the checkpoint is read again.
+    settleFolder(logs);
     await refreshIndex(state, logs);
     expect((await listChatsFromIndex(state, logs)).sources.cp).toBe("checkpoint");
     const cachePath = join(w.dir, "session.cache.json");
@@ -325,6 +360,7 @@ describe("queries and filters", () => {
     await writeChat(logs, "ok", "/a", [["shared word", "fine"]], { compress: false });
     const bad = await writeChat(logs, "bad", "/a", [["shared word", "fine"]], { compress: false });
     (await import("node:fs")).appendFileSync(bad.logPath, "shared but not json\n");
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: false });
     const found = await searchChats(state, logs, { query: "shared", problems: true });
     expect(found.groups.map((g) => g.id)).toEqual(["bad"]);
@@ -389,6 +425,7 @@ describe("background refresh", () => {
   it("reports progress and joins a running job", async () => {
     const { logs, state } = roots();
     for (let i = 0; i < 5; i++) await writeChat(logs, `bg-${i}`, "/a", [[`background ${i}`, "ok"]]);
+    settleFolder(logs);
     const first = await startIndexRefresh(state, logs);
     expect(first.status.job.running).toBe(true);
     const second = await startIndexRefresh(state, logs);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readProcessStartTime } from "../fs";
 import { listAllChats } from "../sessions";
-import { createChat, openChat } from "../sessions/testing";
+import { createChat, openChat, settleFolder } from "../sessions/testing";
 import { handleOf, listChatsFromIndex, refreshIndex } from ".";
 import { tempIndexRoots, whileLockHeld } from "./test-roots";
 
@@ -23,6 +23,8 @@ describe("the chat list from the index", () => {
     const w = await writeChat(logs, "c-held");
     // A live process holds the chat (as a copy of Oda would), then dies without its lock file changing.
     await whileLockHeld(w.dir, async () => {
+      // Written long before (not racy): fresh once refreshed.
+      settleFolder(w.dir);
       await refreshIndex(state, logs);
       const before = await listChatsFromIndex(state, logs);
       expect(before.freshness.fresh).toBe(true);
@@ -73,6 +75,9 @@ describe("freshness", () => {
     const w = await writeChat(logs, "c-one");
     await writeChat(logs, "c-two");
     const fresh = async () => (await listChatsFromIndex(state, logs)).freshness;
+    // Each change below is dated back before the refresh that follows it (settleFolder): a file changed
+    // within 2 s of a refresh is racy, and the index is not up to date until it is verified again.
+    settleFolder(logs);
     await refreshIndex(state, logs);
     expect(await fresh()).toMatchObject({ fresh: true, sentence: "The search index is up to date (2 chats)." });
 
@@ -81,6 +86,7 @@ describe("freshness", () => {
     await more.appendEvents([{ type: "title", ts: "2026-11-20T09:05:00.000Z", title: "Later title" }]);
     more.releaseLock();
     expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    settleFolder(w.dir);
     await refreshIndex(state, logs);
     expect((await fresh()).fresh).toBe(true);
 
@@ -90,12 +96,14 @@ describe("freshness", () => {
     checkpoint.details.title = "A checkpoint title edited elsewhere";
     writeFileSync(cachePath, JSON.stringify(checkpoint));
     expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    settleFolder(w.dir);
     await refreshIndex(state, logs);
     expect((await fresh()).fresh).toBe(true);
 
     // A lock file created.
     writeFileSync(join(w.dir, "session.lock"), `${JSON.stringify({ pid: 1, host: "elsewhere", startedAt: "x" })}\n`);
     expect(await fresh()).toMatchObject({ fresh: false, changed: 1 });
+    settleFolder(w.dir);
     await refreshIndex(state, logs);
     expect((await fresh()).fresh).toBe(true);
 
@@ -113,6 +121,7 @@ describe("freshness", () => {
   it("is lost when the folder's form changes, and the next refresh judges every log against the new form", async () => {
     const { logs, state } = roots();
     await writeChat(logs, "c-zstd");
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
     expect((await listChatsFromIndex(state, logs, { compress: true })).freshness.fresh).toBe(true);
     const other = await listChatsFromIndex(state, logs, { compress: false });

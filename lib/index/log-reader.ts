@@ -1,9 +1,10 @@
 import { isOdaError } from "../errors";
 import { type Generation, hashLogTail, type SeekPoint, streamLog } from "../sessions";
 import type { DetailsRebuild, RebuiltLog } from "../sessions/details";
+import type { LogHead } from "../sessions/head";
 // The line splitter is the reader's own, so line numbers here are the inspector's.
 import { LineSplitter } from "../sessions/lines";
-import type { LogEnd } from "../sessions/log-stream";
+import type { LogEnd, OpenLog } from "../sessions/log-stream";
 import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import type { Described } from "./chat-describe";
 
@@ -14,6 +15,17 @@ import { type BatchMessage, problemCount, type ReadMessage, type ReadTask } from
 import type { TextCodec } from "./text-codec";
 import { packTexts } from "./texts";
 import { UsageBatch } from "./usage";
+
+/**
+ * The current log as the chat's reader opened it: every read of it (the head, the whole log, the tail hashes)
+ * goes through this one descriptor, and the head's decode of the first frame is not made again.
+ */
+export interface OpenedLog {
+  path: string;
+  open: OpenLog;
+  /** The head as `summarizeChat` read and decoded it through `open` (`null` until then, or when it did not). */
+  head: LogHead | null;
+}
 
 /** Entries collected before a batch is handed over, and their text in UTF-16 units at most. */
 const FLUSH_ROWS = 5000;
@@ -61,6 +73,7 @@ export class LogReader {
     private codec: TextCodec,
     private rebuild: DetailsRebuild | null = null,
     wantText = true,
+    private log: OpenedLog | null = null,
   ) {
     const row = from ? task.row : null;
     this.collecting = wantText;
@@ -130,7 +143,14 @@ export class LogReader {
     };
     try {
       // Batches of about 1 MiB: each starts a seek point, so a log-backed entry is read back from near it.
-      const options = { compressed: current.compressed, from: this.from, batchOutput: BULK_BATCH_OUTPUT };
+      const opened = this.log?.path === current.path ? this.log : null;
+      const options = {
+        compressed: current.compressed,
+        from: this.from,
+        batchOutput: BULK_BATCH_OUTPUT,
+        open: opened?.open,
+        first: opened?.head?.frame,
+      };
       for await (const item of streamLog(current.path, options)) {
         if (item.type === "end") {
           this.end = item;
@@ -176,10 +196,16 @@ export class LogReader {
       seek_dec: point?.dec ?? null,
       seek_comp: point?.comp ?? null,
       log_dec: current ? this.decEnd : null,
-      seek_sha: current && point ? hashLogTail(current.path, point.comp) : null,
+      seek_sha: current && point ? this.hashTail(current.path, point.comp) : null,
       text_error: this.textError,
       bad_lines: this.badLines,
     };
+  }
+
+  /** sha256 of the log's bytes before `end`: from the head already read, or through the open descriptor. */
+  private hashTail(path: string, end: number): string {
+    const head = this.log?.path === path ? this.log.head : null;
+    return head ? head.hashTail(end) : hashLogTail(path, end);
   }
 
   /** Hands over the pending entries, their text compressed, with the row as it stands after them. */

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { listAllChats } from "../sessions";
-import { createChat } from "../sessions/testing";
+import { createChat, settleFolder } from "../sessions/testing";
 import { checkIndexFreshness, countProblemChats, refreshIndex } from ".";
 import { tempIndexRoots, whileLockHeld } from "./test-roots";
 
@@ -26,6 +26,8 @@ describe("counting the chats with problems from the index", () => {
     await writeChat(logs, "c-2");
     const plain = await writeChat(logs, "c-plain", false);
     expect(await countProblemChats(state, logs)).toMatchObject({ built: false });
+    // Written long before each refresh (settleFolder): no file is racy, so a refresh leaves the index up to date.
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
     const first = await countProblemChats(state, logs, { compress: true });
     // The plain log is refused under compressed logs: one chat with problems.
@@ -43,6 +45,7 @@ describe("counting the chats with problems from the index", () => {
     // A chat's log changed (a line that is no JSON): behind until refreshed, then counted.
     appendFileSync(plain.logPath, "not json\n");
     expect((await countProblemChats(state, logs, { compress: false })).freshness.fresh).toBe(false);
+    settleFolder(plain.dir);
     await refreshIndex(state, logs, { compress: false });
     const changed = await countProblemChats(state, logs, { compress: false });
     expect(changed).toMatchObject({ count: await listedCount(logs, false), freshness: { fresh: true } });
@@ -53,6 +56,7 @@ describe("counting the chats with problems from the index", () => {
     const w = await writeChat(logs, "c-held");
     // A copy of Oda holds the chat, then dies without its lock file changing.
     await whileLockHeld(w.dir, async () => {
+      settleFolder(w.dir);
       await refreshIndex(state, logs);
       expect(await countProblemChats(state, logs)).toMatchObject({ count: 0, freshness: { fresh: true } });
     });
@@ -65,6 +69,7 @@ describe("the problem count with the folder check run elsewhere (the server's de
   it("takes that check's verdict on the folder", async () => {
     const { logs, state } = roots();
     await writeChat(logs, "c-1");
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
     let checks = 0;
     // A chat arrives while the count is taken; the check elsewhere sees it.
@@ -82,9 +87,11 @@ describe("the problem count with the folder check run elsewhere (the server's de
   it("does not take a count as current when the index was refreshed between the count and the check", async () => {
     const { logs, state } = roots();
     await writeChat(logs, "c-1");
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
-    // A plain log under compressed logs: a chat with a problem, once indexed.
-    await writeChat(logs, "c-plain", false);
+    // A plain log under compressed logs: a chat with a problem, once indexed. Not racy: the check's refresh
+    // leaves the index up to date, so only the count's age makes the answer not fresh.
+    settleFolder((await writeChat(logs, "c-plain", false)).dir);
     const check = async () => {
       await refreshIndex(state, logs, { compress: true });
       return checkIndexFreshness(state, logs);

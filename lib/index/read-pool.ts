@@ -31,6 +31,15 @@ export interface ReadHandlers {
   stopped(): boolean;
 }
 
+/**
+ * The chats to read, each made when it is handed to a reader (its index row read then): a build of 100,000
+ * chats holds only the ones in flight, not 100,000 tasks and rows.
+ */
+export interface TaskList {
+  length: number;
+  at(i: number): ReadTask;
+}
+
 /** Batches a reader hands over before waiting for the writer. */
 const UNACKED = 4;
 /**
@@ -82,13 +91,13 @@ class WriterFailed extends Error {
 }
 
 /** Reads every task in this thread, one chat after the other. */
-async function readHere(tasks: ReadTask[], h: ReadHandlers, codec: TextCodec): Promise<void> {
+async function readHere(tasks: TaskList, h: ReadHandlers, codec: TextCodec): Promise<void> {
   for (let i = 0; i < tasks.length && !h.stopped(); i++) {
     let error: unknown = null;
     let unreadable: string[] = [];
     try {
       unreadable = await readChat(
-        tasks[i] as ReadTask,
+        tasks.at(i),
         async (m) => {
           try {
             h.apply(i, m);
@@ -121,7 +130,7 @@ export interface ReaderData {
 function readOnThreads(
   file: string,
   threads: number,
-  tasks: ReadTask[],
+  tasks: TaskList,
   h: ReadHandlers,
   codec: TextCodec,
 ): Promise<void> {
@@ -138,7 +147,7 @@ function readOnThreads(
     };
     const feed = (w: Worker) => {
       while ((assigned.get(w) ?? 0) < AHEAD && next < tasks.length && !h.stopped()) {
-        w.postMessage({ i: next, task: tasks[next] });
+        w.postMessage({ i: next, task: tasks.at(next) });
         next++;
         assigned.set(w, (assigned.get(w) ?? 0) + 1);
       }
@@ -181,12 +190,7 @@ function readOnThreads(
  * their text compressed with `codec`'s dictionary once it has one.
  * Returns the number of reader threads used.
  */
-export async function readChats(
-  tasks: ReadTask[],
-  threads: number,
-  h: ReadHandlers,
-  codec: TextCodec,
-): Promise<number> {
+export async function readChats(tasks: TaskList, threads: number, h: ReadHandlers, codec: TextCodec): Promise<number> {
   const file = threads > 0 ? threadFile() : null;
   if (!file || !tasks.length) {
     await readHere(tasks, h, codec);

@@ -2,8 +2,8 @@ import { availableParallelism } from "node:os";
 import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
-import type { ReadTask } from "./read-messages";
-import { readChats } from "./read-pool";
+import type { ReadMessage, ReadTask } from "./read-messages";
+import { readChats, type TaskList } from "./read-pool";
 import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
 import { TextCodec } from "./text-codec";
 import { deleteEntries, readDictionary, storeDictionary } from "./texts";
@@ -16,8 +16,8 @@ import { deleteUsage } from "./usage";
  * dropped. A large refresh reads chats on reader threads while this thread
  * only writes (`read-pool.ts`); a small one reads them here, yielding to the
  * event loop between chats. Chats are written in
- * transactions of about a second each (one per chat cost more than the
- * inserts), and a large refresh turns FTS5's merging off until its end, then
+ * transactions of about 8 MiB of text each (one per chat cost more than the
+ * inserts; `BATCH_CHARS`), and a large refresh turns FTS5's merging off until its end, then
  * merges the index once.
  */
 
@@ -70,8 +70,18 @@ export interface RefreshResult {
 const BULK_CHATS = 1000;
 const DEFAULT_AUTOMERGE = 4;
 const DEFAULT_HASH_BYTES = 1024 * 1024;
-/** How long one write transaction is kept open: other writers (a CLI beside the server) wait at most this. */
-const BATCH_MS = 1000;
+/**
+ * A write transaction is committed once it holds about this much text (UTF-16 units, plus a row's worth per
+ * message): a commit's cost (the WAL's sync, FTS5 flushing its pending postings) is then paid per size
+ * written, not per second, so a slow or loaded machine does not commit more often for the same build.
+ */
+const BATCH_CHARS = 8 * 1024 * 1024;
+const MESSAGE_CHARS = 512;
+/**
+ * And at the latest after this long: other writers (a CLI beside the server) wait for the lock up to their
+ * busy timeout (5 s, `db.ts`), so no transaction stays open near that.
+ */
+const BATCH_MAX_MS = 2000;
 /** Below these (changed chats, bytes of their files), starting a reader thread costs more than it saves. */
 const THREADS_FROM_CHATS = 200;
 const THREADS_FROM_BYTES = 16 * 1024 * 1024;
@@ -102,20 +112,31 @@ function setFts(db: Db, key: "automerge" | "hashsize", value: number): void {
   db.prepare("INSERT INTO lines_fts(lines_fts, rank) VALUES (?, CAST(? AS INTEGER))").run(key, value);
 }
 
-/** One write transaction over several chats, committed about every second. */
+/** One write transaction over several chats, committed by the size written (`BATCH_CHARS`), or after `BATCH_MAX_MS`. */
 class WriteBatch {
   private since = 0;
+  private chars = 0;
+  /** Transactions committed (the refresh's record). */
+  commits = 0;
   constructor(private db: Db) {}
   begin(): void {
     if (this.db.inTransaction) return;
     this.db.exec("BEGIN IMMEDIATE");
     this.since = performance.now();
+    this.chars = 0;
+  }
+  /** Counts what a message wrote into the open transaction. */
+  wrote(message: ReadMessage): void {
+    this.chars += MESSAGE_CHARS;
+    if (message.kind === "batch") for (const text of message.texts) this.chars += text.length;
   }
   due(): boolean {
-    return this.db.inTransaction && performance.now() - this.since >= BATCH_MS;
+    return this.db.inTransaction && (this.chars >= BATCH_CHARS || performance.now() - this.since >= BATCH_MAX_MS);
   }
   commit(): void {
-    if (this.db.inTransaction) this.db.exec("COMMIT");
+    if (!this.db.inTransaction) return;
+    this.db.exec("COMMIT");
+    this.commits++;
   }
   /** Drops what the open transaction wrote: a chat's write failed half-way. */
   rollback(): void {
@@ -231,13 +252,17 @@ async function refreshOnce(
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
   async function readChanged(): Promise<void> {
-    const tasks: ReadTask[] = [];
-    const writes: (ChatWrite | null)[] = [];
-    for (const { seen, row } of changes.changed) {
-      const indexed = row ? readIndexedChat(db, row.cid) : null;
-      tasks.push({ seen, row: indexed, compress, logDir: handle.logDir });
-      writes.push(new ChatWrite(db, indexed));
-    }
+    // Each chat's task (and its index row, and its writer) made when it is handed to a reader, dropped when done.
+    const writes = new Map<number, ChatWrite | null>();
+    const tasks: TaskList = {
+      length: changes.changed.length,
+      at(i: number): ReadTask {
+        const { seen, row } = changes.changed[i] as FolderChanges["changed"][number];
+        const indexed = row ? readIndexedChat(db, row.cid) : null;
+        writes.set(i, new ChatWrite(db, indexed));
+        return { seen, row: indexed, compress, logDir: handle.logDir };
+      },
+    };
     // The index's dictionary for small text blocks, or one made from the first entries this refresh writes.
     const codec = new TextCodec(readDictionary(db));
     const threads = options.threads ?? defaultThreads(changes);
@@ -247,15 +272,16 @@ async function refreshOnce(
       {
         stopped: () => !!options.signal?.aborted,
         apply: (i, message) => {
-          const write = writes[i];
+          const write = writes.get(i);
           if (!write) return;
           batch.begin();
           try {
             write.apply(message);
           } catch (error) {
             if (!(error instanceof ChatMovedOn)) throw error;
-            writes[i] = null;
+            writes.set(i, null);
           }
+          batch.wrote(message);
           const made = message.kind === "batch" ? codec.add(message.texts) : null;
           // In the same transaction as the blocks that follow: none is ever stored without it.
           if (made) storeDictionary(db, made);
@@ -273,8 +299,8 @@ async function refreshOnce(
           else if (loc) unreadable.delete(loc.id);
           if (changes.changed[i]?.row) result.changed++;
           else result.added++;
-          const r = writes[i]?.done;
-          writes[i] = null;
+          const r = writes.get(i)?.done;
+          writes.delete(i);
           if (r && !error) {
             if (r.mode === "append") result.appended++;
             if (r.mode === "full") result.reindexed++;

@@ -1,6 +1,7 @@
 import { readdirSync, type Stats, statSync } from "node:fs";
 import { sep } from "node:path";
 import { type ChatLocation, type Problem, walkLogFolder } from "../sessions";
+import { RACY_MS } from "../sessions/stat-identity";
 import type { Db } from "./db";
 
 /**
@@ -17,6 +18,10 @@ import type { Db } from "./db";
 export interface SeenChat {
   loc: ChatLocation;
   fingerprint: string | null;
+  /** When the fingerprint was taken (ms since the epoch, taken just before it): the racy rule's moment. */
+  verifiedMs?: number;
+  /** The newest modification time among the fingerprint's folder and files (ms since the epoch). */
+  newestMs?: number;
 }
 
 /** What the index holds about a chat, enough to decide what to re-read. */
@@ -59,7 +64,9 @@ export interface FolderChanges {
  * `list` reads the folder instead of `readdirSync` (the reader keeps what it
  * read for the chat's summary); it is called after the folder's stat, so a
  * file added meanwhile changes the folder's mtime too. `stats`, when given,
- * receives each file's stat by name (the reader's stat of the log before reading it).
+ * receives each file's stat by name (the reader's stat of the log before reading it);
+ * a stat it holds already when the file is reached (one `list` put there: the
+ * `fstat` of the log the reader opened) is used instead of a second stat.
  */
 export function fingerprintChat(
   dir: string,
@@ -67,6 +74,7 @@ export function fingerprintChat(
   list?: () => string[],
   stats?: Map<string, Stats>,
   watchChange = known?.startsWith(WATCHED) ?? false,
+  newest?: { mtimeMs: number },
 ): string {
   let dirStat: Stats;
   try {
@@ -74,6 +82,10 @@ export function fingerprintChat(
   } catch {
     return "unreadable";
   }
+  const seen = (st: Stats) => {
+    if (newest && st.mtimeMs > newest.mtimeMs) newest.mtimeMs = st.mtimeMs;
+  };
+  seen(dirStat);
   // A chat with a file the system would not give is watched by change times too: a chmod changes no mtime.
   const times = (st: Stats) => (watchChange ? `${st.mtimeMs}:${st.ctimeMs}` : `${st.mtimeMs}`);
   const head = `${watchChange ? WATCHED : ""}${times(dirStat)}|`;
@@ -92,9 +104,10 @@ export function fingerprintChat(
   }
   const parts: string[] = [];
   for (const name of names) {
-    let st: ReturnType<typeof statSync>;
+    // A file the caller opened already (the reader's current log) has its open's stat: not stat'ed again.
+    let st: Stats | undefined = stats?.get(name);
     try {
-      st = statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+      st ??= statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
     } catch {
       // A link that loops or cannot be followed: the reader reports it; here it only has to not stop the scan.
       parts.push(`${name}:link:0`);
@@ -104,6 +117,7 @@ export function fingerprintChat(
     if (!st) continue;
     parts.push(`${name}:${st.size}:${times(st)}`);
     stats?.set(name, st);
+    seen(st);
   }
   return head + parts.join("|");
 }
@@ -113,6 +127,19 @@ export function fingerprintChat(
  * its change times are compared too, so giving access (which changes no mtime) has it read again.
  */
 export const WATCHED = "!";
+
+/**
+ * The mark that starts the stored fingerprint of a chat whose folder or a file of it was modified within
+ * `RACY_MS` of its fingerprint (the listing's racy rule, `remembered.ts`): no fingerprint taken later equals
+ * it, so the next scan verifies the chat again, and its reader does not trust the log's size and time
+ * (`chat-read.ts`): a rewrite of the same size in the same tick of the file system's clock is caught.
+ */
+export const RACY = "?";
+
+/** The fingerprint to store: marked `RACY` when a time in it is within `RACY_MS` of `verifiedMs` (or after it). */
+export function storedFingerprint(fingerprint: string, newestMtimeMs: number, verifiedMs: number): string {
+  return newestMtimeMs + RACY_MS >= verifiedMs ? `${RACY}${fingerprint}` : fingerprint;
+}
 
 /** What the scan needs of each indexed chat. */
 export interface ScannedRow {
@@ -166,8 +193,13 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
       changed.push({ seen: { loc, fingerprint: null }, row });
       continue;
     }
-    const fingerprint = fingerprintChat(loc.dir, row.fingerprint);
-    if (row.fingerprint !== fingerprint || row.folder !== loc.folder) changed.push({ seen: { loc, fingerprint }, row });
+    const verifiedMs = Date.now();
+    const newest = { mtimeMs: 0 };
+    const known = row.fingerprint.startsWith(RACY) ? row.fingerprint.slice(RACY.length) : row.fingerprint;
+    const fingerprint = fingerprintChat(loc.dir, known, undefined, undefined, undefined, newest);
+    // A racy chat's stored fingerprint is marked, so it is never equal: it is verified again.
+    if (row.fingerprint !== fingerprint || row.folder !== loc.folder)
+      changed.push({ seen: { loc, fingerprint, verifiedMs, newestMs: newest.mtimeMs }, row });
   }
   return { changed, gone: [...indexed.values()], total: walk.chats.length, problems: walk.problems };
 }

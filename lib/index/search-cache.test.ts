@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { encodeName, groupName } from "../sessions";
-import { createChat } from "../sessions/testing";
+import { createChat, settleFolder } from "../sessions/testing";
 import { handleOf, refreshIndex, type SearchResult, searchChats } from ".";
 import { tempIndexRoots } from "./test-roots";
 
@@ -58,6 +58,8 @@ async function twoChats() {
   await w.appendTurn({ user: "the budget for May", assistant: "noted", ts: "2026-11-10T09:01:00.000Z" });
   await w.close();
   await writeChat(logs, "c-old", "2026-11-01", ["where is the budget file", "and the budget notes"]);
+  // Written long before (not racy): a later refresh re-reads only the chat that changed.
+  settleFolder(logs);
   await refreshIndex(state, logs);
   const [first, before] = await searchedTwice(state, logs);
   expect(first).toEqual(before);

@@ -7,7 +7,7 @@ import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/syste
 import { type CacheState, type Checkpoint, judgeCheckpoint, readCheckpoint } from "./checkpoint";
 import { asHeader, type ChatDetails, type ChatIdentity, type RebuiltLog, rebuildDetails } from "./details";
 import type { ChatLocation } from "./folder";
-import { decodeLogHead, type HeadBytes, readHeadBytes } from "./head";
+import { decodeLogHead, type HeadBytes, type LogHead, readHeadBytes } from "./head";
 import { logLimits } from "./limits";
 import type { LongLine, TailReport } from "./line-index";
 import { type BlockedEntry, screenChatFolder } from "./links";
@@ -107,6 +107,11 @@ export interface SummarizeOptions {
   log?: OpenLog;
   /** Take the identities of the folder, newest log and checkpoint before reading them (`ChatSummary.verified`). */
   identify?: boolean;
+  /**
+   * Given the current log's head as read and decoded (the index's reader: its tail hasher and first frame's
+   * decode serve the reading of the whole log, so the log is opened and a short one decoded once).
+   */
+  onHead?: (head: LogHead) => void;
 }
 
 /** A chat folder's log generations by name, judged against the folder's form; sizes not read yet (0). */
@@ -336,6 +341,7 @@ async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions):
   }
   summary.format = current.format;
   const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo, options.log);
+  options.onHead?.(head);
   const first = head.first;
   const header = asHeader(first);
   let identity: ChatIdentity = header

@@ -4,6 +4,7 @@ import { readFirstLine } from "./details";
 import { hashBytes, sha256Hex } from "./hash";
 import { parseObject } from "./lines";
 import type { OpenLog } from "./log-stream";
+import type { DecodedStart } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { decodeFrameBatched } from "./zstd/frame-batch";
 import { type ByteSource, type FrameInfo, walkFrame } from "./zstd/frames";
@@ -31,6 +32,11 @@ export interface LogHead {
   size: number;
   /** sha256 of the last min(bytes, 4096) bytes before `bytes`. */
   hashTail(bytes: number): string;
+  /**
+   * The log's first data frame (and any skippable ones before it) as decoded for the first line, when it was:
+   * a reader of the whole log starts after it (`streamLog`'s `first`), so a one-frame log is decoded once.
+   */
+  frame: DecodedStart | null;
 }
 
 /**
@@ -71,12 +77,16 @@ class HeadSource implements ByteSource {
   }
 }
 
-/** The first line from the head bytes; `undefined` when the fast path cannot tell (read the log instead). */
+/**
+ * The first line from the head bytes; `undefined` when the fast path cannot tell (read the log instead). The
+ * first frame's decode, when made, goes to `keep`.
+ */
 async function firstLineFromHead(
   head: Buffer,
   size: number,
   compressed: boolean,
   memo: boolean,
+  keep: (frame: DecodedStart) => void,
 ): Promise<Record<string, unknown> | null | undefined> {
   if (!compressed) {
     const nl = head.indexOf(10);
@@ -105,6 +115,7 @@ async function firstLineFromHead(
       } catch {
         return undefined;
       }
+      keep({ end: pos + frame.length, data: out });
       const nl = out.indexOf(10);
       if (nl < 0) return undefined;
       const first = parseObject(out.toString("utf8", 0, nl));
@@ -128,7 +139,10 @@ export async function decodeLogHead(
   open?: OpenLog,
 ): Promise<LogHead> {
   const { head, size } = bytes;
-  const fast = await firstLineFromHead(head, size, compressed, memo);
+  let frame: DecodedStart | null = null;
+  const fast = await firstLineFromHead(head, size, compressed, memo, (f) => {
+    frame = f;
+  });
   const first = fast === undefined ? await readFirstLine(path, compressed, open) : fast;
   const hashTail = (end: number) => {
     if (end <= head.length) return sha256Hex(head.subarray(Math.max(0, end - 4096), end));
@@ -140,5 +154,5 @@ export async function decodeLogHead(
       closeSync(fd);
     }
   };
-  return { first, size, hashTail };
+  return { first, size, hashTail, frame };
 }

@@ -3,7 +3,7 @@ import { isOdaError, OdaError } from "../errors";
 import { openRegularSync } from "../fs/open-regular";
 import { formatBytes, type LogLimits, logLimits } from "./limits";
 import { withRawLog } from "./problem";
-import { decodeZstd } from "./zstd/decode";
+import { type DecodedStart, decodeZstd } from "./zstd/decode";
 import { readRange } from "./zstd/file-window";
 import { FrameError } from "./zstd/frames";
 
@@ -62,6 +62,8 @@ export interface StreamLogOptions {
    * cannot mix two files without notice (issue 24).
    */
   open?: OpenLog;
+  /** The log's first frames as already decoded (`LogHead.frame`): used when the stream starts at the log's start. */
+  first?: DecodedStart | null;
 }
 
 /** A log opened once for several reads (`openLogFile`). */
@@ -157,6 +159,7 @@ export async function* streamLog(path: string, options: StreamLogOptions): Async
         decodedBefore: from.dec,
         limits,
         batchOutput: options.batchOutput,
+        first: from.comp === 0 && options.first ? options.first : undefined,
       })) {
         if (item.type === "end") {
           yield { type: "end", size, completeEnd: item.completeEnd, cut: item.cut };

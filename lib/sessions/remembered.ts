@@ -7,7 +7,7 @@ import type { ChatLocation } from "./folder";
 import { logLimits } from "./limits";
 import { CACHE_FILE, LOCK_FILE } from "./names";
 import type { Problem } from "./problem";
-import { identityNow } from "./stat-identity";
+import { identityNow, RACY_MS } from "./stat-identity";
 
 /**
  * What Oda Admin may remember between listings (`docs/file-contract.md`): for
@@ -24,7 +24,7 @@ import { identityNow } from "./stat-identity";
 export const LISTING_FILE = "listing.sqlite";
 
 /** A file modified within this long of its verification is verified again (the contract's 2 seconds). */
-export const RACY_NS = 2_000_000_000n;
+export const RACY_NS = BigInt(RACY_MS) * 1_000_000n;
 
 /** The modification time in an identity (`null` for an absent file). */
 function mtimeOf(identity: string): bigint | null {

@@ -1,5 +1,12 @@
 import { type BigIntStats, statSync } from "node:fs";
 
+/**
+ * A file modified within this long of the moment it was verified (or after it) is "racy" and is verified
+ * again (`docs/file-contract.md`, "What Oda Admin may remember between listings"; git's rule): a change made
+ * in the same tick of the file system's clock as the verification leaves the same size and time.
+ */
+export const RACY_MS = 2000;
+
 /** A file's identity as the listing's memory keeps it: `dev:ino:size:mtimeNs:ctimeNs`, or `-` when absent. */
 export function statIdentity(st: BigIntStats | undefined): string {
   return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "-";

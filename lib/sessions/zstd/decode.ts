@@ -91,6 +91,17 @@ export interface DecodeZstdOptions {
    * garbage collection, so the peak grows with it.
    */
   batchOutput?: number;
+  /**
+   * The frames from `start` to `end`, already decoded to `data` (the head's decode, `head.ts`): passed on under
+   * the same limits as a batch of them, not read or decoded again (a short log is decoded once).
+   */
+  first?: DecodedStart;
+}
+
+/** The first frames of a log as already decoded: from the stream's start to `end`, giving `data`. */
+export interface DecodedStart {
+  end: number;
+  data: Buffer;
 }
 
 /**
@@ -166,6 +177,15 @@ export async function* decodeZstd(fd: number, size: number, options: DecodeZstdO
     const job = count ? decodeBatch(win, batchStart, pos, bound) : null;
     return { batchStart, end: pos, stop, job };
   };
+  const first = options.first;
+  // Only when within every limit: a decode that meets one is left to the batches, which stop where they stop.
+  const fits = (f: DecodedStart) =>
+    f.data.length <= Math.min(limits.maxDecodedBytes, Math.max(limits.ratioFloor, limits.maxRatio * f.end)) - produced;
+  if (first && first.end > pos && first.end <= size && fits(first)) {
+    yield* within(first.data, pos, first.end);
+    pos = first.end;
+    await turn();
+  }
   // One batch is decoded ahead on the thread pool while the caller works on the previous one.
   let next: Batch | null = pos < size ? plan() : null;
   while (next) {
