@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
 import { isSystemError, isVanished } from "../fs/system-error";
 import { type Checkpoint, checkpointDetails, hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
-import { type ChatDetails, DetailsRebuild, type RebuiltLog } from "../sessions/details";
+import { type ChatDetails, DetailsBuilder, DetailsRebuild, type RebuiltLog } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import { redactBytes } from "./bytes";
 import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
@@ -31,6 +31,9 @@ export interface RewrittenLog {
   source: string;
   size: number;
 }
+
+/** The details a preview keeps of a rewritten log: none (see `rewriteLog`). */
+const NO_DETAILS: ChatDetails = new DetailsBuilder().result();
 
 /** One file as it goes in the bundle: from its original (first `size` bytes), a staged copy, or memory. */
 export interface StagedFile {
@@ -290,8 +293,13 @@ async function rewriteLog(
         o.spool?.discard();
         return { res, log: null };
       }
-      const range = o.spool ? o.spool.finish() : { start: 0, size: f.size, sha256: "", tailSha256: "" };
-      return { res, log: { range, details: res.details, source: f.source, size: f.size } };
+      if (!o.spool) {
+        // The preview counts only: a checkpoint's new details are never written, so none are kept (a preview
+        // of 100,000 chats holds one of these per chat until the doctor has read them all).
+        const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
+        return { res, log: { range, details: NO_DETAILS, source: f.source, size: f.size } };
+      }
+      return { res, log: { range: o.spool.finish(), details: res.details, source: f.source, size: f.size } };
     } catch (error) {
       o.spool?.discard();
       throw error;
