@@ -234,7 +234,14 @@ export class KeywordScanner {
   /** The words, lower-case, in the order `scan` numbers them. */
   readonly words: string[];
   private readonly lengths: Int32Array;
-  /** Next state for (state, character): `state * 128 + code`; characters past ASCII lead back to the root. */
+  /** Each ASCII code's symbol: its letter's lower case, or 0 for a character no word holds (and past ASCII). */
+  private readonly symbol: Uint8Array;
+  /** Symbols per state (the width of a row of `next`). */
+  private readonly width: number;
+  /**
+   * Next state for (state, symbol) at `state + symbol`, states numbered by their row's start; `~row` (negative)
+   * for a state where some word ends, so the scan's one look at a character is one load and one sign test.
+   */
   private readonly next: Int32Array;
   /** The words ending at each state (its own and those of its suffixes): `outWords[outStart[s]…outStart[s+1]]`. */
   private readonly outStart: Int32Array;
@@ -243,13 +250,26 @@ export class KeywordScanner {
   constructor(words: string[]) {
     this.words = [...new Set(words.map((w) => w.toLowerCase()))].filter((w) => w.length > 0);
     this.lengths = Int32Array.from(this.words, (w) => w.length);
+    this.symbol = new Uint8Array(128);
+    let symbols = 1;
+    for (const w of this.words)
+      for (const ch of w) {
+        const c = ch.charCodeAt(0);
+        if (c >= 128) throw new Error(`keyword "${w}" is not ASCII`);
+        if (!this.symbol[c]) {
+          this.symbol[c] = symbols++;
+          // A letter is found in either case.
+          if (c >= 97 && c <= 122) this.symbol[c - 32] = this.symbol[c] as number;
+        }
+      }
+    const width = symbols;
+    this.width = width;
     const goto: Map<number, number>[] = [new Map()];
     const ends: number[][] = [[]];
     this.words.forEach((w, k) => {
       let s = 0;
       for (const ch of w) {
-        const c = fold(ch.charCodeAt(0));
-        if (c >= 128) throw new Error(`keyword "${w}" is not ASCII`);
+        const c = this.symbol[ch.charCodeAt(0)] as number;
         let t = goto[s]?.get(c);
         if (t === undefined) {
           t = goto.length;
@@ -262,29 +282,29 @@ export class KeywordScanner {
       ends[s]?.push(k);
     });
     const n = goto.length;
-    const next = new Int32Array(n * 128);
+    const delta = new Int32Array(n * width);
     const fail = new Int32Array(n);
     // Breadth first: a state's failure (its longest proper suffix that is a state) is known before its children.
     const queue: number[] = [];
-    for (let c = 0; c < 128; c++) {
+    for (let c = 1; c < width; c++) {
       const t = goto[0]?.get(c) ?? 0;
-      next[c] = t;
+      delta[c] = t;
       if (t) queue.push(t);
     }
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q] as number;
       ends[s]?.push(...(ends[fail[s] as number] ?? []));
-      for (let c = 0; c < 128; c++) {
+      for (let c = 1; c < width; c++) {
         const t = goto[s]?.get(c);
-        if (t === undefined) next[s * 128 + c] = next[(fail[s] as number) * 128 + c] as number;
+        if (t === undefined) delta[s * width + c] = delta[(fail[s] as number) * width + c] as number;
         else {
-          fail[t] = next[(fail[s] as number) * 128 + c] as number;
-          next[s * 128 + c] = t;
+          fail[t] = delta[(fail[s] as number) * width + c] as number;
+          delta[s * width + c] = t;
           queue.push(t);
         }
       }
     }
-    this.next = next;
+    this.next = delta.map((t) => (ends[t]?.length ? ~(t * width) : t * width));
     this.outStart = new Int32Array(n + 1);
     const flat: number[] = [];
     for (let s = 0; s < n; s++) {
@@ -297,19 +317,19 @@ export class KeywordScanner {
 
   /** Calls `hit(word, start)` for every occurrence of every word in `text` (overlapping ones too), by where it ends. */
   scan(text: string, hit: (word: number, start: number) => void): void {
-    const { next, outStart, outWords, lengths } = this;
-    let s = 0;
+    const { next, symbol, outStart, outWords, lengths, width } = this;
+    let row = 0;
     for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c >= 128) {
-        s = 0;
+      const c = text.charCodeAt(i);
+      const t = next[row + (c < 128 ? (symbol[c] as number) : 0)] as number;
+      if (t >= 0) {
+        row = t;
         continue;
       }
-      if (c >= 65 && c <= 90) c += 32;
-      s = next[(s << 7) | c] as number;
-      const from = outStart[s] as number;
+      row = ~t;
+      const s = row / width;
       const to = outStart[s + 1] as number;
-      for (let j = from; j < to; j++) {
+      for (let j = outStart[s] as number; j < to; j++) {
         const k = outWords[j] as number;
         hit(k, i - (lengths[k] as number) + 1);
       }
