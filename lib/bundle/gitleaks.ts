@@ -337,9 +337,6 @@ export class KeywordScanner {
   }
 }
 
-/** An ASCII letter's lower case (every other code as it is). */
-const fold = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
-
 /**
  * The literal texts every match of a regex source must begin with (one per
  * alternative of its leading groups), or null when a match could begin with
