@@ -17,7 +17,7 @@ const OLD = new Date(Date.now() - 3600_000);
 const CWDS = Array.from({ length: 200 }, (_, i) => `/home/user${i % 7}/project-${i}`);
 
 /** One short chat: its log (one zstd frame) and its checkpoint, as Oda leaves them after the last save. */
-async function writeChat(logs: string, i: number): Promise<void> {
+export async function writeChat(logs: string, i: number): Promise<void> {
   const id = `chat-${i}`;
   const cwd = CWDS[i % CWDS.length] ?? null;
   const day = `2026-${String(1 + (i % 11)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`;

@@ -171,7 +171,7 @@ async function apiFirstRows(logs: string, state: string): Promise<string> {
 async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   if (values["generate-only"]) {
-    for (const n of SIZES) await makeFolder(n);
+    for (const n of SIZES) await makeScaleFolder(out, n, HUGE, log);
     return;
   }
   const cli = await bundleCli(out);

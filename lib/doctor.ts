@@ -34,7 +34,7 @@ export interface DoctorReport {
 }
 
 /** How the logs are read: the CLI on list threads, a server or a bundle held to a memory budget. */
-export type DoctorOptions = Pick<ListChatsOptions, "threads" | "batchSize" | "batchOutput">;
+export type DoctorOptions = Pick<ListChatsOptions, "threads" | "batchSize" | "batchOutput" | "rebuild">;
 
 /**
  * Reading every log through within a bundle's memory budget (a bundle, the

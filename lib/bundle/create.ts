@@ -5,14 +5,17 @@ import { dirname, join } from "node:path";
 import { BOUNDED_READ, type DoctorReport, formatDoctor, runDoctor } from "../doctor";
 import { OdaError } from "../errors";
 import { readSettings } from "../memory/settings";
+import type { Generation } from "../sessions/chat";
+import { type RebuiltLog, rebuildDetails } from "../sessions/details";
+import { BULK_BATCH_OUTPUT } from "../sessions/log-stream";
 import { writeArchive } from "./archive";
 import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
 import { bundleNotes } from "./notes";
-import { type BundleScope, type LeftOut, planBundle } from "./plan";
+import { type BundleScope, type LeftOut, type Plan, planBundle } from "./plan";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
-import { redactBundlePath, type StagedFile, stageFiles } from "./stage";
+import { redactBundlePath, type StagedFile, type StageOptions, stageFiles, stageLogEarly } from "./stage";
 
 /** The roots a bundle is made from. */
 export interface BundleRoots {
@@ -33,6 +36,8 @@ export interface BundleProgress {
 export interface PrepareOptions {
   version: string;
   onProgress?: (p: BundleProgress) => void;
+  /** Counts each decode of a log, by its path (tests: each log is decoded once). */
+  onDecode?: (source: string) => void;
   /** Extra home folders to treat as this computer's (tests). */
   homes?: string[];
   hosts?: string[];
@@ -114,18 +119,24 @@ export async function prepareBundle(
       done += n;
       o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
     };
-    // The doctor reads every log through first: its buffers are gone before the staging reads them again.
-    const found = o.again ? o.again.doctor : await runDoctor(roots, BOUNDED_READ);
     const leftOut = plan.leftOut;
     const fileMaxBytes = roots.home ? (await readSettings(roots.home)).limits.fileMaxBytes : undefined;
-    const files = await stageFiles(plan.files, {
+    const stage: StageOptions = {
       redactor,
       dropText: scope.dropText,
       spool,
       onBytes,
       leftOut,
       fileMaxBytes,
-    });
+      prestaged: new Map(),
+      onDecode: o.onDecode,
+    };
+    // Each log is read once: the doctor reads every chat's current log through, and a log that goes into the
+    // bundle is redacted in that same read (`stageLogEarly`); `stageFiles` then takes it as it was staged.
+    const found = o.again
+      ? o.again.doctor
+      : await runDoctor(roots, { ...BOUNDED_READ, rebuild: earlyStager(plan, stage) });
+    const files = await stageFiles(plan.files, stage);
     if (scope.notes && !roots.state)
       throw new OdaError("bad_input", "Notes go into a bundle from the admin state: give it with --state DIR.");
     if (scope.notes && roots.state)
@@ -206,6 +217,28 @@ export async function prepareBundle(
     dispose();
     throw error;
   }
+}
+
+/**
+ * The doctor's reader of a chat's current log (`SummarizeOptions.rebuild`): a log the bundle holds is redacted
+ * in the same read, one at a time (the spool has one writer, the redactor one file being redacted); any other
+ * is read as the doctor reads it.
+ */
+function earlyStager(plan: Plan, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
+  const logs = new Map(plan.files.filter((f) => f.role === "log").map((f) => [f.source, f]));
+  const passThrough = stage.redactor.off && !stage.dropText;
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = (current: Generation) => {
+    stage.onDecode?.(current.path);
+    return rebuildDetails(current.path, current.compressed, { batchOutput: BULK_BATCH_OUTPUT });
+  };
+  return async (current) => {
+    const f = logs.get(current.path);
+    if (!f || passThrough || stage.prestaged?.has(f.source)) return read(current);
+    const turn = queue.then(() => stageLogEarly(f, stage));
+    queue = turn.catch(() => {});
+    return (await turn) ?? read(current);
+  };
 }
 
 /** What `createBundle` wrote. */

@@ -15,7 +15,8 @@ import { unpackBundle } from "./unpack";
  * Recall against a real scanner's test set (issue 26): gitleaks' own rule tests' true positives
  * (fixtures/gitleaks-examples.json, made by scripts/gitleaks/make-rules.py), planted inline, on a line of
  * their own, in tool results and in memories, then a default bundle made. At least 90% must come out
- * with a key placeholder in place, wherever they sit.
+ * with a key placeholder in place, wherever they sit,
+ * and no fewer than the first carried rules found.
  */
 
 const EX = examples.examples;
@@ -100,6 +101,11 @@ describe("gitleaks' rule examples in a bundle", () => {
       rates[where] = list.filter(redacted).length / EX.length;
     }
     for (const rate of Object.values(rates)) expect(rate, JSON.stringify(rates)).toBeGreaterThanOrEqual(0.9);
+    // And no worse than when the rules were first carried (460 of 463 in chats, 97.6% in memories; now 98.7% there): a faster scan
+    // (keywords found by one automaton, rules tried only where their keyword stands) must find as much.
+    for (const where of ["inline", "ownLine", "tool"])
+      expect(rates[where], JSON.stringify(rates)).toBeGreaterThanOrEqual(0.9935);
+    expect(rates.memory, JSON.stringify(rates)).toBeGreaterThanOrEqual(0.976);
   }, 300_000);
 });
 

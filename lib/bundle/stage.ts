@@ -5,31 +5,35 @@ import { dirname, join } from "node:path";
 import { openRegularSync } from "../fs/open-regular";
 import { isSystemError, isVanished } from "../fs/system-error";
 import { type Checkpoint, checkpointDetails, hashLogTail, parseCheckpoint } from "../sessions/checkpoint";
-import type { ChatDetails } from "../sessions/details";
+import { type ChatDetails, DetailsBuilder, DetailsRebuild, type RebuiltLog } from "../sessions/details";
 import { decodeName, encodeName, groupName, parseGroupName } from "../sessions/names";
 import { redactBytes } from "./bytes";
 import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
-import { logNeedsRedaction, redactLog } from "./redact-log";
+import { redactLog } from "./redact-log";
 import { dropRun, redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
 import type { Spool, SpoolRange } from "./spool";
 
 /**
  * Logs up to this size on disk are rewritten straight away; a larger one is
- * first scanned (reading only) and goes in as it is when nothing in it would
- * change, so a huge log with no secret is never encoded again. A small log's
- * scan stops at its first line anyway (its header names the working folder).
+ * read lazily (`RedactLogOptions.lazy`): nothing is encoded before its first
+ * change, so a huge log with no secret is never encoded again, and a log is
+ * decoded once either way. A small log changes at its first line anyway (its
+ * header names the working folder).
  */
-const SCAN_FIRST_BYTES = 1024 * 1024;
+const LAZY_FROM_BYTES = 1024 * 1024;
 
 /** A log rewritten into the spool, and what its checkpoint must say of it. */
-interface RewrittenLog {
+export interface RewrittenLog {
   range: SpoolRange;
   details: ChatDetails;
   /** The original's path and size as planned (what its checkpoint was judged against). */
   source: string;
   size: number;
 }
+
+/** The details a preview keeps of a rewritten log: none (see `rewriteLog`). */
+const NO_DETAILS: ChatDetails = new DetailsBuilder().result();
 
 /** One file as it goes in the bundle: from its original (first `size` bytes), a staged copy, or memory. */
 export interface StagedFile {
@@ -58,6 +62,13 @@ export interface StageOptions {
   leftOut?: LeftOut[];
   /** The home's `fileMaxBytes`: a memory file over it stays over it, whatever redaction took out. */
   fileMaxBytes?: number;
+  /**
+   * Logs already redacted while the doctor read them (`stageLogEarly`), by source: staged from this, never read
+   * again. An entry is taken out when its log is staged.
+   */
+  prestaged?: Map<string, RewrittenLog | null>;
+  /** Counts each decode of a log (tests). */
+  onDecode?: (source: string) => void;
 }
 
 const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -138,8 +149,10 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
   // original source → its range of the spool, for the checkpoint after it
   const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "", held: 0 };
   for (const [i, f] of files.entries()) {
-    // Progress counts files as stored, whatever reading them took (a log may decompress tenfold).
-    if (i) o.onBytes?.(files[i - 1]?.size ?? 0);
+    // Progress counts files as stored, whatever reading them took (a log may decompress tenfold); a log
+    // redacted while the doctor read it was counted then.
+    const before = files[i - 1];
+    if (before && !o.prestaged?.has(before.source)) o.onBytes?.(before.size);
     try {
       out.push(await stageOne(f, o, state));
     } catch (error) {
@@ -148,7 +161,9 @@ export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise
       o.leftOut?.push(leftOutOf(f.path, f.source, error));
     }
   }
-  if (files.length) o.onBytes?.(files[files.length - 1]?.size ?? 0);
+  const last = files[files.length - 1];
+  if (last && !o.prestaged?.has(last.source)) o.onBytes?.(last.size);
+  o.prestaged?.clear();
   return out;
 }
 
@@ -174,9 +189,13 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
   st.chatDir = dir;
   if (f.role === "log") {
     const compressed = f.compressed ?? true;
-    const rewrite =
-      !passThrough && (o.dropText || f.size <= SCAN_FIRST_BYTES || (await logNeedsRedaction(f.source, compressed, r)));
-    const staged = rewrite ? await rewriteLog(f, compressed, o) : null;
+    const early = o.prestaged?.get(f.source);
+    if (early !== undefined) {
+      // What was replaced while the doctor read it is counted under this path too.
+      r.file = `\u0000early:${f.source}`;
+      r.nameFile(path);
+    }
+    const staged = early !== undefined ? early : passThrough ? null : (await rewriteLog(f, compressed, o, false)).log;
     if (staged) {
       st.rewrittenLogs.set(f.source, staged);
       const { start, size, sha256 } = staged.range;
@@ -247,24 +266,73 @@ async function holdLog(
   }
 }
 
-/** A log redacted into the spool; `null` when every line came out as it went in (the original goes in). */
-async function rewriteLog(f: PlannedFile, compressed: boolean, o: StageOptions): Promise<RewrittenLog | null> {
-  const options = { compressed, redactor: o.redactor, dropText: o.dropText };
-  if (!o.spool) {
-    const res = await redactLog(f.source, null, options);
-    const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
-    return res.changed ? { range, details: res.details, source: f.source, size: f.size } : null;
-  }
-  const writer = o.spool.begin();
-  try {
-    const res = await redactLog(f.source, writer, options);
-    if (!res.changed) {
-      o.spool.discard();
-      return null;
+/**
+ * A log redacted into the spool (`log` null when every line came out as it went in: the original goes in), in
+ * one decode; `withRebuild`: with what the doctor finds reading it (`RedactLogOptions.rebuild`).
+ */
+async function rewriteLog(
+  f: PlannedFile,
+  compressed: boolean,
+  o: StageOptions,
+  withRebuild: boolean,
+): Promise<{ log: RewrittenLog | null; rebuilt: RebuiltLog | null }> {
+  const r = o.redactor;
+  const counted = { ...r.replaced };
+  const attempt = async (lazy: boolean) => {
+    const writer = o.spool?.begin() ?? null;
+    try {
+      const res = await redactLog(f.source, writer, {
+        compressed,
+        redactor: r,
+        dropText: o.dropText,
+        rebuild: withRebuild ? new DetailsRebuild() : undefined,
+        lazy,
+        onDecode: o.onDecode,
+      });
+      if (res.again || !res.changed) {
+        o.spool?.discard();
+        return { res, log: null };
+      }
+      if (!o.spool) {
+        // The preview counts only: a checkpoint's new details are never written, so none are kept (a preview
+        // of 100,000 chats holds one of these per chat until the doctor has read them all).
+        const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
+        return { res, log: { range, details: NO_DETAILS, source: f.source, size: f.size } };
+      }
+      return { res, log: { range: o.spool.finish(), details: res.details, source: f.source, size: f.size } };
+    } catch (error) {
+      o.spool?.discard();
+      throw error;
     }
-    return { range: o.spool.finish(), details: res.details, source: f.source, size: f.size };
+  };
+  let done = await attempt(!o.dropText && f.size > LAZY_FROM_BYTES);
+  if (done.res.again) {
+    // Its first change could not be started from a frame boundary: read again, written from the start (what
+    // the first read counted is counted again).
+    for (const k of Object.keys(r.replaced)) delete r.replaced[k as keyof typeof r.replaced];
+    Object.assign(r.replaced, counted);
+    done = await attempt(false);
+  }
+  return { log: done.log, rebuilt: done.res.rebuilt };
+}
+
+/**
+ * Redacts one chat's current log while the doctor reads it (`SummarizeOptions.rebuild`): one decode gives the
+ * doctor its details and problems and the bundle its redacted log, kept in `o.prestaged` for `stageFiles`.
+ * Returns null when it is not to be staged now (a system error: the doctor and `stageFiles` meet it as usual).
+ */
+export async function stageLogEarly(f: PlannedFile, o: StageOptions): Promise<RebuiltLog | null> {
+  const r = o.redactor;
+  // Named by its bundle path when it is staged (`stageOne`): naming it now would count its path's values twice.
+  r.file = `\u0000early:${f.source}`;
+  try {
+    const { log, rebuilt } = await rewriteLog(f, f.compressed ?? true, o, true);
+    if (!rebuilt) return null;
+    o.prestaged?.set(f.source, log);
+    o.onBytes?.(f.size);
+    return rebuilt;
   } catch (error) {
-    o.spool.discard();
+    if (isSystemError(error)) return null;
     throw error;
   }
 }

@@ -46,6 +46,11 @@ export interface ListChatsOptions {
    * Not used with `verify`.
    */
   memory?: ListingMemory | null;
+  /**
+   * Reads a chat's current log whole in place of `rebuildDetails` (`SummarizeOptions.rebuild`): a support
+   * bundle redacts each log in the same read the doctor makes of it. Lists on this thread.
+   */
+  rebuild?: SummarizeOptions["rebuild"];
 }
 
 /**
@@ -72,8 +77,9 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     batchOutput: options.batchOutput,
     memo: options.memo,
     identify: !!memory,
+    rebuild: options.rebuild,
   };
-  const file = options.threads ? listThreadFile() : null;
+  const file = options.threads && !options.rebuild ? listThreadFile() : null;
   const threads = !file ? 0 : options.threads === true ? listThreadCount(total) : Number(options.threads);
   const pool = file && threads ? new ListPool(file, threads, summarize) : null;
   try {
