@@ -13,7 +13,7 @@
 export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
 export type { ActivityReport } from "./insights/activity";
 export type { MemoryInsights } from "./insights/memory";
-export type { StorageReport, StorageSums } from "./insights/storage";
+export type { ChatStorageRow, StorageReport, StorageSums } from "./insights/storage";
 export type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./insights/usage";
 export type { BulkAction, BulkResult, BulkTarget } from "./memory/bulk";
 export type { MemoryDetail } from "./memory/details";
