@@ -25,6 +25,7 @@ export type { TokenBudget } from "./memory/payload";
 export type { VersionInfo } from "./memory/versions";
 export type { Repairable } from "./repair/problems";
 export type { RepairPreview, RepairTarget } from "./repair/targets";
+export type { ActivityBucket, ActivityItem, ActivityStrip } from "./sessions/activity";
 export type { TailReport } from "./sessions/line-index";
 // The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
 export type {
