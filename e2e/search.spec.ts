@@ -49,7 +49,10 @@ test.describe("search", () => {
     await page.keyboard.press("m");
     await expect(page.getByText("Line 6 marked.")).toBeVisible();
 
-    await page.goto("/search?q=stripes%20OR%20budget");
+    await page.goto("/search");
+    await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel("Search chats").fill("stripes OR budget");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
     const results = page.getByRole("list", { name: "Chats that match" });
     await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toBeVisible({
       timeout: 20_000,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { unpackBundle } from "../lib/bundle/unpack";
+import { walkLogFolder } from "../lib/sessions/folder";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 import { startServer } from "./server";
@@ -14,14 +15,12 @@ test.use({
 
 test("Marks and notes on the chosen chats: the box puts the chat's notes file in the bundle's preview", async ({
   page,
+  oda,
 }) => {
   test.slow(); // two previews of the demo data on a shared machine
   // A mark on a chat's first line, made as a person makes it.
-  await page.goto("/chats");
-  const first = page.getByRole("table").getByRole("link").first();
-  await expect(first).toBeVisible({ timeout: 30_000 });
-  const href = (await first.getAttribute("href")) ?? "";
-  const id = decodeURIComponent(href.replace(/^\/chats\//, "").replace(/\?.*$/, ""));
+  const id = walkLogFolder(oda.logs).chats[0]?.id;
+  if (!id) throw new Error("the demo data has no chat");
   await page.goto(`/chats/${encodeURIComponent(id)}?line=1&view=raw`);
   await expect(page.locator('[role="listitem"][aria-current="true"]')).toBeVisible();
   await page.keyboard.press("m");
