@@ -43,6 +43,7 @@ test.describe("search", () => {
   test("Only chats with notes: a chat with a mark is kept, the other left out; the box is in the URL", async ({
     page,
   }) => {
+    test.slow(); // the chat page, an index build, a reload and axe on a shared machine
     // A mark on line 6 of c-zebra, made as a person makes it: m on the line.
     await page.goto("/chats/c-zebra?line=6&view=raw");
     await expect(page.locator('[role="listitem"][aria-current="true"]')).toContainText("The zebra does");
