@@ -444,3 +444,132 @@ test.describe("broken lines and the unfinished tail", () => {
     await expect(page).toHaveURL(/\/chats\/c-plain$/);
   });
 });
+
+test.describe("activity at a glance", () => {
+  const utc = (hm: string) => `2026-11-29T${hm}.000Z`;
+  const say = (ts: string, role: string, text: string, extra: Record<string, unknown> = {}) => ({
+    type: "message",
+    ts,
+    role,
+    content: [{ type: "text", text }],
+    ...extra,
+  });
+  test.use({
+    // Lines 2–10 between 10:00 and 13:00 UTC: 37 intervals of 5 minutes; a tool error at 11:00.
+    odaSetup: seed(async ({ logs }) => {
+      const w = createChat(logs, { id: "c-act", cwd: null, created: utc("10:00:00") });
+      await w.appendEvents([
+        say(utc("10:00:00"), "user", "Morning question"), // 2
+        say(utc("10:00:30"), "assistant", "Morning answer", { usage: { input_tokens: 100, output_tokens: 20 } }), // 3
+        say(utc("11:00:00"), "user", "Noon question"), // 4
+        {
+          type: "message",
+          ts: utc("11:00:10"),
+          role: "assistant",
+          content: [{ type: "tool_use", id: "t1", name: "read_file", input: { path: "a.md" } }],
+        }, // 5
+        {
+          type: "message",
+          ts: utc("11:00:20"),
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: "no such file", is_error: true }],
+        }, // 6
+        say(utc("11:00:40"), "assistant", "Noon answer", { usage: { input_tokens: 50, output_tokens: 5 } }), // 7
+        say(utc("12:30:00"), "user", "Afternoon question"), // 8
+        say(utc("12:30:10"), "assistant", "Afternoon answer", { usage: { input_tokens: 10, output_tokens: 1 } }), // 9
+        say(utc("13:00:00"), "user", "Last question"), // 10
+      ]);
+      await w.close();
+    }),
+  });
+
+  test("the strip: click jumps, drag filters (in the URL, hidden lines counted), keys and the table, axe clean", async ({
+    page,
+  }) => {
+    test.slow(); // axe twice on a shared machine
+    await page.goto("/chats/c-act?view=raw");
+    const strip = page.getByRole("figure", { name: /^Activity over time/ });
+    await expect(strip).toContainText("9 messages and 186 tokens");
+    await expect(strip).toContainText("in intervals of 5 minutes; 1 problem line.");
+    const slider = strip.getByRole("slider");
+    await expect(slider).toHaveAttribute("aria-valuemax", "37");
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    const current = lines.locator('[aria-current="true"]');
+    await expectAccessible(page);
+
+    // The centre of interval i (0-based) of 37, where the strip is now (a jump scrolls the page).
+    const at = async (i: number) => {
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      if (!box) throw new Error("the strip has no box");
+      return [box.x + ((i + 0.5) / 37) * box.width, box.y + box.height / 2] as const;
+    };
+
+    // A click on 12:30 (interval 30) jumps to its first line.
+    await page.mouse.click(...(await at(30)));
+    await expect(current).toContainText("Afternoon question");
+    await expect(page).toHaveURL(/line=8/);
+
+    // A drag from 11:00 (12) to 12:30 (30) filters the log to 11:00–12:35: lines 4 to 9.
+    const [x12, y] = await at(12);
+    const [x30] = await at(30);
+    await page.mouse.move(x12, y);
+    await page.mouse.down();
+    await page.mouse.move((x12 + x30) / 2, y, { steps: 4 });
+    await page.mouse.move(x30, y, { steps: 4 });
+    await page.mouse.up();
+    await expect(page).toHaveURL(/after=2026-11-29T11%3A00%3A00\.000Z/);
+    await expect(page).toHaveURL(/before=2026-11-29T12%3A35%3A00\.000Z/);
+    const filtered = page.getByRole("region", { name: "Filtered lines of session.v4.jsonl.zstd" });
+    await expect(filtered.getByText("6 matching lines.")).toBeVisible();
+    await expect(filtered.getByText("3 lines hidden")).toBeVisible();
+    await expect(filtered.getByText("1 line hidden", { exact: true })).toBeVisible();
+    for (const n of [4, 5, 6, 7, 8, 9])
+      await expect(filtered.getByRole("link", { name: `Link to line ${n}` })).toBeVisible();
+    await expect(filtered.getByRole("link", { name: "Link to line 10" })).toHaveCount(0);
+    // The range stays through a reload, and with another filter on top.
+    await page.reload();
+    await expect(filtered.getByText("6 matching lines.")).toBeVisible();
+    const form = page.getByRole("form", { name: "Filter lines" });
+    await form.getByLabel("Role").selectOption("user");
+    await form.getByRole("button", { name: "Apply filter" }).click();
+    await expect(page).toHaveURL(/role=user/);
+    await expect(page).toHaveURL(/after=/);
+    await expect(filtered.getByText("3 matching lines.")).toBeVisible();
+    await page.getByRole("button", { name: "Clear time range" }).click();
+    await expect(page).not.toHaveURL(/after=/);
+    await expect(filtered.getByText("5 matching lines.")).toBeVisible();
+    await form.getByRole("button", { name: "Show all lines" }).click();
+    await expect(filtered).toBeHidden();
+
+    // Keys: Home and Enter jump to the first interval's line, End and Enter to the last's;
+    // Shift+arrows select intervals and Enter filters to them.
+    await slider.focus();
+    await page.keyboard.press("Home");
+    await expect(slider).toHaveAttribute("aria-valuenow", "1");
+    await expect(slider).toHaveAttribute("aria-valuetext", /: 2 messages, 120 tokens$/);
+    await page.keyboard.press("Enter");
+    await expect(current).toContainText("Morning question");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await expect(current).toContainText("Last question");
+    for (let i = 0; i < 24; i++) await page.keyboard.press("ArrowLeft");
+    await expect(slider).toHaveAttribute("aria-valuenow", "13");
+    await expect(slider).toHaveAttribute("aria-valuetext", /: 4 messages, 55 tokens, 1 problem line$/);
+    await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/after=2026-11-29T11%3A00%3A00\.000Z/);
+    await expect(page).toHaveURL(/before=2026-11-29T11%3A10%3A00\.000Z/);
+    await expect(filtered.getByText("4 matching lines.")).toBeVisible();
+
+    // The text alternative: the intervals with lines in a table, each with a way to its first line.
+    await page.getByRole("button", { name: "Clear time range" }).click();
+    await page.getByText("Activity as a table").click();
+    const table = strip.getByRole("table", { name: /^Activity per interval of 5 minutes/ });
+    await expect(table.locator("tbody tr")).toHaveCount(4); // 10:00, 11:00, 12:30 and 13:00
+    await expect(table.locator("tbody tr").nth(1).locator("td")).toHaveText(["4", "55", "1", "Go to line 4"]);
+    await table.getByRole("button", { name: "Go to line 4" }).click();
+    await expect(current).toContainText("Noon question");
+    await expectAccessible(page);
+  });
+});

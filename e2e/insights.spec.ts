@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeAllIndexes, handleOf, refreshIndex } from "../lib/index";
 import {
+  activityByDay,
   type ChatsFilter,
   chatsForFilter,
   type InsightsFilter,
   type Period,
+  storageChatsForFilter,
+  storageReport,
   usageByFolder,
   usageByPeriod,
 } from "../lib/insights";
@@ -150,5 +153,87 @@ test.describe("insights", () => {
     await expect(page).toHaveURL(/\/chats$/);
     await expect(page.getByText(/^Chats active on/)).toHaveCount(0);
     await expect(page.getByRole("checkbox", { name: "Group by working folder" })).toBeVisible();
+  });
+
+  test("chats-active counts, the (no model) row and storage bytes link to the chats they count or sum", async ({
+    page,
+    oda,
+  }) => {
+    test.setTimeout(180_000);
+    const state = mkdtempSync(join(tmpdir(), "oda-insights-e2e-"));
+    let want: {
+      day: { date: string; active: number };
+      dayChats: string[];
+      noModel: { messages: number; chats: number };
+      storage: { chats: number; totalBytes: number };
+    };
+    try {
+      await refreshIndex(state, oda.logs);
+      const db = handleOf(state, oda.logs).db;
+      const day = activityByDay(db, { tz: "Europe/Paris" }).days.find((d) => d.active > 1);
+      if (!day) throw new Error("the demo data has no day with two active chats");
+      const none = usageByPeriod(db, "daily", { tz: "Europe/Paris" }).totals.modelBreakdowns.find((m) => !m.modelName);
+      if (!none) throw new Error("the demo data has no message without a model");
+      const noModel = chatsForFilter(db, { model: "", tz: "Europe/Paris" });
+      expect(noModel.totals.messages).toBe(none.messages);
+      const totals = storageReport(db).totals;
+      expect(storageChatsForFilter(db, { sum: "bytes" }).chats).toHaveLength(totals.chats);
+      want = {
+        day,
+        dayChats: chatsForFilter(db, { from: day.date, to: day.date, tz: "Europe/Paris" }).chats.map(
+          (c) => c.title ?? c.id,
+        ),
+        noModel: { messages: none.messages, chats: noModel.totals.chats },
+        storage: { chats: totals.chats, totalBytes: totals.totalBytes },
+      };
+    } finally {
+      closeAllIndexes();
+      rmSync(state, { recursive: true, force: true });
+    }
+
+    // A day's "Chats active" count opens the list of exactly those chats.
+    await page.goto("/insights?tz=Europe%2FParis");
+    await expect(page.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 });
+    const activity = page.getByRole("region", { name: "Chats started and active per day" });
+    await activity.getByRole("button", { name: "Table view" }).click();
+    const row = activity
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: want.day.date, exact: true }) });
+    await row
+      .locator("td")
+      .nth(1)
+      .getByRole("link", { name: n(want.day.active), exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/chats\\?from=${want.day.date}&to=${want.day.date}&tz=Europe%2FParis$`));
+    const chatRows = page.getByRole("table", { name: "Chats in this filter, most tokens first" }).locator("tbody tr");
+    await expect(chatRows).toHaveCount(want.day.active);
+    await expect(chatRows.locator("th")).toHaveText(want.dayChats);
+
+    // The "(no model)" row: the chats with messages that name no model, their messages summing to the row's.
+    await page.goto("/insights?tz=Europe%2FParis");
+    const models = page.getByRole("region", { name: "Tokens per model" });
+    await models.getByRole("button", { name: "Table view" }).click();
+    const none = models.locator("tbody tr").filter({ has: page.getByRole("rowheader", { name: "(no model)" }) });
+    await none.getByRole("link").click();
+    await expect(page).toHaveURL(/\/chats\?model=&tz=Europe%2FParis$/);
+    await expect(page.getByText("Chats active with messages that name no model (days in Europe/Paris)")).toBeVisible();
+    await expect(page.getByText(new RegExp(`over ${n(want.noModel.messages)} messages\\.$`))).toBeVisible();
+    await expect(chatRows).toHaveCount(want.noModel.chats);
+    const messages = await chatRows.locator("td:nth-of-type(2)").allInnerTexts();
+    expect(messages.reduce((t, c) => t + Number(c.replace(/[^0-9]/g, "")), 0)).toBe(want.noModel.messages);
+
+    // Storage: the page's byte total opens every chat with its bytes, which add up to it.
+    await page.goto("/insights?tz=Europe%2FParis");
+    await page.getByRole("link", { name: "The chats and their bytes" }).click();
+    await expect(page).toHaveURL(/\/chats\?sum=bytes$/);
+    await expect(page.getByText("Every chat, with its bytes on disk")).toBeVisible();
+    await expect(
+      page.getByText(`${n(want.storage.chats)} chats take ${n(want.storage.totalBytes)} bytes`),
+    ).toBeVisible();
+    const byteRows = page.getByRole("table", { name: "Chats in this filter, most bytes first" }).locator("tbody tr");
+    await expect(byteRows).toHaveCount(want.storage.chats);
+    const bytes = await byteRows.locator("td:nth-of-type(2)").allInnerTexts();
+    expect(bytes.reduce((t, c) => t + Number(c.replace(/[^0-9]/g, "")), 0)).toBe(want.storage.totalBytes);
+    await expectAccessible(page);
   });
 });

@@ -40,6 +40,44 @@ test.describe("search", () => {
     await expect(page.locator('[role="listitem"][aria-current="true"]')).toContainText("The zebra does");
   });
 
+  test("Only chats with notes: a chat with a mark is kept, the other left out; the box is in the URL", async ({
+    page,
+  }) => {
+    test.slow(); // the chat page, an index build, a reload and axe on a shared machine
+    // A mark on line 6 of c-zebra, made as a person makes it: m on the line.
+    await page.goto("/chats/c-zebra?line=6&view=raw");
+    await expect(page.locator('[role="listitem"][aria-current="true"]')).toContainText("The zebra does");
+    await page.keyboard.press("m");
+    await expect(page.getByText("Line 6 marked.")).toBeVisible();
+
+    await page.goto("/search");
+    await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
+    await page.getByLabel("Search chats").fill("stripes OR budget");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const results = page.getByRole("list", { name: "Chats that match" });
+    await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(results.getByRole("heading", { name: "Tell me about stripes" })).toBeVisible();
+    const notes = page.getByLabel("Only chats with notes");
+    await expect(notes).not.toBeChecked();
+    await notes.check();
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/notes=1/);
+    await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toHaveCount(0);
+    await expect(results.getByRole("heading", { name: "Tell me about stripes" })).toBeVisible();
+    // The address keeps it: a reload shows the box checked and the same one chat.
+    await page.reload();
+    await expect(page.getByLabel("Only chats with notes")).toBeChecked();
+    await expect(results.getByRole("heading", { name: "Tell me about stripes" })).toBeVisible({ timeout: 20_000 });
+    await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toHaveCount(0);
+    await expectAccessible(page);
+    await page.getByLabel("Only chats with notes").uncheck();
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).not.toHaveURL(/notes=1/);
+    await expect(results.getByRole("heading", { name: "Summarise the quarterly budget" })).toBeVisible();
+  });
+
   test("filters, a query from the URL, an id that needs encoding, and a query FTS5 cannot read", async ({ page }) => {
     await page.goto("/search?q=budget");
     const results = page.getByRole("list", { name: "Chats that match" });

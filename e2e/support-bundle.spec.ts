@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { unpackBundle } from "../lib/bundle/unpack";
+import { walkLogFolder } from "../lib/sessions/folder";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, seedOnce, test } from "./fixtures";
 import { startServer } from "./server";
@@ -10,6 +11,34 @@ import { startServer } from "./server";
 test.use({
   odaDemo: true,
   odaSetup: seedOnce(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 12 }))),
+});
+
+test("Marks and notes on the chosen chats: the box puts the chat's notes file in the bundle's preview", async ({
+  page,
+  oda,
+}) => {
+  test.slow(); // two previews of the demo data on a shared machine
+  // A mark on a chat's first line, made as a person makes it.
+  const id = walkLogFolder(oda.logs).chats[0]?.id;
+  if (!id) throw new Error("the demo data has no chat");
+  await page.goto(`/chats/${encodeURIComponent(id)}?line=1&view=raw`);
+  await expect(page.locator('[role="listitem"][aria-current="true"]')).toBeVisible();
+  await page.keyboard.press("m");
+  await expect(page.getByText("Line 1 marked.")).toBeVisible();
+
+  await page.goto("/support");
+  await page.getByLabel("These chats").check();
+  await page.getByLabel("Chat ids (comma-separated)").fill(id);
+  const box = page.getByLabel("Marks and notes on the chosen chats (redacted like the rest)");
+  await expect(box).not.toBeChecked();
+  const files = page.locator('details:has(summary:text-matches("^Files")) li');
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByRole("heading", { name: "What goes in" })).toBeVisible({ timeout: 60_000 });
+  await expect(files.filter({ hasText: /^notes\// })).toHaveCount(0);
+  await box.check();
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(files.filter({ hasText: /^notes\/.*\.json/ })).toHaveCount(1, { timeout: 60_000 });
+  await expectAccessible(page);
 });
 
 test("a bundle made in the page opens in a second server: every page under the banner, every save refused", async ({

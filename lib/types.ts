@@ -13,7 +13,7 @@
 export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
 export type { ActivityReport } from "./insights/activity";
 export type { MemoryInsights } from "./insights/memory";
-export type { StorageReport, StorageSums } from "./insights/storage";
+export type { ChatStorageRow, StorageReport, StorageSums } from "./insights/storage";
 export type { ChatUsage, FolderUsage, PeriodReport, UsageSums } from "./insights/usage";
 export type { BulkAction, BulkResult, BulkTarget } from "./memory/bulk";
 export type { MemoryDetail } from "./memory/details";
@@ -25,6 +25,7 @@ export type { TokenBudget } from "./memory/payload";
 export type { VersionInfo } from "./memory/versions";
 export type { Repairable } from "./repair/problems";
 export type { RepairPreview, RepairTarget } from "./repair/targets";
+export type { ActivityBucket, ActivityItem, ActivityStrip } from "./sessions/activity";
 export type { TailReport } from "./sessions/line-index";
 // The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
 export type {

@@ -40,6 +40,8 @@ function lineSink(ctx: CommandContext): { sink: ExportSink; end: () => void } {
   };
 }
 
+const WRITE_ROOM = 4 * 1024 * 1024;
+
 /** A new file (never one that exists), written with back-pressure; removed again if the export fails. */
 function fileSink(path: string): { sink: ExportSink; end: () => Promise<void>; abort: () => void } {
   let fd: number;
@@ -50,7 +52,9 @@ function fileSink(path: string): { sink: ExportSink; end: () => Promise<void>; a
       throw new OdaError("refused", `${path} already exists; give another file name.`);
     throw error;
   }
-  const stream = createWriteStream("", { fd });
+  // A few MiB of room: the file is written (on libuv's threads) while the next piece is rendered, instead of
+  // every piece waiting for the one before it to reach the disk (16 KiB, the default, made each piece wait).
+  const stream = createWriteStream("", { fd, highWaterMark: WRITE_ROOM });
   return {
     sink: async (piece) => {
       if (!stream.write(piece)) await once(stream, "drain");

@@ -15,7 +15,7 @@ const FIELD =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
 
 /** The filter's URL parameters, as the page's address carries them. */
-export const FILTER_KEYS = ["role", "tool", "problems", "usage", "q", "context"] as const;
+export const FILTER_KEYS = ["role", "tool", "problems", "usage", "q", "after", "before", "context"] as const;
 export type FilterParams = Partial<Record<(typeof FILTER_KEYS)[number], string>>;
 
 /** The filter parameters of an address's query. */
@@ -30,7 +30,9 @@ export function filterParamsOf(search: URLSearchParams): FilterParams {
 
 /** True when the parameters filter something (a context alone does not). */
 export function filtering(params: FilterParams): boolean {
-  return Boolean(params.role || params.tool || params.problems || params.usage || params.q);
+  return Boolean(
+    params.role || params.tool || params.problems || params.usage || params.q || params.after || params.before,
+  );
 }
 
 async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
@@ -136,6 +138,15 @@ export function FilterBar({
           <option value="5">5 lines</option>
         </select>
       </label>
+      {/* The activity strip's time range stays when the rest of the filter changes. */}
+      {params.after && <input type="hidden" name="after" value={params.after} />}
+      {params.before && <input type="hidden" name="before" value={params.before} />}
+      {(params.after || params.before) && (
+        <p className="self-center">
+          Time: {params.after ? new Date(params.after).toLocaleString("en") : "the start"} to{" "}
+          {params.before ? new Date(params.before).toLocaleString("en") : "the end"}
+        </p>
+      )}
       <Button type="submit" variant="primary">
         Apply filter
       </Button>

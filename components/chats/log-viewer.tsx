@@ -10,6 +10,7 @@ import { useSourceHref, useSourceRouter } from "@/components/shell/source";
 import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref, lineDownloadHref, queryString } from "@/lib/routes";
 import type { LinesView, LineView } from "@/lib/types";
+import { ActivityStrip } from "./activity-strip";
 import { ConversationLine } from "./conversation-line";
 import { countOf, formatBytes, formatCount } from "./format";
 import { linesQuery, statusQuery } from "./log-data";
@@ -268,6 +269,29 @@ export function LogViewer({
         onMessage={setMessage}
         onQuery={setQuery}
       />
+      {syncUrl && copy === undefined && (
+        <ActivityStrip
+          id={id}
+          generation={generation}
+          range={{ after: filter.after, before: filter.before }}
+          onJump={(n) => {
+            // The place in the whole log: a filter that hides it is cleared first.
+            if (filtering(filterRef.current)) {
+              filterRef.current = {};
+              setFilter({});
+            }
+            jumpTo(n);
+            setMessage(`Line ${formatCount(n)}.`);
+          }}
+          onRange={(r) => {
+            const { after: _a, before: _b, ...rest } = filterRef.current;
+            const f = r ? { ...rest, ...r } : rest;
+            filterRef.current = f;
+            setFilter(f);
+            writeUrl(filtering(f) ? null : selected, view, f);
+          }}
+        />
+      )}
       {/* One row for both, so the log's first lines stay on a phone's first screen. */}
       <div className="flex flex-wrap items-start gap-2">
         <FilterBar

@@ -36,7 +36,7 @@ export function DataTable({ table, limit = 500 }: { table: Table; limit?: number
               {r.map((v, j) => {
                 const numeric = table.columns[j]?.numeric;
                 const text = typeof v === "number" ? v.toLocaleString("en") : v;
-                const href = table.columns[j]?.label === "Total tokens" ? table.totalLinks?.[i] : null;
+                const href = table.links?.[table.columns[j]?.label ?? ""]?.[i];
                 return j === 0 ? (
                   <th key={table.columns[j]?.label} scope="row" className="px-2 py-1 text-left font-normal break-all">
                     {text}
@@ -49,7 +49,7 @@ export function DataTable({ table, limit = 500 }: { table: Table; limit?: number
                     {href ? (
                       <Link
                         href={href}
-                        title={`The chats this total sums: ${String(r[0])}`}
+                        title={`The chats behind this number: ${String(r[0])}`}
                         className="text-blue-800 underline dark:text-blue-300"
                       >
                         {text}

@@ -1,4 +1,6 @@
+import { Link } from "@/components/ui/link";
 import type { InsightsOverview } from "@/lib/insights";
+import { chatsHref, storageFilter } from "@/lib/insights/links";
 import {
   activityFolderTable,
   activityTable,
@@ -47,7 +49,13 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
     <InsightsSection id="storage" title="Storage">
       <ul className="space-y-1 text-zinc-700 dark:text-zinc-300">
         <li>
-          {n(s.chats)} chats take {formatBytes(s.totalBytes)} on disk.
+          {n(s.chats)} chats take {formatBytes(s.totalBytes)} on disk.{" "}
+          <Link
+            href={chatsHref(storageFilter(o.storage.cwd ?? undefined))}
+            className="text-blue-800 underline dark:text-blue-300"
+          >
+            The chats and their bytes
+          </Link>
         </li>
         <li>
           Current logs: {formatBytes(s.currentBytes)}, {formatBytes(s.decompressedBytes)} decompressed.

@@ -18,7 +18,7 @@ import { type ActivityReport, activityByDay } from "./activity";
 import type { ChatsFilter } from "./links";
 import { type MemoryInsights, memoryInsights } from "./memory";
 import type { InsightsFilter } from "./scope";
-import { type StorageReport, storageReport } from "./storage";
+import { type ChatStorageRow, type StorageReport, type StorageSums, storageReport } from "./storage";
 import {
   type ChatUsage,
   type FolderUsage,
@@ -33,12 +33,14 @@ export { type ActivityDay, type ActivityReport, activityByDay, type FolderChats 
 export {
   type ChatsFilter,
   chatsHref,
+  dayFilter,
   describeChatsFilter,
   folderFilter,
   modelFilter,
   periodFilter,
   readChatsFilter,
   scopeFilter,
+  storageFilter,
 } from "./links";
 export { type MemoryInsights, memoryInsights, type SetCounts } from "./memory";
 export type { InsightsFilter } from "./scope";
@@ -71,7 +73,20 @@ export {
  * page's own per-chat rules: their sums add up to the total that links to them.
  */
 export function chatsForFilter(db: Db, f: ChatsFilter): ReturnType<typeof usageByChat> {
-  return usageByChat(db, { since: f.from, until: f.to, model: f.model, cwd: f.cwd, tz: f.tz }, 0);
+  return usageByChat(
+    db,
+    { since: f.from, until: f.to, model: f.model || undefined, withoutModel: f.model === "", cwd: f.cwd, tz: f.tz },
+    0,
+  );
+}
+
+/**
+ * Every chat a storage total sums (`sum: "bytes"`: all chats of the filter's folder), largest first, with the
+ * storage report's own sums: the chats' bytes add up to the total that linked here.
+ */
+export function storageChatsForFilter(db: Db, f: ChatsFilter): { chats: ChatStorageRow[]; totals: StorageSums } {
+  const report = storageReport(db, { cwd: f.cwd, limit: Number.MAX_SAFE_INTEGER });
+  return { chats: report.largest, totals: report.totals };
 }
 
 /** Everything the Insights page shows at once. */

@@ -2,9 +2,18 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllIndexes, handleOf, refreshIndex } from "../index";
 import type { Db } from "../index/db";
-import { chatsForFilter, type UsageSums, usageByFolder, usageByPeriod } from ".";
-import { type ChatsFilter, chatsHref, describeChatsFilter, readChatsFilter } from "./links";
-import { folderUsageTable, modelTable, periodTable } from "./tables";
+import {
+  activityByDay,
+  chatsForFilter,
+  type StorageSums,
+  storageChatsForFilter,
+  storageReport,
+  type UsageSums,
+  usageByFolder,
+  usageByPeriod,
+} from ".";
+import { type ChatsFilter, chatsHref, describeChatsFilter, readChatsFilter, storageFilter } from "./links";
+import { activityTable, folderUsageTable, modelTable, periodTable, storageFolderTable } from "./tables";
 import { type InsightsFixture, makeDstFixture } from "./test-fixture";
 
 // Every total on the Insights page links to the chat list filtered to the chats it sums: the link, read back
@@ -26,6 +35,34 @@ function followed(href: string | null | undefined): ChatsFilter {
   const f = readChatsFilter(Object.fromEntries(q));
   expect(f).not.toBeNull();
   return f as ChatsFilter;
+}
+
+/** How many chats the list shows for a filter (and the count it states, which must agree). */
+function listedCount(db: Db, f: ChatsFilter): number {
+  const { chats, totals } = chatsForFilter(db, f);
+  expect(totals.chats).toBe(chats.length);
+  return chats.length;
+}
+
+/** The bytes of the chats a storage link lists, summed chat by chat (and the sums it states, which must agree). */
+function listedBytes(db: Db, f: ChatsFilter): StorageSums {
+  expect(f.sum).toBe("bytes");
+  const { chats, totals } = storageChatsForFilter(db, f);
+  const sum = (k: keyof StorageSums) => chats.reduce((t, c) => t + c[k], 0);
+  const listed: StorageSums = {
+    chats: chats.length,
+    currentBytes: sum("currentBytes"),
+    decompressedBytes: sum("decompressedBytes"),
+    olderBytes: sum("olderBytes"),
+    olderLogs: sum("olderLogs"),
+    checkpointBytes: sum("checkpointBytes"),
+    checkpoints: sum("checkpoints"),
+    lockBytes: sum("lockBytes"),
+    locks: sum("locks"),
+    totalBytes: sum("totalBytes"),
+  };
+  expect(totals).toEqual(listed);
+  return listed;
 }
 
 /** The sum of the listed chats' own numbers (what the filtered list shows, chat by chat). */
@@ -64,17 +101,21 @@ describe("the chats behind each Insights total, across Berlin's change back to w
         const report = usageByPeriod(db, period, filter);
         const table = periodTable(report);
         expect(report.rows.length).toBeGreaterThan(0);
-        for (const [i, row] of report.rows.entries())
-          expect(listedSum(db, followed(table.totalLinks?.[i])), `${period} ${row.period} ${filter.tz}`).toEqual(
-            pick(row),
-          );
+        for (const [i, row] of report.rows.entries()) {
+          expect(
+            listedSum(db, followed(table.links?.["Total tokens"]?.[i])),
+            `${period} ${row.period} ${filter.tz}`,
+          ).toEqual(pick(row));
+          // The period's "Chats" count links to the chats it counts.
+          expect(listedCount(db, followed(table.links?.Chats?.[i])), `chats ${period} ${row.period}`).toBe(row.chats);
+        }
       }
     }
     // The day of the change holds its 25 hours: 00:00 CEST to 24:00 CET; d-late (00:30 CET on the 26th) and
     // d-early (14:00 CEST on the 24th) are not among its chats.
     const day = usageByPeriod(db, "daily", { tz: "Europe/Berlin" });
     const i = day.rows.findIndex((r) => r.period === "2026-10-25");
-    const f = followed(periodTable(day).totalLinks?.[i]);
+    const f = followed(periodTable(day).links?.["Total tokens"]?.[i]);
     expect(f).toEqual({ from: "2026-10-25", to: "2026-10-25", tz: "Europe/Berlin" });
     expect(describeChatsFilter(f)).toBe("Chats active on 2026-10-25 (days in Europe/Berlin)");
     expect(listedSum(db, f).inputTokens).toBe(13 + 17 + 19 + 23);
@@ -89,22 +130,20 @@ describe("the chats behind each Insights total, across Berlin's change back to w
     for (const filter of [{ tz: "Europe/Berlin" }, { tz: "Europe/Berlin", since: "2026-10-25", until: "2026-10-26" }]) {
       const report = usageByPeriod(db, "daily", filter);
       const models = modelTable(report);
-      let linked = 0;
-      for (const [i, m] of report.totals.modelBreakdowns.entries()) {
-        // Messages that name no model (users' lines, format 1) have no filter of their own: no link.
-        if (!m.modelName) {
-          expect(models.totalLinks?.[i]).toBeNull();
-          continue;
-        }
-        linked++;
-        expect(listedSum(db, followed(models.totalLinks?.[i])), `model ${m.modelName}`).toEqual(pick(m));
-      }
-      expect(linked).toBeGreaterThanOrEqual(2);
+      expect(report.totals.modelBreakdowns.length).toBeGreaterThanOrEqual(3);
+      // Every model's row links, "(no model)" too (users' lines and format 1 messages: `model=` empty).
+      expect(report.totals.modelBreakdowns.some((m) => m.modelName === "")).toBe(true);
+      for (const [i, m] of report.totals.modelBreakdowns.entries())
+        expect(listedSum(db, followed(models.links?.["Total tokens"]?.[i])), `model ${m.modelName}`).toEqual(pick(m));
       const { folders } = usageByFolder(db, filter);
       const table = folderUsageTable(folders, report.scope);
       expect(folders.some((f) => f.cwd === null)).toBe(true);
-      for (const [i, folder] of folders.entries())
-        expect(listedSum(db, followed(table.totalLinks?.[i])), `folder ${folder.cwd}`).toEqual(pick(folder));
+      for (const [i, folder] of folders.entries()) {
+        expect(listedSum(db, followed(table.links?.["Total tokens"]?.[i])), `folder ${folder.cwd}`).toEqual(
+          pick(folder),
+        );
+        expect(listedCount(db, followed(table.links?.Chats?.[i])), `folder ${folder.cwd} chats`).toBe(folder.chats);
+      }
     }
     const f = readChatsFilter({ model: "beta", cwd: "", from: "2026-10-24", to: "2026-10-26", tz: "Europe/Berlin" });
     expect(chatsHref(f as ChatsFilter)).toBe("/chats?from=2026-10-24&to=2026-10-26&model=beta&cwd=&tz=Europe%2FBerlin");
@@ -117,5 +156,53 @@ describe("the chats behind each Insights total, across Berlin's change back to w
     const report = usageByPeriod(db, "daily", { tz: "Europe/Berlin", since: "2026-10-25" });
     const f = followed(chatsHref({ tz: "Europe/Berlin", from: "2026-10-25" }));
     expect(listedSum(db, f)).toEqual(pick(report.totals));
+  });
+
+  it("counts each day's active chats in the list its count links to", () => {
+    for (const filter of [{ tz: "Europe/Berlin" }, { tz: "UTC" }, { tz: "Europe/Berlin", model: "beta" }]) {
+      const report = activityByDay(db, filter);
+      const table = activityTable(report);
+      const active = report.days.filter((d) => d.active > 0);
+      expect(active.length).toBeGreaterThan(1);
+      for (const [i, d] of report.days.entries()) {
+        const href = table.links?.["Chats active"]?.[i];
+        if (d.active === 0) expect(href).toBeNull();
+        else expect(listedCount(db, followed(href)), `${d.date} ${filter.tz} ${filter.model}`).toBe(d.active);
+      }
+    }
+    // The 25-hour day in Berlin: its two chats, as its token total lists them.
+    const report = activityByDay(db, { tz: "Europe/Berlin" });
+    const i = report.days.findIndex((d) => d.date === "2026-10-25");
+    expect(report.days[i]?.active).toBe(2);
+    expect(followed(activityTable(report).links?.["Chats active"]?.[i])).toEqual({
+      from: "2026-10-25",
+      to: "2026-10-25",
+      tz: "Europe/Berlin",
+    });
+  });
+
+  it("sums each storage total's chats, chat by chat, to that total", () => {
+    const report = storageReport(db);
+    expect(listedBytes(db, followed(chatsHref(storageFilter(undefined))))).toEqual(report.totals);
+    const table = storageFolderTable(report);
+    expect(report.folders.length).toBeGreaterThanOrEqual(2);
+    expect(report.folders.some((f) => f.cwd === null)).toBe(true);
+    for (const [i, folder] of report.folders.entries()) {
+      const { cwd: _cwd, ...sums } = folder;
+      expect(listedBytes(db, followed(table.links?.["Total bytes"]?.[i])), `folder ${folder.cwd}`).toEqual(sums);
+      expect(table.links?.Chats?.[i]).toBe(table.links?.["Total bytes"]?.[i]);
+    }
+    // A folder's storage report (the page filtered to one folder) links to that folder's chats.
+    const one = report.folders.find((f) => f.cwd !== null)?.cwd as string;
+    expect(listedBytes(db, followed(chatsHref(storageFilter(one))))).toEqual(storageReport(db, { cwd: one }).totals);
+    // Dates and models do not narrow a storage list: the address keeps only the folder.
+    expect(readChatsFilter({ sum: "bytes", cwd: "", from: "2026-10-25", model: "beta" })).toEqual({
+      sum: "bytes",
+      cwd: "",
+    });
+    expect(describeChatsFilter({ sum: "bytes", cwd: one })).toBe(`Chats in ${one}, with their bytes on disk`);
+    expect(describeChatsFilter({ model: "", tz: "UTC" })).toBe(
+      "Chats active with messages that name no model (days in UTC)",
+    );
   });
 });

@@ -7,17 +7,22 @@ import type { Period, ReportScope } from "./usage";
  * data: the page (browser) builds the links, the server reads them back.
  */
 
-/** The chats behind a total. Days are `YYYY-MM-DD`, inclusive, local to `tz`; `cwd` `""` is chats with none. */
+/**
+ * The chats behind a total. Days are `YYYY-MM-DD`, inclusive, local to `tz`; `cwd` `""` is chats with none;
+ * `model` `""` is messages that name no model. `sum: "bytes"` lists the chats a storage total sums (every chat
+ * in the folder, with its bytes on disk; only `cwd` applies) instead of the chats with messages in the filter.
+ */
 export interface ChatsFilter {
   from?: string;
   to?: string;
   model?: string;
   cwd?: string;
   tz?: string;
+  sum?: "bytes";
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const KEYS = ["from", "to", "model", "cwd", "tz"] as const;
+const KEYS = ["from", "to", "model", "cwd", "tz", "sum"] as const;
 
 /** The chat list's address for a filter (`/chats?from=…`), keys in a fixed order. */
 export function chatsHref(f: ChatsFilter): string {
@@ -36,9 +41,15 @@ export function readChatsFilter(raw: Record<string, string | string[] | undefine
   const model = first(raw.model);
   const cwd = first(raw.cwd);
   const tz = first(raw.tz);
+  if (first(raw.sum) === "bytes") {
+    // A storage total sums every chat of a folder, whatever the dates and models.
+    const f: ChatsFilter = { sum: "bytes" };
+    if (cwd !== undefined && cwd.length <= 4096) f.cwd = cwd;
+    return f;
+  }
   if (from && DAY.test(from)) f.from = from;
   if (to && DAY.test(to)) f.to = to;
-  if (model && model.length <= 200) f.model = model;
+  if (model !== undefined && model.length <= 200) f.model = model;
   if (cwd !== undefined && cwd.length <= 4096) f.cwd = cwd;
   if (tz && tz.length <= 100) f.tz = tz;
   return Object.keys(f).length ? f : null;
@@ -46,11 +57,18 @@ export function readChatsFilter(raw: Record<string, string | string[] | undefine
 
 /** The sentence naming a filter: "Chats active 2026-11-03 to 2026-11-09 with model X in /work/a (days in Europe/Paris)". */
 export function describeChatsFilter(f: ChatsFilter): string {
+  if (f.sum === "bytes")
+    return f.cwd === undefined
+      ? "Every chat, with its bytes on disk"
+      : f.cwd === ""
+        ? "Chats with no working folder, with their bytes on disk"
+        : `Chats in ${f.cwd}, with their bytes on disk`;
   let s = "Chats active";
   if (f.from && f.to) s += f.from === f.to ? ` on ${f.from}` : ` ${f.from} to ${f.to}`;
   else if (f.from) s += ` from ${f.from}`;
   else if (f.to) s += ` up to ${f.to}`;
   if (f.model) s += ` with model ${f.model}`;
+  else if (f.model === "") s += " with messages that name no model";
   if (f.cwd !== undefined) s += f.cwd === "" ? " with no working folder" : ` in ${f.cwd}`;
   if (f.tz) s += ` (days in ${f.tz})`;
   return s;
@@ -87,9 +105,19 @@ export function periodFilter(scope: ReportScope, period: Period, key: string): C
   return { ...base, from: later(from, scope.since), to: earlier(to, scope.until) };
 }
 
-/** The filter of one model's total; null for messages that name no model (no filter selects only those). */
-export function modelFilter(scope: ReportScope, model: string): ChatsFilter | null {
-  return model ? { ...scopeFilter(scope), model } : null;
+/** The filter of one model's total (`""`: the messages that name no model). */
+export function modelFilter(scope: ReportScope, model: string): ChatsFilter {
+  return { ...scopeFilter(scope), model };
+}
+
+/** The filter of one day's "chats active" count: that day's chats, as its usage total. */
+export function dayFilter(scope: ReportScope, day: string): ChatsFilter {
+  return periodFilter(scope, "daily", day);
+}
+
+/** The chats a storage total sums: every chat of the report's folder, or of one folder (`null`: chats with none). */
+export function storageFilter(cwd: string | null | undefined): ChatsFilter {
+  return cwd === undefined ? { sum: "bytes" } : { sum: "bytes", cwd: cwd ?? "" };
 }
 
 /** The filter of one working folder's total (`null`: chats with none). */

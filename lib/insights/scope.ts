@@ -15,6 +15,8 @@ export interface InsightsFilter {
   /** A chat's working folder, exactly; `""` for chats with none. */
   cwd?: string;
   model?: string;
+  /** Only messages that name no model (users' lines, format 1): the "(no model)" row's chats. Wins over `model`. */
+  withoutModel?: boolean;
   /** An IANA zone; default the system's. */
   tz?: string;
 }
@@ -89,14 +91,15 @@ export function resolveScope(db: Db, filter: InsightsFilter = {}): Scope {
     );
     if (cwd !== "") params.push(cwd);
   }
-  const model = filter.model || null;
+  // "" is the model of messages that name none: the usage table keeps them under it.
+  const model = filter.withoutModel ? "" : filter.model || null;
   if (model !== null) {
-    conds.push("u.model = ?");
-    params.push(model);
+    conds.push(model === "" ? "u.model = ''" : "u.model = ?");
+    if (model !== "") params.push(model);
   }
   for (const c of conds) if (!c.startsWith("u.q")) filterConds.push(c);
   if (cwd) filterParams.push(cwd);
-  if (model !== null) filterParams.push(model);
+  if (model) filterParams.push(model);
   const rest = conds.length ? conds.join(" AND ") : "1";
   return {
     tz,

@@ -10,7 +10,7 @@ import type {
   StorageSums,
   UsageSums,
 } from "../types";
-import { chatsHref, folderFilter, modelFilter, periodFilter } from "./links";
+import { chatsHref, dayFilter, folderFilter, modelFilter, periodFilter, storageFilter } from "./links";
 import type { ReportScope } from "./usage";
 
 /**
@@ -35,8 +35,11 @@ export interface Table {
   caption: string;
   columns: Column[];
   rows: (string | number)[][];
-  /** Per row, the chat list of the chats its "Total tokens" sums (null: no such list). */
-  totalLinks?: (string | null)[];
+  /**
+   * Per linked column (by its label: "Total tokens", "Chats", "Chats active", "Total bytes"), per row, the chat
+   * list of the chats that cell sums or counts (null: no such list).
+   */
+  links?: Record<string, (string | null)[]>;
 }
 
 const NO_FOLDER = "(no working folder)";
@@ -51,6 +54,11 @@ const SUM_COLUMNS = [
 ];
 const sumCells = (s: UsageSums) => [s.messages, s.messagesWithoutUsage, s.inputTokens, s.outputTokens, s.totalTokens];
 
+/** The same chat-list links under several columns of a table. */
+function linked(columns: string[], hrefs: (string | null)[]): { links: Record<string, (string | null)[]> } {
+  return { links: Object.fromEntries(columns.map((c) => [c, hrefs])) };
+}
+
 /** Tokens and messages per period. */
 export function periodTable(r: PeriodReport): Table {
   const unit = r.period === "daily" ? "Day" : r.period === "weekly" ? "Week (Monday)" : "Month";
@@ -58,7 +66,10 @@ export function periodTable(r: PeriodReport): Table {
     caption: `Tokens and messages per ${unit.toLowerCase().replace(" (monday)", "")}, ${r.scope.timezone}`,
     columns: [{ label: unit }, ...SUM_COLUMNS, num("Chats"), { label: "Models" }],
     rows: r.rows.map((p) => [p.period, ...sumCells(p), p.chats, p.modelsUsed.join(", ")]),
-    totalLinks: r.rows.map((p) => chatsHref(periodFilter(r.scope, r.period, p.period))),
+    ...linked(
+      ["Total tokens", "Chats"],
+      r.rows.map((p) => chatsHref(periodFilter(r.scope, r.period, p.period))),
+    ),
   };
 }
 
@@ -68,10 +79,10 @@ export function modelTable(r: PeriodReport): Table {
     caption: "Tokens and messages per model",
     columns: [{ label: "Model" }, ...SUM_COLUMNS],
     rows: r.totals.modelBreakdowns.map((m) => [m.modelName || NO_MODEL, ...sumCells(m)]),
-    totalLinks: r.totals.modelBreakdowns.map((m) => {
-      const f = modelFilter(r.scope, m.modelName);
-      return f && chatsHref(f);
-    }),
+    ...linked(
+      ["Total tokens"],
+      r.totals.modelBreakdowns.map((m) => chatsHref(modelFilter(r.scope, m.modelName))),
+    ),
   };
 }
 
@@ -81,7 +92,11 @@ export function folderUsageTable(folders: FolderUsage[], scope?: ReportScope): T
     caption: "Tokens and messages per working folder",
     columns: [{ label: "Working folder" }, num("Chats"), ...SUM_COLUMNS],
     rows: folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats, ...sumCells(f)]),
-    ...(scope && { totalLinks: folders.map((f) => chatsHref(folderFilter(scope, f.cwd))) }),
+    ...(scope &&
+      linked(
+        ["Chats", "Total tokens"],
+        folders.map((f) => chatsHref(folderFilter(scope, f.cwd))),
+      )),
   };
 }
 
@@ -106,6 +121,10 @@ export function activityTable(r: ActivityReport): Table {
     caption: `Chats started and active per day, ${r.scope.timezone}`,
     columns: [{ label: "Day" }, num("Chats started"), num("Chats active")],
     rows: r.days.map((d) => [d.date, d.started, d.active]),
+    ...linked(
+      ["Chats active"],
+      r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
+    ),
   };
 }
 
@@ -141,6 +160,10 @@ export function storageFolderTable(r: StorageReport): Table {
     caption: "Bytes on disk per working folder",
     columns: [{ label: "Working folder" }, num("Chats"), ...STORAGE_COLUMNS],
     rows: r.folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats, ...storageCells(f)]),
+    ...linked(
+      ["Chats", "Total bytes"],
+      r.folders.map((f) => chatsHref(storageFilter(f.cwd))),
+    ),
   };
 }
 

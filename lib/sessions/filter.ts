@@ -1,3 +1,4 @@
+import { lineTime } from "./activity";
 import { indexLog } from "./line-index";
 import { LineSplitter, type LogLine, parseLine } from "./lines";
 import { streamLog } from "./log-stream";
@@ -23,6 +24,13 @@ export interface LineFilter {
   usage?: boolean;
   /** Text anywhere in the line, case-insensitive. */
   text?: string;
+  /**
+   * A time range, ms since the epoch, `[after, before)`: the activity strip's drag. A line without a time of
+   * its own has the time of the last line before it that had one (as the strip places it); a line before
+   * any time is in no range.
+   */
+  after?: number;
+  before?: number;
 }
 
 /** Context lines the viewer offers around each match. */
@@ -62,8 +70,15 @@ function partsOf(line: LogLine): Parts {
   return Array.isArray(content) ? (content.filter((p) => typeof p === "object" && p !== null) as Parts) : [];
 }
 
-/** True when `line` meets every criterion of `filter` given. */
-export function lineMatches(line: LogLine, filter: LineFilter, needle: string | null): boolean {
+/** True when `line` (at `time`: its own, or the last one before it) meets every criterion of `filter` given. */
+export function lineMatches(
+  line: LogLine,
+  filter: LineFilter,
+  needle: string | null,
+  time: number | null = lineTime(line.json),
+): boolean {
+  if (filter.after !== undefined && (time === null || time < filter.after)) return false;
+  if (filter.before !== undefined && (time === null || time >= filter.before)) return false;
   if (filter.role && line.json?.role !== filter.role) return false;
   if (filter.tool && !partsOf(line).some((p) => p.type === "tool_use" && p.name === filter.tool)) return false;
   if (filter.problems && !isProblemLine(line)) return false;
@@ -104,6 +119,10 @@ export async function filterLines(
   let read = 0;
   let full = false;
   let next: number | null = null;
+  // A time range needs the time of the lines before `from` (a line without one takes theirs): the lines from the
+  // seek point before `from` are read for it (a seek point is a few MiB back at most, never the whole log).
+  const timed = filter.after !== undefined || filter.before !== undefined;
+  let time: number | null = null;
   const show = (line: LogLine, why: FilteredLine["why"]) => {
     lines.push({ line, why, hiddenBefore: line.n - lastShown - 1 });
     lastShown = line.n;
@@ -113,7 +132,10 @@ export async function filterLines(
   for await (const item of streamLog(gen.path, { compressed: gen.compressed, from: start })) {
     if (item.type === "end") break;
     const more = splitter.push(item.data, (n, offset, bytes, length) => {
-      if (n < from) return true;
+      if (n < from) {
+        if (timed) time = lineTime(parseLine(n, offset, bytes, length).json) ?? time;
+        return true;
+      }
       if (full && after === 0 && pending.size === 0) {
         next = n;
         return false;
@@ -123,7 +145,8 @@ export async function filterLines(
       const line = parseLine(n, offset, bytes, length);
       const parts = partsOf(line);
       const isResult = parts.some((p) => p.type === "tool_result" && pending.delete(String(p.tool_use_id)));
-      const isMatch = !full && lineMatches(line, filter, needle);
+      if (timed) time = lineTime(line.json) ?? time;
+      const isMatch = !full && lineMatches(line, filter, needle, time);
       if (isMatch || isResult) {
         for (const b of before) show(b, "context");
         before.length = 0;

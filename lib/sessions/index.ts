@@ -41,6 +41,15 @@
 import "server-only";
 
 export {
+  ACTIVITY_BUCKETS,
+  type ActivityBucket,
+  ActivityBucketer,
+  type ActivityItem,
+  type ActivityStrip,
+  lineActivity,
+  lineTime,
+} from "./activity";
+export {
   type ChatSummary,
   formSentence,
   type Generation,

@@ -1,3 +1,4 @@
+import { type ActivityItem, chatActivity } from "./activity";
 import { type ChatSummary, summarizeChat } from "./chat";
 import { type FilterPage, filterLines, type LineFilter, toolCounts } from "./filter";
 import { locateChat } from "./folder";
@@ -103,6 +104,11 @@ export const workerApi = {
   /** The tools the log calls, with counts. */
   toolCounts(logDir: string, id: string, options: ReadOptions): Promise<[string, number][]> {
     return toolCounts(logDir, id, options);
+  },
+
+  /** The activity strip: progress items while the log is read, then the strip (bounded memory, any size). */
+  chatActivity(logDir: string, id: string, options: ReadOptions): AsyncGenerator<ActivityItem> {
+    return chatActivity(logDir, id, options);
   },
 
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {

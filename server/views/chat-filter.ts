@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { FILTER_CONTEXTS, type LineFilter } from "@/lib/sessions";
+import { type ActivityItem, FILTER_CONTEXTS, type LineFilter } from "@/lib/sessions";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import type { LineView } from "@/server/views/chat-inspector";
-import { inWorker } from "@/server/workers/log-worker";
+import { inWorker, streamInWorker } from "@/server/workers/log-worker";
 
 /**
  * The log viewer's filters as the URL carries them (`?role=&tool=&problems=1&usage=1&q=&context=`), and
@@ -17,6 +17,9 @@ export const ZFilterParams = z.object({
   problems: z.literal("1").optional().catch(undefined),
   usage: z.literal("1").optional().catch(undefined),
   q: z.string().min(1).max(1000).optional().catch(undefined),
+  /** The activity strip's time range: ISO times, `[after, before)`. */
+  after: z.iso.datetime({ offset: true }).optional().catch(undefined),
+  before: z.iso.datetime({ offset: true }).optional().catch(undefined),
   context: z.coerce
     .number()
     .int()
@@ -33,6 +36,8 @@ export function filterOf(params: z.infer<typeof ZFilterParams>): LineFilter | nu
   if (params.problems) filter.problems = true;
   if (params.usage) filter.usage = true;
   if (params.q) filter.text = params.q;
+  if (params.after) filter.after = Date.parse(params.after);
+  if (params.before) filter.before = Date.parse(params.before);
   return Object.keys(filter).length ? filter : null;
 }
 
@@ -70,6 +75,12 @@ export async function filteredFor(
       return { line, why, hiddenBefore };
     }),
   };
+}
+
+/** The chat's activity strip: progress while its log is read on the decode worker, then the strip. */
+export function activityFor(ctx: SourceContext, id: string, generation?: string): AsyncGenerator<ActivityItem> {
+  const { logDir, compress } = requireLogFolder(ctx);
+  return streamInWorker("chatActivity", logDir, id, { generation, compress });
 }
 
 /** The tools the chat's log calls, with counts, most called first. */

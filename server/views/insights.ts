@@ -2,7 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { isOdaError } from "@/lib/errors";
 import { handleOf } from "@/lib/index";
-import { chatsForFilter, type InsightsOverview, insightsOverview, type usageByChat } from "@/lib/insights";
+import {
+  chatsForFilter,
+  type InsightsOverview,
+  insightsOverview,
+  storageChatsForFilter,
+  type usageByChat,
+} from "@/lib/insights";
 import type { ChatsFilter } from "@/lib/insights/links";
 import { guardPage } from "@/server/access/guard";
 import { MISSING_ROOT, type SourceContext } from "@/server/source/context";
@@ -61,7 +67,8 @@ export async function loadInsights(ctx: SourceContext, params: InsightsParams): 
 
 /** The chats behind an Insights total, with their sums, or the sentence saying why there are none. */
 export type ChatsForTotalView =
-  | { ok: true; filter: ChatsFilter; result: ReturnType<typeof usageByChat> }
+  | { ok: true; kind: "usage"; filter: ChatsFilter; result: ReturnType<typeof usageByChat> }
+  | { ok: true; kind: "bytes"; filter: ChatsFilter; result: ReturnType<typeof storageChatsForFilter> }
   | { ok: false; filter: ChatsFilter; message: string };
 
 /**
@@ -75,7 +82,8 @@ export async function loadChatsForTotal(ctx: SourceContext, filter: ChatsFilter)
   if (!roots.logs) return { ok: false, filter, message: MISSING_ROOT.logs };
   try {
     const db = handleOf(roots.state, roots.logs).db;
-    return { ok: true, filter, result: chatsForFilter(db, filter) };
+    if (filter.sum === "bytes") return { ok: true, kind: "bytes", filter, result: storageChatsForFilter(db, filter) };
+    return { ok: true, kind: "usage", filter, result: chatsForFilter(db, filter) };
   } catch (error) {
     if (isOdaError(error)) return { ok: false, filter, message: error.message };
     throw error;

@@ -93,7 +93,7 @@ function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
 }
 
 /** The reads that yield items rather than return a value. */
-type Streaming = "listChats" | "downloadLog" | "downloadLine";
+type Streaming = "listChats" | "chatActivity" | "downloadLog" | "downloadLine";
 type ItemOf<K extends keyof Api> = ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never;
 
 /** Runs one read on the worker and resolves with its result. */
@@ -158,8 +158,8 @@ export function pullInWorker<K extends "downloadLog" | "downloadLine">(
   };
 }
 
-/** Runs a streaming read (`listChats`) on the worker, yielding its items as they arrive. */
-export async function* streamInWorker<K extends "listChats">(
+/** Runs a streaming read (`listChats`, `chatActivity`) on the worker, yielding its items as they arrive. */
+export async function* streamInWorker<K extends "listChats" | "chatActivity">(
   fn: K,
   ...args: Parameters<Api[K]>
 ): AsyncGenerator<ItemOf<K>> {

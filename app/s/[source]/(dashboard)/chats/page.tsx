@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChatList } from "@/components/chats/chat-list";
+import { StorageChats } from "@/components/chats/storage-chats";
 import { UsageChats } from "@/components/chats/usage-chats";
 import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
@@ -38,7 +39,11 @@ export default async function ChatsPage({
       />
       {total &&
         (total.ok ? (
-          <UsageChats filter={total.filter} chats={total.result.chats} totals={total.result.totals} />
+          total.kind === "bytes" ? (
+            <StorageChats filter={total.filter} chats={total.result.chats} totals={total.result.totals} />
+          ) : (
+            <UsageChats filter={total.filter} chats={total.result.chats} totals={total.result.totals} />
+          )
         ) : (
           <p role="alert">{total.message}</p>
         ))}
