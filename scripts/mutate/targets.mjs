@@ -45,7 +45,12 @@ export const TARGETS = [
   ["lib/repair/locks.ts", REPAIR],
   [
     "lib/memory/limits.ts",
-    ["lib/memory/format.test.ts", "lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"],
+    [
+      "lib/memory/limits.test.ts",
+      "lib/memory/format.test.ts",
+      "lib/memory/parse.test.ts",
+      "lib/memory/limits-on-disk.test.ts",
+    ],
   ],
   ["lib/memory/format.ts", ["lib/memory/format.test.ts"]],
   ["lib/memory/parse.ts", ["lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"]],
