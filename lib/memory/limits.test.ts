@@ -46,5 +46,6 @@ describe("memory limits (settings.json → memory)", () => {
     says([10], "[10]");
     says(Number.NaN, "null");
     says(undefined, "undefined");
+    says(Symbol("ten"), "Symbol(ten)"); // no JSON text: String() of it
   });
 });
