@@ -42,7 +42,7 @@ export const TARGETS = [
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
   ["lib/repair/engine.ts", REPAIR],
   ["lib/repair/journal.ts", REPAIR],
-  ["lib/repair/locks.ts", REPAIR],
+  ["lib/repair/locks.ts", ["lib/repair/locks.test.ts", ...REPAIR]],
   [
     "lib/memory/limits.ts",
     [
