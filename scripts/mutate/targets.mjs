@@ -41,7 +41,7 @@ export const TARGETS = [
   ["lib/bundle/unpack.ts", BUNDLE],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
   ["lib/repair/engine.ts", REPAIR],
-  ["lib/repair/journal.ts", REPAIR],
+  ["lib/repair/journal.ts", ["lib/repair/journal.test.ts", ...REPAIR]],
   ["lib/repair/locks.ts", ["lib/repair/locks.test.ts", ...REPAIR]],
   [
     "lib/memory/limits.ts",
