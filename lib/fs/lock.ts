@@ -52,7 +52,8 @@ function readClockTicks(): number {
 /** `getconf CLK_TCK`, 100 when it cannot be run or prints no number. Exported for the tests (`env`: its PATH). */
 export function getconfClockTicks(env: Partial<NodeJS.ProcessEnv> = process.env): number {
   try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", env: env as NodeJS.ProcessEnv }).trim()) || 100;
+    const printed = execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", env: env as NodeJS.ProcessEnv });
+    return Number(printed.trim()) || 100;
   } catch {
     return 100;
   }
