@@ -112,6 +112,12 @@ describe("checkpoint files at the quick check's edges", () => {
     expect(acceptCheckpoint({ ...valid, cacheFormat: 2 })).toBeNull();
     expect(acceptCheckpoint({ ...valid, checkpointAt: 1 })).toBeNull();
     expect(acceptCheckpoint([valid])).toBeNull();
+    // An array whose text is 64 hex digits is no hash (the pattern alone would take it).
+    expect(acceptCheckpoint({ ...valid, log: { ...valid.log, tailSha256: ["a".repeat(64)] } })).toBeNull();
+  });
+
+  it("names the file itself when the whole document is not an object", async () => {
+    expect(await parseCheckpoint("5")).toEqual({ error: expect.stringMatching(/^the file: /) });
   });
 
   const text = (doc: unknown) => JSON.stringify(doc);
