@@ -7,7 +7,7 @@ import { runDoctor } from "../doctor";
 import { createChat, makeDeadHolder } from "../sessions/testing";
 import { tempFolder } from "../test-temp";
 import { describeThisProcess } from "./lock";
-import { LOCK_LEFTOVER_SENTENCE } from "./lock-leftovers";
+import { LOCK_LEFTOVER_SENTENCE, lockLeftoverProblems } from "./lock-leftovers";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 
@@ -58,5 +58,39 @@ describe("temporary lock files left by an interrupted lock change", () => {
     expect(stdout).toContain(`  memory-history/.lock.new-0123456789ab: ${LOCK_LEFTOVER_SENTENCE}`);
     expect(stdout).toContain(`  --%2Fsrv%2Fa--/c-1/session.lock.stale-00000000000f: ${LOCK_LEFTOVER_SENTENCE}`);
     expect(stdout).not.toContain(".lock.new-aaaaaaaaaaaa");
+  });
+});
+
+// Written from the survivors of `npm run mutate` (docs/mutation.md).
+describe("lockLeftoverProblems", () => {
+  it("reports exactly the temporary names, sorted, relative to the root; a live one, a gone folder and a lock are not", () => {
+    const root = tempFolder("oda-lock-leftovers-names-");
+    const folder = join(root, "a", "b");
+    mkdirSync(folder, { recursive: true });
+    const dead = `${JSON.stringify(makeDeadHolder())}\n`;
+    const leftovers = [".lock.stale-ffffffffffff", "session.lock.aside-0123456789ab", ".lock.new-000000000000"];
+    const not = [
+      ".lock", // the lock itself
+      "session.lock",
+      ".lock.new-0123456789a", // 11 hex digits
+      ".lock.new-0123456789abc", // 13
+      ".lock.new-0123456789AB", // upper case: never written
+      ".lock.new-0123456789ab~", // something after the hex
+      ".lock.old-0123456789ab",
+      "lock.new-0123456789ab", // no dot before "lock"
+      "x.lockxnew-0123456789ab",
+    ];
+    for (const name of [...leftovers, ...not]) writeFileSync(join(folder, name), dead);
+    writeFileSync(join(folder, ".lock.new-aaaaaaaaaaab"), ""); // empty: cut short, still a leftover
+    writeFileSync(join(folder, ".lock.new-aaaaaaaaaaaa"), `${JSON.stringify(describeThisProcess())}\n`); // live
+    const problems = lockLeftoverProblems(root, [join(root, "gone"), folder]);
+    expect(problems).toEqual(
+      [...leftovers, ".lock.new-aaaaaaaaaaab"]
+        .sort()
+        .map((name) => ({ path: `a/b/${name}`, message: LOCK_LEFTOVER_SENTENCE })),
+    );
+    expect(LOCK_LEFTOVER_SENTENCE).toBe(
+      "A temporary lock file left by an interrupted Oda Admin process; it locks nothing, and nothing removes it. Delete it when no Oda Admin process is running.",
+    );
   });
 });

@@ -18,10 +18,13 @@ import { OdaError } from "../errors";
 import { tempFolder } from "../test-temp";
 import { withLockFile } from "./home-lock";
 import {
+  bootTimeMsOf,
   createLockFile,
   describeThisProcess,
+  getconfClockTicks,
   isPidRunning,
   judgeHolder,
+  readAuxvClockTicks,
   readLockStatus,
   readProcessStartTime,
 } from "./lock";
@@ -307,5 +310,64 @@ describe("withLockFile's held lock", () => {
     rmSync(path);
     await withLockFile(path, { busy }, async () => "ran");
     expect(open()).toBe(before);
+  });
+});
+
+// Written from the survivors of `npm run mutate` (docs/mutation.md): the start time's arithmetic needs the clock
+// ticks per second and the boot time, each read once per process, so their readers are tested call by call.
+describe("the clock ticks and the boot time behind a start time", () => {
+  /** auxv's words: pairs of 64-bit little-endian (type, value). */
+  const auxv = (...pairs: [number, number][]) => {
+    const b = Buffer.alloc(pairs.length * 16);
+    pairs.forEach(([type, value], i) => {
+      b.writeBigUInt64LE(BigInt(type), i * 16);
+      b.writeBigUInt64LE(BigInt(value), i * 16 + 8);
+    });
+    return b;
+  };
+
+  it("reads AT_CLKTCK from /proc/self/auxv, the number getconf CLK_TCK prints", () => {
+    const getconf = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+    expect(getconf).toBeGreaterThan(0);
+    expect(readAuxvClockTicks()).toBe(getconf);
+    expect(getconfClockTicks()).toBe(getconf);
+  });
+
+  it("walks auxv pair by pair to type 17, stopping at type 0 and at the last whole pair", () => {
+    expect(readAuxvClockTicks(auxv([6, 4096], [17, 250], [0, 0]))).toBe(250);
+    expect(readAuxvClockTicks(auxv([6, 4096], [25, 1], [17, 1000]))).toBe(1000); // no terminator: the last pair
+    expect(readAuxvClockTicks(auxv([6, 4096], [0, 0], [17, 250]))).toBeUndefined(); // after the end
+    expect(readAuxvClockTicks(auxv([17, 0], [0, 0]))).toBeUndefined(); // zero is no answer
+    expect(readAuxvClockTicks(auxv([6, 4096], [16, 250], [0, 0]))).toBeUndefined();
+    expect(readAuxvClockTicks(auxv([6, 4096]).subarray(0, 12))).toBeUndefined(); // 32-bit words: not read
+    expect(readAuxvClockTicks(Buffer.concat([auxv([6, 4096]), Buffer.alloc(12)]))).toBeUndefined();
+    expect(readAuxvClockTicks(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it("asks getconf for CLK_TCK, and takes 100 when it fails or prints no number", () => {
+    const bin = tempFolder("oda-getconf-");
+    const getconf = join(bin, "getconf");
+    const pathWith = (script: string) => {
+      writeFileSync(getconf, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+      return { PATH: bin };
+    };
+    expect(getconfClockTicks(pathWith('[ "$1" = CLK_TCK ] && [ $# = 1 ] && echo 250 || echo 7'))).toBe(250);
+    expect(getconfClockTicks(pathWith("echo undefined"))).toBe(100);
+    expect(getconfClockTicks(pathWith("echo 0"))).toBe(100);
+    expect(getconfClockTicks(pathWith("echo 250; exit 1"))).toBe(100);
+    expect(getconfClockTicks({ PATH: join(bin, "none") })).toBe(100);
+  });
+
+  it("reads the boot time from /proc/stat's btime line", () => {
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("btime ")) as string;
+    expect(bootTimeMsOf(readFileSync("/proc/stat", "utf8"))).toBe(Number(line.split(" ")[1]) * 1000);
+    expect(bootTimeMsOf("cpu  1 2 3\nbtime 1764633600\nprocesses 9\n")).toBe(1764633600000);
+    expect(bootTimeMsOf("cpu  1 2 3\nbtime 17\n")).toBe(17000);
+    expect(bootTimeMsOf("xbtime 1764633600\n")).toBeNull();
+    expect(bootTimeMsOf("btime 1764633600 5\n")).toBeNull();
+    expect(bootTimeMsOf("btime x\n")).toBeNull();
+    expect(bootTimeMsOf("cpu 1\n")).toBeNull();
   });
 });

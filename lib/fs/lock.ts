@@ -43,34 +43,38 @@ export interface LockStatus {
 }
 
 let clockTicks: number | undefined;
-/** Clock ticks per second for `/proc/<pid>/stat` (`getconf CLK_TCK`, usually 100). */
+/** Clock ticks per second for `/proc/<pid>/stat` (`getconf CLK_TCK`, usually 100), read once. */
 function readClockTicks(): number {
-  clockTicks ??= readAuxvClockTicks();
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
+  clockTicks ??= readAuxvClockTicks() ?? getconfClockTicks();
   return clockTicks;
+}
+
+/** `getconf CLK_TCK`, 100 when it cannot be run or prints no number. Exported for the tests (`env`: its PATH). */
+export function getconfClockTicks(env: Partial<NodeJS.ProcessEnv> = process.env): number {
+  try {
+    const printed = execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", env: env as NodeJS.ProcessEnv });
+    return Number(printed.trim()) || 100;
+  } catch {
+    return 100;
+  }
 }
 
 /**
  * AT_CLKTCK (type 17) from `/proc/self/auxv` (pairs of native 64-bit words):
  * what `getconf CLK_TCK` prints, without starting a process, which costs tens
- * of milliseconds on a busy machine in front of every first lock.
+ * of milliseconds on a busy machine in front of every first lock. `auxv` is
+ * that file's bytes (read here when not given). Exported for the tests.
  */
-function readAuxvClockTicks(): number | undefined {
+export function readAuxvClockTicks(auxv?: Buffer): number | undefined {
   try {
-    const auxv = readFileSync("/proc/self/auxv");
-    for (let i = 0; i + 16 <= auxv.length; i += 16) {
-      const type = auxv.readBigUInt64LE(i);
+    const words = auxv ?? readFileSync("/proc/self/auxv");
+    for (let i = 0; i + 16 <= words.length; i += 16) {
+      const type = words.readBigUInt64LE(i);
       if (type === 0n) break;
-      if (type === 17n) return Number(auxv.readBigUInt64LE(i + 8)) || undefined;
+      if (type === 17n) return Number(words.readBigUInt64LE(i + 8)) || undefined;
     }
   } catch {
-    // not Linux, or 32-bit words: getconf below
+    // not Linux, or 32-bit words: getconf instead
   }
   return undefined;
 }
@@ -79,13 +83,18 @@ let bootTime: number | null | undefined;
 function readBootTimeMs(): number | null {
   if (bootTime === undefined) {
     try {
-      const match = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
-      bootTime = match ? Number(match[1]) * 1000 : null;
+      bootTime = bootTimeMsOf(readFileSync("/proc/stat", "utf8"));
     } catch {
       bootTime = null;
     }
   }
   return bootTime;
+}
+
+/** The boot time (ms) in `/proc/stat`'s text (its `btime <seconds>` line), or null. Exported for the tests. */
+export function bootTimeMsOf(procStat: string): number | null {
+  const match = /^btime (\d+)$/m.exec(procStat);
+  return match ? Number(match[1]) * 1000 : null;
 }
 
 /**

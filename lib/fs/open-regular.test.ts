@@ -1,9 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openRegular, openRegularSync, readFileStartSync } from "./open-regular";
+import { describeFileKind, notRegularMessage, openRegular, openRegularSync, readFileStartSync } from "./open-regular";
 
 let dir: string;
 beforeEach(() => {
@@ -82,5 +93,72 @@ describe("readFileStartSync (a file the folder listing showed as regular)", () =
       "/dev/null is a character device, not a regular file; it is not read.",
     );
     expect(() => readFileStartSync(dir, buffer)).toThrow(`${dir} is a folder, not a regular file; it is not read.`);
+  });
+});
+
+// Written from the survivors of `npm run mutate` (docs/mutation.md): each fails with the mutant it names.
+describe("open-regular, the edges", () => {
+  /** This process's open descriptors. */
+  const openFds = () => readdirSync("/proc/self/fd").length;
+
+  it("follows a symbolic link unless noFollow is given, then refuses it (ELOOP)", async () => {
+    const target = join(dir, "target");
+    writeFileSync(target, "hello");
+    const link = join(dir, "link");
+    symlinkSync(target, link);
+    const { fd } = openRegularSync(link);
+    closeSync(fd);
+    await (await openRegular(link)).handle.close();
+    expect(readFileStartSync(link, Buffer.alloc(16))).toEqual({ bytes: 5, size: 5 });
+    expect(() => openRegularSync(link, { noFollow: true })).toThrow(expect.objectContaining({ code: "ELOOP" }));
+    await expect(openRegular(link, { noFollow: true })).rejects.toMatchObject({ code: "ELOOP" });
+    expect(() => readFileStartSync(link, Buffer.alloc(16), { noFollow: true })).toThrow(
+      expect.objectContaining({ code: "ELOOP" }),
+    );
+    // noFollow is about the last segment only: a link earlier in the path is followed.
+    symlinkSync(dir, join(dir, "again"));
+    const through = openRegularSync(join(dir, "again", "target"), { noFollow: true });
+    closeSync(through.fd);
+  });
+
+  it("refuses with the code unusable and closes the descriptor it opened", async () => {
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    const before = openFds();
+    for (const path of [fifo, dir, "/dev/null"]) {
+      expect(() => openRegularSync(path)).toThrow(expect.objectContaining({ code: "unusable" }));
+      await expect(openRegular(path)).rejects.toMatchObject({ code: "unusable" });
+      expect(() => readFileStartSync(path, Buffer.alloc(16))).toThrow(expect.objectContaining({ code: "unusable" }));
+    }
+    const file = join(dir, "file");
+    writeFileSync(file, "x".repeat(40));
+    readFileStartSync(file, Buffer.alloc(16));
+    readFileStartSync(file, Buffer.alloc(64));
+    expect(openFds()).toBe(before);
+  });
+
+  it("names every kind of file in words", () => {
+    const kinds = [
+      "isFile",
+      "isDirectory",
+      "isFIFO",
+      "isSocket",
+      "isCharacterDevice",
+      "isBlockDevice",
+      "isSymbolicLink",
+    ];
+    const statOf = (kind: string | null) =>
+      Object.fromEntries(kinds.map((k) => [k, () => k === kind])) as unknown as Parameters<typeof describeFileKind>[0];
+    expect([...kinds, null].map((k) => describeFileKind(statOf(k)))).toEqual([
+      "a regular file",
+      "a folder",
+      "a FIFO (named pipe)",
+      "a socket",
+      "a character device",
+      "a block device",
+      "a symbolic link",
+      "not a regular file",
+    ]);
+    expect(notRegularMessage("/x/y", statOf("isSocket"))).toBe("/x/y is a socket, not a regular file; it is not read.");
   });
 });

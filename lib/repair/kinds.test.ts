@@ -60,8 +60,10 @@ describe("stored in two places", () => {
     expect(existsSync(otherGroup)).toBe(false);
     expect(locateChat(world.logs, "c-dup").dir).toBe(first);
 
-    await undoRepair(world.state, journal.id);
+    const undo = await undoRepair(world.state, journal.id);
     expect(snapshotFiles(world.logs)).toEqual(before);
+    // The folder set aside is made again before the undo locks it (the lock file lives in it), and recorded.
+    expect(undo.dirs).toEqual({ create: [otherGroup], remove: [] });
   });
 });
 

@@ -5,6 +5,7 @@ import { applyRepair, undoRepair } from ".";
 import { changedSentence } from "./files";
 import { journalFolder, readJournal, writeJournal } from "./journal";
 import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
+import { findRepair } from "./undo";
 
 /**
  * Undo's refusals (`undo.ts`): a kept copy that no longer matches its SHA-256,
@@ -54,7 +55,10 @@ describe("undoRepair refuses and changes nothing", () => {
     utimesSync(file.path, mtime, mtime);
     const logs = snapshotFiles(world.logs);
     const state = snapshotFiles(world.state);
-    await expect(undoRepair(world.state, journal.id)).rejects.toThrow(changedSentence(file.path));
+    await expect(undoRepair(world.state, journal.id)).rejects.toMatchObject({
+      code: "conflict",
+      message: changedSentence(file.path),
+    });
     expect(changedSentence(file.path)).toBe(
       `${file.path} changed since the repair was prepared; nothing more was changed. Look at the file, then try again.`,
     );
@@ -92,6 +96,7 @@ describe("undoRepair refuses and changes nothing", () => {
     const undo = await undoRepair(world.state, journal.id);
     expect(undo).toMatchObject({ kind: "undo", undoOf: journal.id, phase: "done" });
     expect(undo.summary).toBe(`Undo repair ${journal.id}: ${journal.summary}`);
+    expect(undo.dirs).toEqual({ create: [], remove: [] }); // the chat's folder stayed: none to make again
     expect(snapshotFiles(world.logs)).toEqual(before);
     expect(readJournal(world.state, journal.id)?.undoneBy).toBe(undo.id);
     await expect(undoRepair(world.state, journal.id)).rejects.toMatchObject({
@@ -106,6 +111,32 @@ describe("undoRepair refuses and changes nothing", () => {
       code: "not_found",
       message:
         'No repair "20261129T182408123Z-form-nope-abcdef" is in the admin state; oda-admin repair done lists the repairs made, with their ids.',
+    });
+  });
+});
+
+// Written from the survivors of `npm run mutate` (docs/mutation.md): a repair named by the id it was offered under.
+describe("undoRepair by the id a repair was offered under", () => {
+  it("undoes the latest repair of that offer, never an undo; an offer never repaired, or no id at all, is not found", async () => {
+    world = makeWorld(false);
+    await writeChat(world.logs, "c-form", { compress: true, turns: 2 });
+    const before = snapshotFiles(world.logs);
+    const journal = await applyRepair(world.roots, { kind: "form", chat: "c-form" });
+    expect(findRepair(world.state, "form:c-form").id).toBe(journal.id);
+    const undo = await undoRepair(world.state, "form:c-form");
+    expect(undo.undoOf).toBe(journal.id);
+    expect(snapshotFiles(world.logs)).toEqual(before);
+    // The undo, now the newest journal, is not a form repair: the form repair is still the one found.
+    expect(findRepair(world.state, "form:c-form").id).toBe(journal.id);
+    await expect(undoRepair(world.state, "form:c-other")).rejects.toMatchObject({
+      code: "not_found",
+      message: "No repair of form:c-other was made; oda-admin repair done lists the repairs made, with their ids.",
+    });
+    await expect(undoRepair(world.state, "archive:c-form")).rejects.toMatchObject({ code: "not_found" });
+    await expect(undoRepair(world.state, "c-form")).rejects.toMatchObject({
+      code: "not_found",
+      message:
+        'No repair "c-form" is in the admin state; oda-admin repair done lists the repairs made, with their ids.',
     });
   });
 });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tempFolder } from "../test-temp";
-import { checkpointDetails, hashLogTail, parseCheckpoint, readCheckpoint } from "./checkpoint";
+import { acceptCheckpoint, checkpointDetails, hashLogTail, parseCheckpoint, readCheckpoint } from "./checkpoint";
 import { ZCheckpoint } from "./checkpoint-schema";
 
 const valid = {
@@ -65,6 +65,10 @@ describe("checkpoint files", () => {
         }
         const text = JSON.stringify(doc);
         expect(await parseCheckpoint(text)).toEqual(bySchema(text));
+        // The quick check itself, not only the answer: it takes every document the schema takes (else each
+        // would pay for the schema), as the schema returns it, and nothing else.
+        const schema = ZCheckpoint.safeParse(JSON.parse(text));
+        expect(acceptCheckpoint(JSON.parse(text))).toEqual(schema.success ? schema.data : null);
       }),
       { numRuns: 2000 },
     );
@@ -79,6 +83,43 @@ describe("checkpoint files", () => {
 });
 
 describe("checkpoint files at the quick check's edges", () => {
+  it("the quick check takes every nullable field null, counts of 0 and the largest safe count, dropping unknown keys", () => {
+    const nulls = {
+      ...valid,
+      identity: { id: "c1", created: null, cwd: null, continues: null },
+      details: { ...valid.details, title: null, lastActivity: null, model: null },
+    };
+    expect(acceptCheckpoint(nulls)).toEqual(nulls);
+    const strings = {
+      ...valid,
+      identity: { ...valid.identity, continues: "c0" },
+      details: { ...valid.details, model: "m" },
+    };
+    expect(acceptCheckpoint(strings)).toEqual(strings);
+    const edges = {
+      ...valid,
+      log: { ...valid.log, bytes: Number.MAX_SAFE_INTEGER, extra: 1 },
+      details: { ...valid.details, messages: 0, inputTokens: 0, outputTokens: 0.5 },
+      extra: true,
+    };
+    expect(acceptCheckpoint(edges)).toEqual(ZCheckpoint.parse(edges));
+    expect(acceptCheckpoint({ ...valid, log: { ...valid.log, bytes: 2 ** 53 } })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, details: { ...valid.details, messages: 1.5 } })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, details: { ...valid.details, inputTokens: -1 } })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, details: { ...valid.details, outputTokens: "3" } })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, identity: [] })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, log: null })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, cacheFormat: 2 })).toBeNull();
+    expect(acceptCheckpoint({ ...valid, checkpointAt: 1 })).toBeNull();
+    expect(acceptCheckpoint([valid])).toBeNull();
+    // An array whose text is 64 hex digits is no hash (the pattern alone would take it).
+    expect(acceptCheckpoint({ ...valid, log: { ...valid.log, tailSha256: ["a".repeat(64)] } })).toBeNull();
+  });
+
+  it("names the file itself when the whole document is not an object", async () => {
+    expect(await parseCheckpoint("5")).toEqual({ error: expect.stringMatching(/^the file: /) });
+  });
+
   const text = (doc: unknown) => JSON.stringify(doc);
   const withLog = (log: Record<string, unknown>) => text({ ...valid, log: { ...valid.log, ...log } });
   const withDetails = (details: Record<string, unknown>) =>

@@ -42,8 +42,10 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * `null` when it does not plainly fit. The chat list reads thousands of
  * checkpoints and this check costs a fraction of the schema's; anything it
  * does not accept goes through `ZCheckpoint`, which decides and names the problem.
+ * It must accept everything the schema accepts (or the listing slows down) and
+ * nothing else; exported for the test that checks both.
  */
-function acceptCheckpoint(value: unknown): Checkpoint | null {
+export function acceptCheckpoint(value: unknown): Checkpoint | null {
   if (!isRecord(value) || value.cacheFormat !== 1 || typeof value.checkpointAt !== "string") return null;
   const { identity: i, log: l, details: d } = value;
   if (!isRecord(i) || typeof i.id !== "string" || !isTextOrNull(i.created)) return null;
