@@ -1,5 +1,4 @@
 import { type Roots, resolveRoots } from "../lib/roots";
-import { type LogFolder, logFolderOf } from "../lib/sessions/settings";
 import type { CommandBundle } from "./bundle-roots";
 
 /** What every command receives: parsed options, the roots and an output sink. */
@@ -32,11 +31,6 @@ export function flagString(ctx: CommandContext, name: string): string | undefine
 export function makeRoots(flags: Record<string, string | boolean>): Roots {
   const str = (v: string | boolean | undefined) => (typeof v === "string" ? v : undefined);
   return resolveRoots({ home: str(flags.home), logs: str(flags.logs), state: str(flags.state) });
-}
-
-/** The command's log folder and its form (`--logs`, and `sessions.compress` of `--home`'s settings). */
-export function logFolder(ctx: Pick<CommandContext, "roots">): LogFolder {
-  return logFolderOf(ctx.roots);
 }
 
 /** Prints one JSON document (with --json) or the human text. */

@@ -9,7 +9,8 @@ import { OdaError } from "../../lib/errors";
 import { EXPORT_FORMATS, type ExportFormat, type ExportSink, exportChat } from "../../lib/export";
 import { requireRoot } from "../../lib/roots";
 import { openChatDownload } from "../../lib/sessions";
-import { type Command, type CommandContext, flagString, logFolder } from "../context";
+import { type Command, type CommandContext, flagString } from "../context";
+import { logFolder } from "../log-folder";
 
 /** The words of every `--keyword` (the option may be given again and again). */
 function keywordsOf(ctx: CommandContext): string[] {

@@ -1,6 +1,7 @@
 import { checkedNotes } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
-import { type Command, flagString, logFolder } from "../context";
+import { type Command, flagString } from "../context";
+import { logFolder } from "../log-folder";
 
 /**
  * `oda-admin notes list [--chat ID] [--json]`: the marks and notes kept in the

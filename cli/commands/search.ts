@@ -10,8 +10,9 @@ import {
 } from "../../lib/index";
 import { noteCounts } from "../../lib/notes";
 import { requireRoot } from "../../lib/roots";
-import { type Command, type CommandContext, flagString, logFolder } from "../context";
+import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
+import { logFolder } from "../log-folder";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {

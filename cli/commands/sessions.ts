@@ -4,8 +4,9 @@ import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
 import { type ChatSummary, listChats, type Problem, showChat } from "../../lib/sessions";
 import type { ListingCounts } from "../../lib/sessions/remembered";
-import { type Command, type CommandContext, flagString, logFolder } from "../context";
+import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
+import { logFolder } from "../log-folder";
 
 /** The log folder, or a bad-input error telling how to give it. */
 function logsOf(ctx: CommandContext): string {

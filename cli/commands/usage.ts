@@ -10,8 +10,9 @@ import {
   usageByPeriod,
 } from "../../lib/insights";
 import { requireRoot } from "../../lib/roots";
-import { type Command, type CommandContext, flagString, logFolder } from "../context";
+import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
+import { logFolder } from "../log-folder";
 import { formatStorage } from "./storage-text";
 
 /**
