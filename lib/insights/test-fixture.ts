@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appendCutSave, createChat, openChat, upgradeToFormat4, type WriterOptions } from "../sessions/testing";
+import { appendCutSave, createChat, openChat, settleFolder, upgradeToFormat4, type WriterOptions } from "../sessions/testing";
 
 /**
  * Generated logs with known totals for the Insights tests: several models,
@@ -79,6 +79,8 @@ export async function makeInsightsFixture(): Promise<InsightsFixture> {
   ).close();
   await (await chat(logs, "c-upg", "/work/c", [{ at: "2026-11-05T10:00:00.000Z" }], { format: 1 })).close();
   await upgradeToFormat4(logs, "c-upg");
+  // Written long before the refreshes that follow: no file is racy, so only a change is read again.
+  settleFolder(logs);
   return { dir, logs, state, betaCompleteBytes };
 }
 
@@ -138,6 +140,7 @@ export async function growChat(logs: string): Promise<void> {
     usage: { input_tokens: 400, output_tokens: 40 },
   });
   await w.close();
+  settleFolder(w.dir);
 }
 
 /** Sizes on disk of a chat folder's files, by kind, found by stat (the expected storage numbers). */
