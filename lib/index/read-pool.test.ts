@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { listAllChats } from "../sessions";
 import { logLimits } from "../sessions/limits";
-import { createChat, openChat } from "../sessions/testing";
+import { createChat, openChat, settleFolder } from "../sessions/testing";
 import { handleOf, listChatsFromIndex, refreshIndex, searchChats } from ".";
 import type { ReadMessage } from "./read-messages";
 import { serveReads } from "./read-pool";
@@ -38,6 +38,8 @@ async function variedFolder(logs: string): Promise<void> {
   const old = createChat(logs, { id: "c-old", cwd: "/srv/b", created: "2026-10-01T09:00:00.000Z" }, { format: 1 });
   await old.appendTurn({ user: "format one budget", assistant: "noted", ts: "2026-10-01T09:01:00.000Z" });
   await old.close();
+  // Written long before the refreshes: no chat is racy, so a refresh reads again only what changed.
+  settleFolder(logs);
 }
 
 const strip = (r: Awaited<ReturnType<typeof searchChats>>) => ({ ...r, ms: 0 });
@@ -71,6 +73,7 @@ describe("reading chats on reader threads", () => {
     const w = await openChat(logs, "c-2");
     await w.appendTurn({ user: "later zanzibar", assistant: "ok", ts: "2026-11-29T09:00:00.000Z" });
     w.releaseLock();
+    settleFolder(w.dir);
     const grown = await refreshIndex(state, logs, { threads: 2 });
     expect(grown).toMatchObject({ changed: 1, appended: 1, threads: 1 });
     expect((await searchChats(state, logs, { query: "zanzibar" })).groups.map((g) => g.id)).toEqual(["c-2"]);

@@ -10,7 +10,7 @@ import {
   readChatsFromIndex,
   refreshIndex,
 } from "@/lib/index";
-import { createChat, openChat } from "@/lib/sessions/testing";
+import { createChat, openChat, settleFolder } from "@/lib/sessions/testing";
 import { liveContext } from "../source/context";
 import { inWorker } from "../workers/log-worker";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
@@ -28,6 +28,8 @@ async function chat(id: string, turns: number): Promise<void> {
   const w = createChat(logs, { id, cwd: "/home/ana/zoo", created: "2026-11-29T18:24:08.123Z" });
   for (let i = 0; i < turns; i++) await w.appendTurn({ user: `question ${i} of ${id}`, assistant: `answer ${i}` });
   await w.close();
+  // Written long before the refresh that follows: not racy, so the index built from it is up to date.
+  settleFolder(w.dir);
 }
 
 async function collect(): Promise<ChatListBatch[]> {
@@ -72,6 +74,7 @@ describe("the chat list over a built index", () => {
     const other = createChat(logs, { id: "c-other", cwd: "/srv/other", created: "2026-11-20T08:00:00.000Z" });
     await other.appendTurn({ user: "elsewhere", assistant: "yes" });
     await other.close();
+    settleFolder(other.dir);
     await refreshIndex(state, logs, { compress: true });
     const batches = await collect();
     expect(batches[0]?.rows).toHaveLength(2);
