@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeHostileLogs } from "@/e2e/hostile-logs";
 import { closeAllIndexes, indexStatus, openIndex, searchChats, startIndexRefresh } from "@/lib/index";
-import { createChat } from "@/lib/sessions/testing";
+import { createChat, settleFolder } from "@/lib/sessions/testing";
 import { refreshInWorker } from "./index-worker";
 
 let dir: string;
@@ -27,6 +27,8 @@ async function writeChats(count: number): Promise<void> {
     await writer.appendTurn({ user: `question ${i} walrus`, assistant: "answer", ts: "2026-11-29T18:25:00.000Z" });
     await writer.close();
   }
+  // Written long before the refresh: no chat is racy, so the index built is up to date.
+  settleFolder(logs);
 }
 
 /** Blocks this thread (no event loop turn) for `ms`. */
