@@ -2,7 +2,14 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appendCutSave, createChat, openChat, settleFolder, upgradeToFormat4, type WriterOptions } from "../sessions/testing";
+import {
+  appendCutSave,
+  createChat,
+  openChat,
+  settleFolder,
+  upgradeToFormat4,
+  type WriterOptions,
+} from "../sessions/testing";
 
 /**
  * Generated logs with known totals for the Insights tests: several models,
