@@ -1,5 +1,5 @@
 import { closeAllIndexes, refreshIndex } from "../lib/index";
-import { openChat } from "../lib/sessions/testing";
+import { openChat, settleFolder } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, seed, test } from "./fixtures";
 
@@ -12,6 +12,7 @@ test.use({
   odaSetup: seed(async ({ logs, state }) => {
     await closedChat(logs, "c-okapi", "/home/ana/zoo", 2, { start: 10 });
     await closedChat(logs, "c-report", "/home/ana/reports", 1, { start: 20 });
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
     closeAllIndexes();
   }),

@@ -1,6 +1,7 @@
 import type { Locator } from "@playwright/test";
 import { closeAllIndexes, refreshIndex } from "../lib/index";
 import { changeMemory, createMemory } from "../lib/memory";
+import { settleFolder } from "../lib/sessions/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
@@ -13,6 +14,7 @@ test.use({
   locale: "en-US",
   odaSetup: seed(async ({ home, logs, state }) => {
     await closedChat(logs, "c-okapi", "/home/ana/zoo", 1, { start: 10 });
+    settleFolder(logs);
     await refreshIndex(state, logs, { compress: true });
     closeAllIndexes();
     let t = Date.parse(CREATED);
