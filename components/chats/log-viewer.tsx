@@ -270,27 +270,30 @@ export function LogViewer({
         onQuery={setQuery}
       />
       {syncUrl && copy === undefined && (
-        <ActivityStrip
-          id={id}
-          generation={generation}
-          range={{ after: filter.after, before: filter.before }}
-          onJump={(n) => {
-            // The place in the whole log: a filter that hides it is cleared first.
-            if (filtering(filterRef.current)) {
-              filterRef.current = {};
-              setFilter({});
-            }
-            jumpTo(n);
-            setMessage(`Line ${formatCount(n)}.`);
-          }}
-          onRange={(r) => {
-            const { after: _a, before: _b, ...rest } = filterRef.current;
-            const f = r ? { ...rest, ...r } : rest;
-            filterRef.current = f;
-            setFilter(f);
-            writeUrl(filtering(f) ? null : selected, view, f);
-          }}
-        />
+        // On a phone the log starts on the first screen: the strip is shown from the small breakpoint up.
+        <div className="hidden sm:block">
+          <ActivityStrip
+            id={id}
+            generation={generation}
+            range={{ after: filter.after, before: filter.before }}
+            onJump={(n) => {
+              // The place in the whole log: a filter that hides it is cleared first.
+              if (filtering(filterRef.current)) {
+                filterRef.current = {};
+                setFilter({});
+              }
+              jumpTo(n);
+              setMessage(`Line ${formatCount(n)}.`);
+            }}
+            onRange={(r) => {
+              const { after: _a, before: _b, ...rest } = filterRef.current;
+              const f = r ? { ...rest, ...r } : rest;
+              filterRef.current = f;
+              setFilter(f);
+              writeUrl(filtering(f) ? null : selected, view, f);
+            }}
+          />
+        </div>
       )}
       {/* One row for both, so the log's first lines stay on a phone's first screen. */}
       <div className="flex flex-wrap items-start gap-2">
