@@ -369,3 +369,17 @@ test.describe("a set", () => {
 function isDiskReread(response: Response): boolean {
   return response.request().method() === "GET" && response.url().includes("/api/read/memory.one?");
 }
+
+test("every page serves the writes a toast's Undo runs, since a toast outlives its page", async () => {
+  // Next serves an action only on the pages whose client code refers to it; the layout's UndoActionsProvider
+  // refers to these. Without it a delete's Undo, clicked on the set page it returned to, is "unavailable".
+  const manifest = JSON.parse(await readFile(join(".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
+  };
+  const entries = Object.values(manifest.node);
+  const pages = new Set(entries.flatMap((e) => Object.keys(e.workers)).filter((w) => w.includes("(dashboard)")));
+  for (const name of ["deleteMemoryAction", "restoreDeletedAction", "restoreVersionAction", "undoBulkAction"]) {
+    const served = new Set(Object.keys(entries.find((e) => e.exportedName === name)?.workers ?? {}));
+    expect([...pages].filter((p) => !served.has(p)), name).toEqual([]);
+  }
+});

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSourceInput } from "@/components/shell/source";
+import { useUndoActions } from "@/components/shell/undo-actions";
 import { unwrap } from "@/components/ui/action-error";
 import { Link } from "@/components/ui/link";
 import { QueryState } from "@/components/ui/query-state";
@@ -11,7 +12,6 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { queryKeys } from "@/lib/query-keys";
 import { historyHref, memoryHref } from "@/lib/routes";
-import { deleteMemoryAction, restoreDeletedAction } from "@/server/actions/memory";
 import { setName } from "./names";
 import { memoryQueries } from "./queries";
 import { useBulkChange } from "./use-bulk-change";
@@ -24,10 +24,11 @@ export function DeletedList() {
   const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
+  const { deleteMemory, restoreDeleted } = useUndoActions();
   const query = useQuery(memoryQueries.deleted());
   // Callbacks sit on the mutations, not on `mutate`, so an Undo still works after the page changed.
   const restore = useMutation({
-    mutationFn: (m: Restorable) => unwrap(restoreDeletedAction(withSource({ workspace: m.workspace, id: m.id }))),
+    mutationFn: (m: Restorable) => unwrap(restoreDeleted(withSource({ workspace: m.workspace, id: m.id }))),
     onSuccess: (r, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       toast(
@@ -44,7 +45,7 @@ export function DeletedList() {
   });
   // The Undo of a restore: the memory goes back under Recently deleted, and that too can be undone.
   const deleteAgain = useMutation({
-    mutationFn: (m: Restorable) => unwrap(deleteMemoryAction(withSource({ workspace: m.workspace, id: m.id }))),
+    mutationFn: (m: Restorable) => unwrap(deleteMemory(withSource({ workspace: m.workspace, id: m.id }))),
     onSuccess: (_, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
       restore.reset();

@@ -2,11 +2,12 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useSourceInput } from "@/components/shell/source";
+import { useUndoActions } from "@/components/shell/undo-actions";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/query-keys";
 import type { BulkAction, BulkResult, BulkTarget } from "@/lib/types";
-import { bulkChangeAction, undoBulkAction } from "@/server/actions/memory";
+import { bulkChangeAction } from "@/server/actions/memory";
 
 const DONE: Record<BulkAction["kind"] | "undo", string> = {
   on: "Turned on",
@@ -33,6 +34,7 @@ export function useBulkChange(onDone?: () => void) {
   const withSource = useSourceInput();
   const client = useQueryClient();
   const toast = useToast();
+  const { undoBulk } = useUndoActions();
   const offer = (kind: keyof typeof DONE, r: BulkResult, message = sentence(kind, r)) =>
     toast({
       tone: "success",
@@ -42,8 +44,7 @@ export function useBulkChange(onDone?: () => void) {
         : undefined,
     });
   const undo = useMutation({
-    mutationFn: (v: { bulkId: string; moved: BulkResult | null }) =>
-      unwrap(undoBulkAction(withSource({ bulkId: v.bulkId }))),
+    mutationFn: (v: { bulkId: string; moved: BulkResult | null }) => unwrap(undoBulk(withSource({ bulkId: v.bulkId }))),
     // Undoing a move changes each memory in both sets: the toast counts the memories moved, not the places.
     onSuccess: (r, v) => offer("undo", r, v.moved ? `Moved back ${memories(v.moved.changed.length)}.` : undefined),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),

@@ -3,18 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import { useSourceInput, useSourceRouter } from "@/components/shell/source";
+import { useUndoActions } from "@/components/shell/undo-actions";
 import { ActionError, unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import { type MemoryFields, normaliseText, normaliseTitle } from "@/lib/memory/format";
 import { queryKeys } from "@/lib/query-keys";
 import { memoryHref, setHref } from "@/lib/routes";
 import type { MemoryDetail } from "@/lib/types";
-import {
-  changeMemoryAction,
-  createMemoryAction,
-  deleteMemoryAction,
-  restoreDeletedAction,
-} from "@/server/actions/memory";
+import { changeMemoryAction, createMemoryAction, deleteMemoryAction } from "@/server/actions/memory";
 import { withPageNumbers } from "./page-numbers";
 import { memoryQueries } from "./queries";
 import { draftKey, useStoredDraft } from "./use-stored-draft";
@@ -58,6 +54,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   const client = useQueryClient();
   const toast = useToast();
   const router = useSourceRouter();
+  const undoActions = useUndoActions();
   const oneKey = queryKeys.memory.one(workspace, id ?? "new");
   const context = useQuery(memoryQueries.editorContext(workspace, id));
   // A new memory ("new" in its key) has nothing on disk to read yet.
@@ -164,7 +161,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
 
   // The Undo of a creation and of a deletion: callbacks sit on the mutations, so they still run after the page changed.
   const undoCreate = useMutation({
-    mutationFn: (m: MemoryRef) => unwrap(deleteMemoryAction(withSource(m))),
+    mutationFn: (m: MemoryRef) => unwrap(undoActions.deleteMemory(withSource(m))),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSuccess: (_, m) => {
       void client.invalidateQueries({ queryKey: queryKeys.memory.all });
@@ -174,7 +171,7 @@ export function useMemoryEditor(workspace: string | null, id: string | null) {
   });
 
   const undoRemove = useMutation({
-    mutationFn: (m: MemoryRef) => unwrap(restoreDeletedAction(withSource(m))),
+    mutationFn: (m: MemoryRef) => unwrap(undoActions.restoreDeleted(withSource(m))),
     onError: (e: Error) => toast({ tone: "error", message: e.message }),
     onSuccess: (r, m) => {
       // The editor that opens next starts from the restored file, which this tab wrote: not an outside change.

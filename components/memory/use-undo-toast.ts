@@ -2,10 +2,10 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useSourceInput } from "@/components/shell/source";
+import { useUndoActions } from "@/components/shell/undo-actions";
 import { unwrap } from "@/components/ui/action-error";
 import { useToast } from "@/components/ui/toast";
 import type { MemoryDetail } from "@/lib/types";
-import { restoreVersionAction } from "@/server/actions/memory";
 
 /**
  * The Undo every change of a memory offers (editor saves, restores from the
@@ -16,14 +16,13 @@ import { restoreVersionAction } from "@/server/actions/memory";
 export function useUndoToast(workspace: string | null, id: string | null, onRestored: (m: MemoryDetail) => void) {
   const withSource = useSourceInput();
   const toast = useToast();
+  const { restoreVersion } = useUndoActions();
 
   // Callbacks sit on the mutation, not on `mutate`, so they still run when the toast outlives the page.
   const restore = useMutation({
     mutationFn: (v: { workspace: string | null; id: string; version: string; sha256: string }) =>
       unwrap(
-        restoreVersionAction(
-          withSource({ workspace: v.workspace, id: v.id, version: v.version, expectedSha256: v.sha256 }),
-        ),
+        restoreVersion(withSource({ workspace: v.workspace, id: v.id, version: v.version, expectedSha256: v.sha256 })),
       ),
     onSuccess: (r) => {
       if (r.memory) onRestored(r.memory);

@@ -4,6 +4,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { makeQueryClient } from "@/components/shell/query-client";
+import { UndoActionsProvider } from "@/components/shell/undo-actions";
 import { inSource, outOfSource } from "@/lib/routes";
 
 /**
@@ -29,7 +30,9 @@ export function SourceProvider({ source, children }: { source: SourceView; child
   const [client] = useState(() => makeQueryClient(source.prefix));
   return (
     <SourceContext.Provider value={source}>
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <UndoActionsProvider>{children}</UndoActionsProvider>
+      </QueryClientProvider>
     </SourceContext.Provider>
   );
 }

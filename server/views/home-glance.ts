@@ -1,5 +1,6 @@
 import "server-only";
 import { handleOf, startIndexRefresh } from "@/lib/index";
+import { readMeta } from "@/lib/index/db";
 import { type IndexGlance, indexGlance } from "@/lib/index/list-groups";
 import type { SourceContext } from "@/server/source/context";
 import { logFolder } from "@/server/views/chat-list";
@@ -22,16 +23,18 @@ export interface ChatsGlanceFromIndex {
  * this thread: at 100,000 chats that listing took 3 s a load). The folder is
  * compared with the index on the decode worker while the page is shown; when
  * it changed, the index is brought up to date and the chats with problems
- * counted again (so an old number is never the last word). `null` without a built index (Home then lists
- * the folder as before).
+ * counted again (so an old number is never the last word). `null` without a built index, or with one
+ * refreshed under the other form of logs (Home then lists the folder as before).
  */
 export function chatsGlanceFromIndex(ctx: SourceContext): ChatsGlanceFromIndex | null {
   const folder = logFolder(ctx);
   const state = ctx.roots.state;
   if (!folder || !state) return null;
   try {
-    const glance = indexGlance(handleOf(state, folder.logDir));
-    if (!glance.built) return null;
+    const handle = handleOf(state, folder.logDir);
+    const glance = indexGlance(handle);
+    // An index refreshed under the other form judged every log against it: its problems are not this folder's.
+    if (!glance.built || readMeta(handle.db, "compress") !== String(folder.compress)) return null;
     const recounted = inWorker("indexFreshness", state, folder.logDir).then(async (f) => {
       if (f.fresh && f.refreshedAt === glance.refreshedAt) return null;
       try {
