@@ -380,6 +380,9 @@ test("every page serves the writes a toast's Undo runs, since a toast outlives i
   const pages = new Set(entries.flatMap((e) => Object.keys(e.workers)).filter((w) => w.includes("(dashboard)")));
   for (const name of ["deleteMemoryAction", "restoreDeletedAction", "restoreVersionAction", "undoBulkAction"]) {
     const served = new Set(Object.keys(entries.find((e) => e.exportedName === name)?.workers ?? {}));
-    expect([...pages].filter((p) => !served.has(p)), name).toEqual([]);
+    expect(
+      [...pages].filter((p) => !served.has(p)),
+      name,
+    ).toEqual([]);
   }
 });
