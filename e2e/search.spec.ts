@@ -110,6 +110,14 @@ test.describe("search", () => {
       'The search "budget AND (" cannot be read: a ( is never closed. Use words, "exact phrases", prefix*, AND, OR, NOT and parentheses, for example: deploy NOT "staging server".',
     );
     await expect(page.getByText(/No chat matches/)).toHaveCount(0);
+
+    // A pasted page of text is refused with the length sentence, not sent in an address Node would refuse (431).
+    await query.fill("budget ".repeat(3000));
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page.locator("#search-query-error")).toHaveText(
+      "A search can be at most 1,000 characters long; this one has 20,999. Search for a shorter part of the text.",
+    );
+    expect(page.url()).not.toContain("budget+budget");
   });
 
   test("a chat written later is found after Refresh index, in a narrow window", async ({ page, oda }) => {

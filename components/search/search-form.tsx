@@ -2,10 +2,23 @@
 
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { isOdaError } from "@/lib/errors";
+import { checkQuery } from "@/lib/index/query-check";
 import { SEARCH_ROLE_LABELS, type SearchParams } from "./search-params";
 
 const input =
   "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
+
+/** `checkQuery`'s sentence for a query it refuses, else null. */
+function refusalOf(query: string): string | null {
+  try {
+    checkQuery(query);
+    return null;
+  } catch (error) {
+    if (isOdaError(error)) return error.message;
+    throw error;
+  }
+}
 
 /** The query box and the filters; submitting hands the new search up. */
 export function SearchForm({
@@ -21,13 +34,18 @@ export function SearchForm({
   onSearch: (params: SearchParams) => void;
 }) {
   const [v, setV] = useState<SearchParams>(initial);
+  // A query the server would refuse for its length is refused here: it would not fit in the address it travels in.
+  const [tooLong, setTooLong] = useState<string | null>(null);
   const set = (patch: Partial<SearchParams>) => setV((old) => ({ ...old, ...patch }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onSearch({ ...v, query: v.query.trim() });
+    const query = v.query.trim();
+    const refusal = query ? refusalOf(query) : null;
+    setTooLong(refusal);
+    if (refusal === null) onSearch({ ...v, query });
   };
   const errorFor = (field: string) => (error?.field === field ? error.message : null);
-  const queryError = errorFor("query");
+  const queryError = tooLong ?? errorFor("query");
   return (
     <search aria-label="Search every chat">
       <form onSubmit={submit} className="space-y-4">

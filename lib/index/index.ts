@@ -37,9 +37,9 @@ export { closeAllIndexes, INDEX_FILE, type IndexHandle, indexPath, openIndex, SC
 export { extractText, type LineText, SEARCH_ROLES, type SearchRole } from "./extract";
 export type { RefreshJob, RefreshRunner } from "./jobs";
 export type { ProblemChatCount } from "./problem-count";
+export { checkQuery, MAX_QUERY_CHARS } from "./query-check";
 export type { RefreshOptions, RefreshResult } from "./refresh";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
-export { checkQuery, MAX_QUERY_CHARS } from "./search-query";
 export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
 
 /** Brings the index of `logDir` in the state folder up to date. */

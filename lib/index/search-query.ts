@@ -11,9 +11,6 @@ import { CLOSE, OPEN } from "./snippets";
 
 const MARKERS = new RegExp(`([${OPEN}${CLOSE}])`);
 
-/** The longest query searched, in characters. */
-export const MAX_QUERY_CHARS = 1000;
-
 /** Narrowing a search. */
 export interface SearchFilters {
   /** Only chats with this working folder. */
@@ -34,20 +31,6 @@ export interface SearchFilters {
 export interface SnippetPart {
   text: string;
   hit: boolean;
-}
-
-/** The query as typed, checked: refuses an empty one and one over `MAX_QUERY_CHARS`. */
-export function checkQuery(typed: string): string {
-  const query = typed.trim();
-  if (!query) throw new OdaError("bad_input", "Type something to search for.", { field: "query" });
-  const chars = [...query].length;
-  if (chars > MAX_QUERY_CHARS)
-    throw new OdaError(
-      "bad_input",
-      `A search can be at most ${MAX_QUERY_CHARS.toLocaleString("en")} characters long; this one has ${chars.toLocaleString("en")}. Search for a shorter part of the text.`,
-      { field: "query" },
-    );
-  return query;
 }
 
 /** A character the index's tokenizer keeps (`TOKENIZER`: letters, numbers, private use, other symbols). */

@@ -1,10 +1,10 @@
 import { type Db, ENTRY_SPAN } from "./db";
 import { readLogTexts } from "./log-texts";
+import { checkQuery } from "./query-check";
 import { NEWEST_FIRST, newestChats, withSnapshot } from "./search-cache";
 import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
   type CompiledFilters,
-  checkQuery,
   compileFilters,
   type FtsTracer,
   parseSnippet,
