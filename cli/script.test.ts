@@ -86,7 +86,7 @@ describe("oda-admin's exit codes", () => {
     expect(await run("memory", "show", "--home", home)).toMatchObject({ code: 2, stderr: "Give the memory's id.\n" });
     expect(await run("memory", "show", "d0000001")).toMatchObject({
       code: 2,
-      stderr: "Give the Oda home with --home DIR or ODA_HOME.\n",
+      stderr: "No Oda home is given: pass --home DIR or set ODA_HOME.\n",
     });
     expect((await run("memory", "list", "--home", home, "--bogus")).code).toBe(2);
     expect((await run("serve", "--port", "80000", "--home", home)).code).toBe(2);

@@ -33,27 +33,28 @@ export function resolveRoots(
 /** Which root a command or page needs. */
 export type RootName = "home" | "logs" | "state";
 
-/** The sentence a CLI command (and a repair, which the CLI also runs) gives for each root it was not given. */
-export const GIVE_ROOT: Readonly<Record<RootName, string>> = {
-  home: "Give the Oda home with --home DIR or ODA_HOME.",
-  logs: "Give the log folder with --logs DIR or ODA_LOG_DIR.",
-  state: "Give the admin state with --state DIR or ODA_ADMIN_STATE (or --home).",
+/**
+ * The one sentence for each root that was not given (`docs/file-contract.md`,
+ * Roots): the same in the CLI, its search and index, the repairs and the
+ * dashboard (`oda-admin serve` takes the same flags and environment).
+ */
+export const MISSING_ROOT: Readonly<Record<RootName, string>> = {
+  home: "No Oda home is given: pass --home DIR or set ODA_HOME.",
+  logs: "No log folder is given: pass --logs DIR or set ODA_LOG_DIR.",
+  state: "No admin state folder is given: pass --state DIR or set ODA_ADMIN_STATE (or give an Oda home).",
 };
 
 /**
- * The root `name`, or a refusal with its one sentence: the CLI's (`GIVE_ROOT`,
- * `bad_input`, exit 2: a usage error) by default; the dashboard passes its own
- * (`server/roots.ts`, `not_found`).
+ * The root `name`, or a refusal with its one sentence (`MISSING_ROOT`). The
+ * code is the surface's: `bad_input` by default (the CLI: a usage error, exit
+ * 2); the dashboard passes `not_found` (a page or route answers 404).
  */
 export function requireRoot(
   roots: Partial<Pick<Roots, RootName>>,
   name: RootName,
-  refusal: { code: OdaErrorCode; sentences: Readonly<Record<RootName, string>> } = {
-    code: "bad_input",
-    sentences: GIVE_ROOT,
-  },
+  code: OdaErrorCode = "bad_input",
 ): string {
   const root = roots[name];
-  if (!root) throw new OdaError(refusal.code, refusal.sentences[name]);
+  if (!root) throw new OdaError(code, MISSING_ROOT[name]);
   return root;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { GIVE_ROOT } from "../roots";
+import { MISSING_ROOT } from "../roots";
 import { createChat, openChat, settleFolder } from "../sessions/testing";
 import { tempIndexRoots } from "./test-roots";
 
@@ -20,7 +20,7 @@ describe("oda-admin search", () => {
     const { logs } = newRoots();
     for (const argv of [["search", "x"], ["index", "status"], ["index", "refresh"], ["usage", "daily"], ["storage"]]) {
       const got = await run([...argv, "--logs", logs]);
-      expect({ argv, ...got }).toEqual({ argv, code: 2, out: "", err: GIVE_ROOT.state });
+      expect({ argv, ...got }).toEqual({ argv, code: 2, out: "", err: MISSING_ROOT.state });
     }
   });
 

@@ -130,6 +130,35 @@ describe("a word in most chats, narrowed to a working folder", () => {
     expect(walked).toMatchObject({ totalHits: 12, moreHits: false, totalChats: null, moreChats: true });
     expect(collected).toMatchObject({ totalHits: 12, totalChats: 6, moreChats: true });
   });
+
+  it("counts past the first matches up to the cap, and fetches every hit again when collecting past it", async () => {
+    const { logs, state } = newRoots();
+    const many = createChat(logs, { id: "many", cwd: "/w", created: "2026-11-01T09:00:00.000Z" });
+    const line = (i: number) => ({
+      type: "message",
+      ts: `2026-11-01T09:00:${String(i % 60).padStart(2, "0")}.000Z`,
+      role: "user",
+      content: [{ type: "text", text: `common ${i}` }],
+    });
+    await many.appendEvents(Array.from({ length: 10_001 }, (_, i) => line(i)));
+    await many.close();
+    const one = createChat(logs, { id: "one", cwd: "/w", created: "2026-11-02T09:00:00.000Z" });
+    await one.appendTurn({ user: "common once", assistant: "ok", ts: "2026-11-02T09:01:00.000Z" });
+    await one.close();
+    await refreshIndex(state, logs);
+    // 10,002 matches: the first 5,001 fetched, the rest counted up to the cap, then the chats probed.
+    const walked = await searchChats(state, logs, { query: "common" });
+    // Collecting: the first 10,001 fetched, more than the cap, so every hit is fetched again and counted.
+    const collected = await searchChats(state, logs, { query: "common", walkFrom: Infinity });
+    const flags = (r: SearchResult) => [r.totalHits, r.moreHits, r.totalChats, r.moreChats, r.truncated];
+    expect(flags(walked)).toEqual([10_000, true, 2, false, false]);
+    expect(flags(collected)).toEqual([10_002, false, 2, false, false]);
+    expect(walked.groups.map((g) => [g.id, g.count, g.hits.map((h) => h.line)])).toEqual([
+      ["one", 1, [2]],
+      ["many", 10_001, [2, 3, 4]],
+    ]);
+    expect(walked.groups).toEqual(collected.groups);
+  });
 });
 
 describe("the statements a search runs on the FTS index", () => {

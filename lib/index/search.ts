@@ -1,7 +1,7 @@
 import { type Db, ENTRY_SPAN } from "./db";
 import { readLogTexts } from "./log-texts";
 import { checkQuery } from "./query-check";
-import { NEWEST_FIRST, newestChats, withSnapshot } from "./search-cache";
+import { type ChatRow, NEWEST_FIRST, newestChats, withSnapshot } from "./search-cache";
 import { type ByChat, type ChatHits, groupRowids } from "./search-group";
 import {
   type CompiledFilters,
@@ -170,12 +170,12 @@ export async function searchIndex(db: Db, options: SearchOptions): Promise<Searc
     const entries = cutShown(db, pending.used, pending.plan, more);
     if (!entries && attempt < REPLANS) continue;
     const hits = toHits(entries ?? new Map());
-    const { result } = pending;
-    result.groups.forEach((g, i) => {
-      g.hits = (pending.shownRowids[i] ?? []).flatMap((rid) => hits.get(rid) ?? []);
-    });
-    result.ms = Math.round((performance.now() - started) * 100) / 100;
-    return result;
+    const { result, shownRowids } = pending;
+    const groups = result.groups.map((g, i) => ({
+      ...g,
+      hits: (shownRowids[i] ?? []).flatMap((rid) => hits.get(rid) ?? []),
+    }));
+    return { ...result, groups, ms: Math.round((performance.now() - started) * 100) / 100 };
   }
 }
 
@@ -191,66 +191,115 @@ function search(db: Db, stamp: string, options: SearchOptions): Pending {
     runner.run((q) =>
       runner.all(`SELECT f.rowid ${f.from} ORDER BY f.rowid LIMIT ${limit}`, { ...f.params, q }),
     ) as number[];
-  // The first matches, up to the number from which chats are probed instead: a word in most chats needs only
-  // their count, which SQLite finds without handing each match to JavaScript (half the time of fetching them).
-  const first = Math.min(walkFrom, COUNT_CAP) + 1;
-  let rowids = fetch(first);
-  let matches = rowids.length;
-  if (matches === first && first <= COUNT_CAP) {
-    const rest = `SELECT count(*) FROM (SELECT 1 ${f.from} AND f.rowid > CAST(@after AS INTEGER) ORDER BY f.rowid LIMIT ${COUNT_CAP + 1 - first})`;
-    matches += runner.get(rest, { ...f.params, q: runner.used, after: rowids[first - 1] }) as number;
-  }
-  let moreHits = matches > COUNT_CAP;
-  const totalHits = Math.min(matches, COUNT_CAP);
-  let truncated = false;
-  let grouped: Grouped | null = null;
-  if (matches > walkFrom) {
-    grouped = walkNewest(runner, f, want, perChat);
-    if (!grouped.matched) grouped = null;
-  }
-  let counted = totalHits;
-  let candidates: number[] = [];
-  if (!grouped) {
-    if (moreHits || rowids.length < matches) {
-      rowids = fetch(MAX_HITS + 1);
-      truncated = rowids.length > MAX_HITS;
-      if (truncated) rowids.length = MAX_HITS;
-      counted = rowids.length;
-      moreHits = truncated;
-    }
-    const { byChat, cids } = groupRowids(rowids, perChat);
-    candidates = cids;
-    grouped = { byChat, matched: null, totalChats: cids.length };
-  }
-  const { byChat, totalChats } = grouped;
-  candidates = grouped.matched ?? candidates;
-  const shown = newestChats(db, stamp, grouped.matched ? candidates.slice(0, want) : candidates, want);
-  const shownRowids = shown.map((c) => byChat.get(c.cid)?.first ?? []);
-  const plan = planShown(db, stamp, shownRowids.flat());
-  const groups: SearchGroup[] = shown.map((chat) => {
-    const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
-    return {
-      id: chat.id,
-      title: chat.title,
-      cwd: chat.cwd,
-      folder: chat.folder,
-      lastActivity: chat.last_activity,
-      problems: chat.problems,
-      count: g.count,
-      hits: [],
-    };
-  });
+  const found = firstMatches(runner, f, fetch, walkFrom);
+  const picked =
+    (found.matches > walkFrom ? walkedChats(runner, f, found, want, perChat) : null) ??
+    groupedChats(found, fetch, perChat);
+  const shown = newestChats(db, stamp, picked.walked ? picked.chats.slice(0, want) : picked.chats, want);
+  const shownRowids = shown.map((c) => picked.byChat.get(c.cid)?.first ?? []);
   const result: SearchResult = {
     query,
-    groups,
-    totalHits: counted,
-    moreHits,
-    totalChats,
-    moreChats: candidates.length > want,
-    truncated,
+    groups: shown.map((chat) => toGroup(chat, picked.byChat)),
+    totalHits: picked.totalHits,
+    moreHits: picked.moreHits,
+    totalChats: picked.totalChats,
+    moreChats: picked.chats.length > want,
+    truncated: picked.truncated,
     ms: 0,
   };
-  return { result, used: runner.used, plan, shownRowids };
+  return { result, used: runner.used, plan: planShown(db, stamp, shownRowids.flat()), shownRowids };
+}
+
+/** The first matches fetched, and how many entries match (counted on past them, up to `COUNT_CAP` + 1). */
+interface FirstMatches {
+  rowids: number[];
+  matches: number;
+}
+
+/**
+ * Fetches the first matches, up to the number from which chats are probed instead: a word in most chats
+ * needs only their count, which SQLite finds without handing each match to JavaScript (half the time of
+ * fetching them).
+ */
+function firstMatches(
+  runner: QueryRunner,
+  f: CompiledFilters,
+  fetch: (limit: number) => number[],
+  walkFrom: number,
+): FirstMatches {
+  const first = Math.min(walkFrom, COUNT_CAP) + 1;
+  const rowids = fetch(first);
+  if (rowids.length < first || first > COUNT_CAP) return { rowids, matches: rowids.length };
+  const rest = `SELECT count(*) FROM (SELECT 1 ${f.from} AND f.rowid > CAST(@after AS INTEGER) ORDER BY f.rowid LIMIT ${COUNT_CAP + 1 - first})`;
+  const more = runner.get(rest, { ...f.params, q: runner.used, after: rowids[first - 1] }) as number;
+  return { rowids, matches: rowids.length + more };
+}
+
+/** The matching chats picked for the answer, with their hits and the counts the answer gives. */
+interface Picked {
+  byChat: ByChat;
+  /** The matching chats: the walk's, newest first (one more than wanted), or every one the hits are in. */
+  chats: number[];
+  /** True when found by the walk (`chats` is already newest first). */
+  walked: boolean;
+  totalChats: number | null;
+  totalHits: number;
+  moreHits: boolean;
+  truncated: boolean;
+}
+
+/** The hits' counts as first counted: up to `COUNT_CAP`, and whether more match. */
+function counted(matches: number): Pick<Picked, "totalHits" | "moreHits" | "truncated"> {
+  return { totalHits: Math.min(matches, COUNT_CAP), moreHits: matches > COUNT_CAP, truncated: false };
+}
+
+/** The chats found by probing newest first; `null` when the probes ran out first (collect every hit instead). */
+function walkedChats(
+  runner: QueryRunner,
+  f: CompiledFilters,
+  found: FirstMatches,
+  want: number,
+  perChat: number,
+): Picked | null {
+  const walk = walkNewest(runner, f, want, perChat);
+  if (!walk.matched) return null;
+  return {
+    byChat: walk.byChat,
+    chats: walk.matched,
+    walked: true,
+    totalChats: walk.totalChats,
+    ...counted(found.matches),
+  };
+}
+
+/**
+ * The chats every hit is in, grouped from the hits in rowid order. When more matched than were fetched,
+ * they are fetched again, up to `MAX_HITS` (over that, the answer says it was truncated).
+ */
+function groupedChats(found: FirstMatches, fetch: (limit: number) => number[], perChat: number): Picked {
+  const first = counted(found.matches);
+  const refetch = first.moreHits || found.rowids.length < found.matches;
+  const all = refetch ? fetch(MAX_HITS + 1) : found.rowids;
+  const truncated = refetch && all.length > MAX_HITS;
+  const rowids = truncated ? all.slice(0, MAX_HITS) : all;
+  const hits = refetch ? { totalHits: rowids.length, moreHits: truncated, truncated } : first;
+  const { byChat, cids } = groupRowids(rowids, perChat);
+  return { byChat, chats: cids, walked: false, totalChats: cids.length, ...hits };
+}
+
+/** One shown chat's group, its hits filled in once their snippets are cut. */
+function toGroup(chat: ChatRow, byChat: ByChat): SearchGroup {
+  const g = byChat.get(chat.cid) ?? { count: 0, first: [] };
+  return {
+    id: chat.id,
+    title: chat.title,
+    cwd: chat.cwd,
+    folder: chat.folder,
+    lastActivity: chat.last_activity,
+    problems: chat.problems,
+    count: g.count,
+    hits: [],
+  };
 }
 
 /** The working folders the index knows, for the filter's choices. */

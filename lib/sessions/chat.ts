@@ -232,24 +232,33 @@ export function endsUnfinished(gen: Generation, from: number): boolean {
 export async function summarizeChat(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
   try {
     if (!options.identify) return await summarizeChatFiles(loc, options);
-    // The identities first, then the files they describe: a change made meanwhile changes an identity.
-    const dir = identityNow(loc.dir);
-    const files = options.files ?? readChatFolder(loc);
-    const current = nameGenerations(loc.dir, files, options.compress).find((g) => g.current);
-    const verified: VerifiedStamps = {
-      root: loc.root,
-      dir,
-      logName: current?.name ?? null,
-      log: current ? identityNow(current.path) : "-",
-      checkpoint: identityNow(`${loc.dir}${sep}${CACHE_FILE}`),
-    };
-    const summary = await summarizeChatFiles(loc, { ...options, files });
-    summary.verified = verified;
-    return summary;
+    const { files, verified } = identifyChat(loc, options);
+    return { ...(await summarizeChatFiles(loc, { ...options, files })), verified };
   } catch (error) {
     if (!isSystemError(error)) throw error;
     return unreadableChat(loc, error);
   }
+}
+
+/**
+ * The identities of a chat's folder, newest log and checkpoint, taken before the files they describe are
+ * read (a change made meanwhile changes an identity), and the folder's entries read after the folder's.
+ */
+function identifyChat(
+  loc: ChatLocation,
+  options: SummarizeOptions,
+): { files: ChatFolderFiles; verified: VerifiedStamps } {
+  const dir = identityNow(loc.dir);
+  const files = options.files ?? readChatFolder(loc);
+  const current = nameGenerations(loc.dir, files, options.compress).find((g) => g.current);
+  const verified: VerifiedStamps = {
+    root: loc.root,
+    dir,
+    logName: current?.name ?? null,
+    log: current ? identityNow(current.path) : "-",
+    checkpoint: identityNow(`${loc.dir}${sep}${CACHE_FILE}`),
+  };
+  return { files, verified };
 }
 
 /** A chat the system would not give (see `summarizeChat`): no details, one problem naming the path. */
@@ -289,11 +298,62 @@ function emptySummary(loc: ChatLocation): ChatSummary {
   };
 }
 
+/**
+ * Reads one chat's files in stages, each returning its part, composed at the end: the generations sized
+ * and the current log's head read (`sizeGenerations`); the folder's lock and blocked files (`folderState`);
+ * the identity the log's first line tells (`logIdentity`); the checkpoint read (`readChatCheckpoint`) and
+ * judged against the log (`judgedCheckpoint`); and, unless the checkpoint serves, the log read whole
+ * (`rebuiltPart`).
+ */
 async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions): Promise<ChatSummary> {
   const files = options.files ?? readChatFolder(loc);
-  const { names } = files;
   const generations = nameGenerations(loc.dir, files, options.compress);
-  // The current log is opened once for its size, first frame and (small logs) tail; the others are only sized.
+  const headBytes = sizeGenerations(generations, options.log);
+  const folder = folderState(loc, files, generations);
+  const base: ChatSummary = { ...emptySummary(loc), generations, lock: folder.lock, ...folder.cache };
+  const current = generations.find((g) => g.current);
+  if (!current || !headBytes) {
+    const noLog = generations.length ? [] : [problemAt("no-log", loc.dir, "The chat folder holds no log.")];
+    return { ...base, problems: [...folder.problems, ...noLog] };
+  }
+  const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo, options.log);
+  options.onHead?.(head);
+  const told = logIdentity(loc, current, head.first);
+  const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
+  const read = folder.cache || !files.names.includes(CACHE_FILE) ? NO_CHECKPOINT : await readChatCheckpoint(cachePath);
+  const judged = read.checkpoint
+    ? judgedCheckpoint(read.checkpoint, told, current, head, cachePath, options.verify === true)
+    : null;
+  const summary: ChatSummary = {
+    ...base,
+    ...read.cache,
+    format: current.format,
+    created: told.identity.created,
+    continues: told.identity.continues,
+    ...judged?.cache,
+    ...judged?.details,
+    problems: [...folder.problems, ...told.problems, ...read.problems, ...(judged?.problems ?? [])],
+  };
+  if (judged?.serves) return summary;
+  const rebuilt = options.rebuild
+    ? await options.rebuild(current)
+    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput, open: options.log });
+  // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
+  return {
+    ...summary,
+    ...rebuilt.details,
+    cached: false,
+    tail: rebuilt.tail,
+    problems: [...summary.problems, ...rebuiltProblems(current.path, rebuilt)],
+  };
+}
+
+/**
+ * Sizes each generation that may be opened. The current log is opened once for its size, first frame and
+ * (small logs) tail: its head's bytes are returned (`null` without one); the others are only sized. One
+ * that turns out not to be a regular file, or that the system would not give, is refused in place.
+ */
+function sizeGenerations(generations: Generation[], log: OpenLog | undefined): HeadBytes | null {
   let headBytes: HeadBytes | null = null;
   for (const g of generations) {
     if (g.blocked) continue;
@@ -302,7 +362,7 @@ async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions):
         g.bytes = statSync(g.path).size;
         continue;
       }
-      headBytes = readHeadBytes(g.path, options.log);
+      headBytes = readHeadBytes(g.path, log);
       g.bytes = headBytes.size;
     } catch (error) {
       // Swapped for a FIFO or the like since the folder was listed: refused like one listed as such. One the
@@ -312,6 +372,23 @@ async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions):
       else throw error;
     }
   }
+  return headBytes;
+}
+
+/** The checkpoint's part of a summary: its state and why, and how far the log runs beyond it. */
+type CacheFields = Partial<Pick<ChatSummary, "cacheState" | "cacheReason" | "behindBytes">>;
+
+/** What the folder's entries tell before any log is decoded. */
+interface FolderState {
+  lock: LockStatus;
+  /** Set when the checkpoint must not be opened (a FIFO, a link out of the folder…): then it is not read. */
+  cache: CacheFields | null;
+  /** The refused generations', the lock's and a blocked checkpoint's problems, in that order. */
+  problems: Problem[];
+}
+
+/** The folder's lock, and the problems of its refused generations, its lock and a checkpoint not to be opened. */
+function folderState(loc: ChatLocation, files: ChatFolderFiles, generations: Generation[]): FolderState {
   const problems: Problem[] = generations
     .filter((g) => g.refused)
     .map((g) => problemAt(g.blocked?.kind ?? ("form" as const), g.path, g.refused as string));
@@ -320,105 +397,134 @@ async function summarizeChatFiles(loc: ChatLocation, options: SummarizeOptions):
   if (lockBlocked) problems.push(problemAt(lockBlocked.kind, lockPath, lockBlocked.message));
   const lock: LockStatus = lockBlocked
     ? { state: "unknown", reason: lockBlocked.message }
-    : names.includes(LOCK_FILE)
+    : files.names.includes(LOCK_FILE)
       ? readLockStatus(lockPath)
       : { state: "none", reason: "No lock file." };
   const stale = lockProblem(lockPath, lock);
   if (stale) problems.push(stale);
   if (lock.unreadable) problems.push(problemAt("system", lockPath, lock.reason));
-  const summary: ChatSummary = { ...emptySummary(loc), generations, lock, problems };
   // Reported whether or not there is a log to go with it.
   const cacheBlocked = files.blocked.get(CACHE_FILE);
-  if (cacheBlocked) {
-    summary.cacheState = "unreadable";
-    summary.cacheReason = cacheBlocked.message;
-    problems.push(problemAt(cacheBlocked.kind, `${loc.dir}${sep}${CACHE_FILE}`, cacheBlocked.message));
-  }
-  const current = generations.find((g) => g.current);
-  if (!current || !headBytes) {
-    if (!generations.length) problems.push(problemAt("no-log", loc.dir, "The chat folder holds no log."));
-    return summary;
-  }
-  summary.format = current.format;
-  const head = await decodeLogHead(current.path, current.compressed, headBytes, options.memo, options.log);
-  options.onHead?.(head);
-  const first = head.first;
+  if (!cacheBlocked) return { lock, cache: null, problems };
+  problems.push(problemAt(cacheBlocked.kind, `${loc.dir}${sep}${CACHE_FILE}`, cacheBlocked.message));
+  return { lock, cache: { cacheState: "unreadable", cacheReason: cacheBlocked.message }, problems };
+}
+
+/** Who the log says the chat is. */
+interface ToldIdentity {
+  /** Set when the log opens with a format 4 header. */
+  header: boolean;
+  /** The chat's identity: its id and working folder always the stored ones. */
+  identity: ChatIdentity;
+  /** A header naming another chat or folder than where the log is stored. */
+  problems: Problem[];
+}
+
+/** The identity the current log's first line tells (a format 4 header, else the first line's time). */
+function logIdentity(loc: ChatLocation, current: Generation, first: LogHead["first"]): ToldIdentity {
   const header = asHeader(first);
-  let identity: ChatIdentity = header
-    ? { id: header.id, created: header.created, cwd: header.cwd, continues: header.continues }
-    : { id: loc.id, created: typeof first?.time === "string" ? first.time : null, cwd: loc.cwd, continues: null };
-  if (header && (header.id !== loc.id || header.cwd !== loc.cwd)) {
-    problems.push(
-      problemAt(
-        "identity",
-        current.path,
-        withRawLog(
-          `The log's header names chat "${header.id}" working in ${header.cwd ?? "no folder"}, but it is stored as chat "${loc.id}" under ${loc.group}.`,
-          current.path,
-        ),
-      ),
-    );
+  const created = header ? header.created : typeof first?.time === "string" ? first.time : null;
+  const identity: ChatIdentity = { id: loc.id, created, cwd: loc.cwd, continues: header ? header.continues : null };
+  if (!header || (header.id === loc.id && header.cwd === loc.cwd)) return { header: !!header, identity, problems: [] };
+  const problem = problemAt(
+    "identity",
+    current.path,
+    withRawLog(
+      `The log's header names chat "${header.id}" working in ${header.cwd ?? "no folder"}, but it is stored as chat "${loc.id}" under ${loc.group}.`,
+      current.path,
+    ),
+  );
+  return { header: true, identity, problems: [problem] };
+}
+
+/** A checkpoint as read: the one to judge, or why there is none to judge. */
+interface CheckpointRead {
+  checkpoint: Checkpoint | null;
+  /** Set when it could not be read: `unreadable`, and why. */
+  cache: CacheFields | null;
+  problems: Problem[];
+}
+
+const NO_CHECKPOINT: CheckpointRead = { checkpoint: null, cache: null, problems: [] };
+
+/** Reads the chat's checkpoint; one the system would not give or that does not parse is its problem. */
+async function readChatCheckpoint(cachePath: string): Promise<CheckpointRead> {
+  const read = await readCheckpoint(cachePath);
+  if (!read) return NO_CHECKPOINT;
+  if (!("error" in read)) return { checkpoint: read.checkpoint, cache: null, problems: [] };
+  if (read.system) {
+    const problem = problemAt("system", cachePath, `${read.error} The details were rebuilt from the log.`);
+    return { checkpoint: null, cache: { cacheState: "unreadable", cacheReason: read.error }, problems: [problem] };
   }
-  identity = { ...identity, id: loc.id, cwd: loc.cwd };
-  Object.assign(summary, { created: identity.created, continues: identity.continues });
-  let checkpoint: Checkpoint | null = null;
-  const cachePath = `${loc.dir}${sep}${CACHE_FILE}`;
-  if (!cacheBlocked && names.includes(CACHE_FILE)) {
-    const read = await readCheckpoint(cachePath);
-    if (read && "error" in read && read.system) {
-      summary.cacheState = "unreadable";
-      summary.cacheReason = read.error;
-      problems.push(problemAt("system", cachePath, `${read.error} The details were rebuilt from the log.`));
-    } else if (read && "error" in read) {
-      summary.cacheState = "unreadable";
-      summary.cacheReason = `The checkpoint cannot be read: ${read.error}`;
-      problems.push(problemAt("cache", cachePath, `${summary.cacheReason}; the details were rebuilt from the log.`));
-    } else if (read) checkpoint = read.checkpoint;
-  }
-  if (checkpoint && !header && identity.created === null) identity.created = checkpoint.identity.created;
-  if (checkpoint) {
-    const verdict = judgeCheckpoint(checkpoint, identity, {
-      name: current.name,
-      path: current.path,
-      size: head.size,
-      hashTail: head.hashTail,
-    });
-    summary.cacheState = verdict.state;
-    summary.cacheReason = verdict.reason;
-    summary.behindBytes = verdict.behindBytes;
-    if (verdict.state === "discarded") problems.push(discardedProblem(cachePath, verdict.reason));
-    if (verdict.state === "cached" || verdict.state === "behind") {
-      const d = checkpoint.details;
-      Object.assign(summary, {
-        cached: true,
-        title: d.title,
-        messages: d.messages,
-        firstActivity: identity.created,
-        lastActivity: d.lastActivity,
-        models: d.model ? [d.model] : [],
-        inputTokens: d.inputTokens,
-        outputTokens: d.outputTokens,
-      });
-      if (!options.verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes))) return summary;
-    }
-  }
-  const rebuilt = options.rebuild
-    ? await options.rebuild(current)
-    : await rebuildDetails(current.path, current.compressed, { batchOutput: options.batchOutput, open: options.log });
-  // Read whole (verify): the details shown are the log's, whatever the checkpoint said.
-  Object.assign(summary, rebuilt.details, { cached: false });
-  summary.tail = rebuilt.tail;
+  const cacheReason = `The checkpoint cannot be read: ${read.error}`;
+  const problem = problemAt("cache", cachePath, `${cacheReason}; the details were rebuilt from the log.`);
+  return { checkpoint: null, cache: { cacheState: "unreadable", cacheReason }, problems: [problem] };
+}
+
+/** A checkpoint judged against the log. */
+interface JudgedCheckpoint {
+  cache: Required<CacheFields>;
+  /** The checkpoint's details, when it is cached or behind. */
+  details: Partial<ChatSummary> | null;
+  /** True when its details are served as they are: the log need not be read whole. */
+  serves: boolean;
+  problems: Problem[];
+}
+
+/**
+ * Judges the checkpoint against the current log. A cached or behind one gives
+ * its details, served unless asked to verify or the log's part beyond it ends
+ * unfinished; a discarded one is a problem.
+ */
+function judgedCheckpoint(
+  checkpoint: Checkpoint,
+  told: ToldIdentity,
+  current: Generation,
+  head: LogHead,
+  cachePath: string,
+  verify: boolean,
+): JudgedCheckpoint {
+  // Without a header, the chat was created when its checkpoint says (the summary's `created` stays the log's).
+  const identity =
+    !told.header && told.identity.created === null
+      ? { ...told.identity, created: checkpoint.identity.created }
+      : told.identity;
+  const verdict = judgeCheckpoint(checkpoint, identity, {
+    name: current.name,
+    path: current.path,
+    size: head.size,
+    hashTail: head.hashTail,
+  });
+  const cache = { cacheState: verdict.state, cacheReason: verdict.reason, behindBytes: verdict.behindBytes };
+  if (verdict.state === "discarded")
+    return { cache, details: null, serves: false, problems: [discardedProblem(cachePath, verdict.reason)] };
+  if (verdict.state !== "cached" && verdict.state !== "behind")
+    return { cache, details: null, serves: false, problems: [] };
+  const d = checkpoint.details;
+  const details = {
+    cached: true,
+    title: d.title,
+    messages: d.messages,
+    firstActivity: identity.created,
+    lastActivity: d.lastActivity,
+    models: d.model ? [d.model] : [],
+    inputTokens: d.inputTokens,
+    outputTokens: d.outputTokens,
+  };
+  const serves = !verify && !(verdict.behindBytes && endsUnfinished(current, checkpoint.log.bytes));
+  return { cache, details, serves, problems: [] };
+}
+
+/** The problems a whole read of the log found: lines not JSON, lines over the limit, a stop, its tail. */
+function rebuiltProblems(path: string, rebuilt: RebuiltLog): Problem[] {
+  const problems: Problem[] = [];
   for (const n of rebuilt.badLines) {
-    problems.push(
-      problemAt("line", current.path, withRawLog(`Line ${n} of the log is not a JSON object.`, current.path)),
-    );
+    problems.push(problemAt("line", path, withRawLog(`Line ${n} of the log is not a JSON object.`, path)));
   }
-  for (const long of rebuilt.longLines) {
-    problems.push(problemAt("line", current.path, longLineProblem(current.path, long)));
-  }
-  if (rebuilt.error) problems.push(problemAt("unreadable", current.path, rebuilt.error));
-  if (rebuilt.tail?.message) problems.push(problemAt("tail", current.path, rebuilt.tail.message));
-  return summary;
+  for (const long of rebuilt.longLines) problems.push(problemAt("line", path, longLineProblem(path, long)));
+  if (rebuilt.error) problems.push(problemAt("unreadable", path, rebuilt.error));
+  if (rebuilt.tail?.message) problems.push(problemAt("tail", path, rebuilt.tail.message));
+  return problems;
 }
 
 /** The problem for a line over the line limit: where it is, how long, and that it is shown truncated. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemory, findMemory, memoryOverview } from "@/lib/memory";
 import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "@/lib/repair/testing";
-import { liveContext, MISSING_ROOT, type SourceContext } from "@/server/source/context";
+import { MISSING_ROOT } from "@/lib/roots";
+import { liveContext, type SourceContext } from "@/server/source/context";
 import { noSuchSource, SourceRegistry } from "@/server/source/registry";
 import { READS, type ReadName, runRead } from ".";
 

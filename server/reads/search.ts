@@ -27,10 +27,12 @@ export const ZSearch = z.object({
   chats: z.number().int().min(1).max(500).optional(),
 });
 
-/** The source's log folder (and its form) and state folder, or the sentence saying what is missing. */
+/**
+ * The source's log folder and state folder, or the sentence saying what is missing. Not the folder's form:
+ * reading the index needs none, so a search reads no `settings.json` (`search-settings.test.ts`).
+ */
 function indexRoots(ctx: SourceContext) {
-  const { logDir, compress } = requireLogFolder(ctx);
-  return { logs: logDir, state: requireSourceRoot(ctx, "state"), compress };
+  return { logs: requireSourceRoot(ctx, "logs"), state: requireSourceRoot(ctx, "state") };
 }
 
 /** Searches the index as it is; the page shows the index's freshness beside the results. */
@@ -57,10 +59,12 @@ export function readSearch(ctx: SourceContext, v: z.infer<typeof ZSearch>) {
  * or the log folder.
  */
 export async function readIndexStatus(ctx: SourceContext, refresh: "when-stale" | "now") {
-  const { logs, state, compress } = indexRoots(ctx);
+  const { logs, state } = indexRoots(ctx);
   const status = await indexStatus(state, logs);
   const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
   if (refresh === "now" || stale) {
+    // Only a refresh reads the logs, and judges them against the folder's form.
+    const { compress } = requireLogFolder(ctx);
     return (await startIndexRefresh(state, logs, { compress, runner: refreshInWorker })).status;
   }
   return status;

@@ -50,19 +50,12 @@ export const SOURCE_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
 /** The request header the proxy sets from a `/b/<id>/…` address (and strips from every other request). */
 export const SOURCE_HEADER = "x-oda-source";
 
-/** The sentence for each root the server was started without: one per root. */
-export const MISSING_ROOT = {
-  home: "No Oda home is set: start the dashboard with --home DIR or ODA_HOME.",
-  logs: "No log folder is set: start the dashboard with --logs DIR or ODA_LOG_DIR.",
-  state: "No admin state folder is set: start the dashboard with --state DIR or --home DIR.",
-} as const;
-
-// "not_found" for every missing root: a chat page without a log folder answers 404, a route 404.
-const REFUSAL = { code: "not_found", sentences: MISSING_ROOT } as const;
-
-/** The root `name` of this source, or its one "missing root" sentence (`not_found`). */
+/**
+ * The root `name` of this source, or the one "missing root" sentence of `lib/roots.ts` (`MISSING_ROOT`, the
+ * CLI's too), as `not_found`: a chat page without a log folder answers 404, a route 404.
+ */
 export function requireSourceRoot(ctx: SourceContext, name: RootName): string {
-  return requireRoot(ctx.roots, name, REFUSAL);
+  return requireRoot(ctx.roots, name, "not_found");
 }
 
 /** The log folder and its form, or the refusal for a missing log folder. */

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createBundle } from "@/lib/bundle";
 import { readOnlySentence } from "@/lib/bundle/messages";
 import { testScope } from "@/lib/bundle/test-scope";
+import { MISSING_ROOT } from "@/lib/roots";
 import { tempFolder } from "@/lib/test-temp";
-import { bundleIdOf, LIVE_ID, MISSING_ROOT, readStartRoots, requireSourceRoot, requireWritable } from "./context";
+import { bundleIdOf, LIVE_ID, readStartRoots, requireSourceRoot, requireWritable } from "./context";
 import { noSuchSource, SourceRegistry } from "./registry";
 
 /** A live installation (logs uncompressed), and two bundles made of it (different names, so two sources). */
@@ -88,7 +89,7 @@ describe("a source's context", () => {
     expect(() => requireWritable(registry.resolve(LIVE_ID))).not.toThrow();
   });
 
-  it("refuses a missing root with one code and one sentence each", () => {
+  it("refuses a missing root with one code and the one sentence each (lib/roots, the CLI's too)", () => {
     const registry = new SourceRegistry({ home: null, logs: null, state: null, demo: false });
     const live = registry.resolve(LIVE_ID);
     expect(() => requireSourceRoot(live, "home")).toThrow(
@@ -96,7 +97,6 @@ describe("a source's context", () => {
     );
     expect(() => requireSourceRoot(live, "logs")).toThrow(expect.objectContaining({ message: MISSING_ROOT.logs }));
     expect(() => requireSourceRoot(live, "state")).toThrow(expect.objectContaining({ message: MISSING_ROOT.state }));
-    expect(MISSING_ROOT.home).toBe("No Oda home is set: start the dashboard with --home DIR or ODA_HOME.");
   });
 
   it("reads the start environment once: serve --bundle gives a bundle source and a live one with no roots to write", () => {

@@ -10,8 +10,9 @@ import {
   type usageByChat,
 } from "@/lib/insights";
 import type { ChatsFilter } from "@/lib/insights/links";
+import { MISSING_ROOT } from "@/lib/roots";
 import { guardPage } from "@/server/access/guard";
-import { MISSING_ROOT, type SourceContext } from "@/server/source/context";
+import type { SourceContext } from "@/server/source/context";
 
 /**
  * The Insights page's first view, server-rendered from the search index as it

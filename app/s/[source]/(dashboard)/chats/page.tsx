@@ -5,7 +5,7 @@ import { UsageChats } from "@/components/chats/usage-chats";
 import { SearchBox } from "@/components/search/search-box";
 import { PageHeader } from "@/components/ui/page-header";
 import { readChatsFilter } from "@/lib/insights/links";
-import { MISSING_ROOT } from "@/server/source/context";
+import { MISSING_ROOT } from "@/lib/roots";
 import { pageSource } from "@/server/source/edge";
 import { logFolder } from "@/server/views/chat-list";
 import { loadChatsForTotal } from "@/server/views/insights";
