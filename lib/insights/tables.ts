@@ -10,7 +10,17 @@ import type {
   StorageSums,
   UsageSums,
 } from "../types";
-import { chatsHref, dayFilter, folderFilter, modelFilter, periodFilter, storageFilter } from "./links";
+import {
+  chatsHref,
+  dayFilter,
+  folderChatsFilter,
+  folderFilter,
+  listHref,
+  modelFilter,
+  periodFilter,
+  startedDayFilter,
+  storageFilter,
+} from "./links";
 import type { ReportScope } from "./usage";
 
 /**
@@ -36,8 +46,8 @@ export interface Table {
   columns: Column[];
   rows: (string | number)[][];
   /**
-   * Per linked column (by its label: "Total tokens", "Chats", "Chats active", "Total bytes"), per row, the chat
-   * list of the chats that cell sums or counts (null: no such list).
+   * Per linked column (by its label: "Total tokens", "Chats", "Chats started", "Chats active", "Total bytes"),
+   * per row, the chat list of the chats that cell sums or counts (null: no such list).
    */
   links?: Record<string, (string | null)[]>;
 }
@@ -121,10 +131,10 @@ export function activityTable(r: ActivityReport): Table {
     caption: `Chats started and active per day, ${r.scope.timezone}`,
     columns: [{ label: "Day" }, num("Chats started"), num("Chats active")],
     rows: r.days.map((d) => [d.date, d.started, d.active]),
-    ...linked(
-      ["Chats active"],
-      r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
-    ),
+    links: {
+      "Chats started": r.days.map((d) => (d.started ? listHref(startedDayFilter(r.scope, d.date)) : null)),
+      "Chats active": r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
+    },
   };
 }
 
@@ -134,6 +144,10 @@ export function activityFolderTable(r: ActivityReport): Table {
     caption: "Chats per working folder",
     columns: [{ label: "Working folder" }, num("Chats")],
     rows: r.folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats]),
+    ...linked(
+      ["Chats"],
+      r.folders.map((f) => listHref(folderChatsFilter(r.scope, f.cwd))),
+    ),
   };
 }
 
