@@ -15,6 +15,7 @@ import {
   storageChatsForFilter,
   storageReport,
   type UsageSums,
+  usageByChat,
   usageByFolder,
   usageByPeriod,
 } from ".";
@@ -23,7 +24,10 @@ import { readStarted, startedParam } from "./started";
 import {
   activityFolderTable,
   activityTable,
+  chatUsageTable,
   folderUsageTable,
+  formatTable,
+  largestChatsTable,
   modelTable,
   periodTable,
   storageFolderTable,
@@ -105,7 +109,13 @@ function listedRows(rows: ChatRow[], href: string | null | undefined): string[] 
   const q = new URL(String(href), "http://x").searchParams;
   // Not an Insights total's view: the plain list, which filters the rows it is given.
   expect(readChatsFilter(Object.fromEntries(q))).toBeNull();
-  const f = { ...NO_FILTERS, group: q.get("folder") ?? "", started: q.get("started") ?? "", tz: q.get("tz") ?? "" };
+  const f = {
+    ...NO_FILTERS,
+    group: q.get("folder") ?? "",
+    format: q.get("format") ?? "",
+    started: q.get("started") ?? "",
+    tz: q.get("tz") ?? "",
+  };
   return filterRows(rows, f)
     .map((r) => r.id)
     .sort();
@@ -348,6 +358,32 @@ describe("the chats behind each Insights total, across Berlin's change back to w
     // A zone this system does not know keeps no chat (the list says why).
     const f = { ...NO_FILTERS, started: "2026-10-25", tz: "Mars/Olympus" };
     expect(filterRows(folderRows, f)).toEqual([]);
+  });
+
+  it("lists each format's logs in the chat list's format filter; each top chat links to its own lines", () => {
+    for (const cwd of [undefined, "/work/a", ""]) {
+      const report = storageReport(db, { cwd });
+      const table = formatTable(report);
+      expect(report.byFormat.filter((g) => g.format !== null).length).toBeGreaterThanOrEqual(cwd === "" ? 1 : 2);
+      for (const [i, g] of report.byFormat.entries()) {
+        const href = table.links?.Logs?.[i];
+        if (g.format === null) {
+          expect(href).toBeNull();
+          continue;
+        }
+        const listed = listedRows(indexRows, href);
+        expect(listed, `format ${g.format} in ${cwd}`).toHaveLength(g.logs);
+        expect(listedRows(folderRows, href)).toEqual(listed);
+      }
+    }
+    const top = usageByChat(db, { tz: "Europe/Berlin" }, 20).chats;
+    expect(chatUsageTable(top).links?.["Total tokens"]).toEqual(
+      top.map((c) => `/chats/${encodeURIComponent(c.id)}?view=raw&usage=1`),
+    );
+    const largest = storageReport(db).largest;
+    expect(largestChatsTable(storageReport(db)).links?.["Total bytes"]).toEqual(
+      largest.map((c) => `/chats/${encodeURIComponent(c.id)}`),
+    );
   });
 
   it("sums each storage total's chats, chat by chat, to that total", () => {

@@ -1,4 +1,6 @@
 import { formatBinarySize } from "../bytes";
+import { chatHref } from "../routes";
+import { groupName } from "../sessions/names";
 // From the shared types module: chart-card and the tables run in the browser too.
 import type {
   ActivityReport,
@@ -122,6 +124,11 @@ export function chatUsageTable(chats: ChatUsage[]): Table {
       ...sumCells(c),
       c.modelsUsed.join(", "),
     ]),
+    // A chat's tokens link to the lines they come from: its log, showing the lines with usage.
+    ...linked(
+      ["Total tokens"],
+      chats.map((c) => `${chatHref(c.id, { view: "raw" })}&usage=1`),
+    ),
   };
 }
 
@@ -187,6 +194,10 @@ export function largestChatsTable(r: StorageReport): Table {
     caption: "Largest chats",
     columns: [{ label: "Chat" }, { label: "Working folder" }, num("Format"), ...STORAGE_COLUMNS],
     rows: r.largest.map((c) => [c.id, c.cwd ?? NO_FOLDER, c.format ?? "", ...storageCells(c)]),
+    ...linked(
+      ["Total bytes"],
+      r.largest.map((c) => chatHref(c.id)),
+    ),
   };
 }
 
@@ -201,6 +212,16 @@ export function formatTable(r: StorageReport): Table {
       g.bytes,
       g.decompressedBytes,
     ]),
+    // A format's logs: the chat list's own format filter (in the report's folder). "No usable log" counts only the
+    // chats with a log file, which that filter does not tell apart: no link.
+    ...linked(
+      ["Logs"],
+      r.byFormat.map((g) =>
+        g.format === null
+          ? null
+          : `/chats?${new URLSearchParams({ ...(r.cwd === null ? {} : { folder: groupName(r.cwd) }), format: String(g.format) })}`,
+      ),
+    ),
   };
 }
 
