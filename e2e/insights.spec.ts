@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeAllIndexes, handleOf, refreshIndex } from "../lib/index";
+import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../lib/index";
 import {
   activityByDay,
   type ChatsFilter,
@@ -13,6 +13,8 @@ import {
   usageByFolder,
   usageByPeriod,
 } from "../lib/insights";
+import { startedQuarters, startedWithin } from "../lib/insights/started";
+import { groupName } from "../lib/sessions/names";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
 
@@ -155,7 +157,7 @@ test.describe("insights", () => {
     await expect(page.getByRole("checkbox", { name: "Group by working folder" })).toBeVisible();
   });
 
-  test("chats-active counts, the (no model) row and storage bytes link to the chats they count or sum", async ({
+  test("chats-active and chats-started counts, folder counts, the (no model) row and storage bytes link to their chats", async ({
     page,
     oda,
   }) => {
@@ -166,6 +168,9 @@ test.describe("insights", () => {
       dayChats: string[];
       noModel: { messages: number; chats: number };
       storage: { chats: number; totalBytes: number };
+      all: number;
+      started: { date: string; ids: string[] };
+      folder: { cwd: string; ids: string[]; all: number };
     };
     try {
       await refreshIndex(state, oda.logs);
@@ -178,6 +183,18 @@ test.describe("insights", () => {
       expect(noModel.totals.messages).toBe(none.messages);
       const totals = storageReport(db).totals;
       expect(storageChatsForFilter(db, { sum: "bytes" }).chats).toHaveLength(totals.chats);
+      // The chats that started on a day (in Paris), and those of one folder among them, as Insights counts them.
+      const chats = (await listChatsFromIndex(state, oda.logs)).chats;
+      const started = activityByDay(db, { tz: "Europe/Paris" }).days.find((d) => d.started > 1);
+      if (!started) throw new Error("the demo data has no day with two chats started");
+      const on = { from: started.date, to: started.date };
+      const startedChats = chats.filter((c) => startedWithin(c.firstActivity, startedQuarters(on, "Europe/Paris")));
+      expect(startedChats).toHaveLength(started.started);
+      const dated = activityByDay(db, { tz: "Europe/Paris", since: started.date, until: started.date });
+      const folder = dated.folders.find((f) => f.cwd !== null);
+      if (!folder?.cwd) throw new Error("no chat with a working folder started on that day");
+      const inFolder = startedChats.filter((c) => c.cwd === folder.cwd);
+      expect(inFolder).toHaveLength(folder.chats);
       want = {
         day,
         dayChats: chatsForFilter(db, { from: day.date, to: day.date, tz: "Europe/Paris" }).chats.map(
@@ -185,6 +202,13 @@ test.describe("insights", () => {
         ),
         noModel: { messages: none.messages, chats: noModel.totals.chats },
         storage: { chats: totals.chats, totalBytes: totals.totalBytes },
+        all: chats.length,
+        started: { date: started.date, ids: startedChats.map((c) => c.id) },
+        folder: {
+          cwd: folder.cwd,
+          ids: inFolder.map((c) => c.id),
+          all: chats.filter((c) => c.cwd === folder.cwd).length,
+        },
       };
     } finally {
       closeAllIndexes();
@@ -208,6 +232,49 @@ test.describe("insights", () => {
     const chatRows = page.getByRole("table", { name: "Chats in this filter, most tokens first" }).locator("tbody tr");
     await expect(chatRows).toHaveCount(want.day.active);
     await expect(chatRows.locator("th")).toHaveText(want.dayChats);
+
+    // A day's "Chats started" count opens the chat list itself, narrowed to the chats that started that day.
+    const listed = (count: number) =>
+      page.getByText(new RegExp(`^Showing ${n(count)} of ${n(want.all)} chats;`)).first();
+    const listRows = page.getByRole("table", { name: "Chats" }).getByRole("row");
+    await page.goto("/insights?tz=Europe%2FParis");
+    await activity.getByRole("button", { name: "Table view" }).click();
+    const startedRow = activity
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: want.started.date, exact: true }) });
+    await startedRow
+      .locator("td")
+      .nth(0)
+      .getByRole("link", { name: n(want.started.ids.length), exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/chats\\?started=${want.started.date}&tz=Europe%2FParis$`));
+    await expect(page.getByText(`Chats started on ${want.started.date} (days in Europe/Paris)`)).toBeVisible();
+    await expect(listed(want.started.ids.length)).toBeVisible({ timeout: 30_000 });
+    for (const id of want.started.ids) await expect(listRows.filter({ hasText: id })).toHaveCount(1);
+    await expect(page.getByLabel("Started from")).toHaveValue(want.started.date);
+    await expect(page.getByLabel("Started to")).toHaveValue(want.started.date);
+    await expectAccessible(page);
+
+    // A folder's count in "Chats per working folder", on the page narrowed to that day: the folder's chats that
+    // started that day; clearing the days leaves every chat of the folder.
+    await page.goto(`/insights?tz=Europe%2FParis&since=${want.started.date}&until=${want.started.date}`);
+    const perFolder = page.getByRole("region", { name: "Chats per working folder" });
+    await perFolder
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: want.folder.cwd, exact: true }) })
+      .getByRole("link", { name: n(want.folder.ids.length), exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/chats\\?folder=[^&]+&started=${want.started.date}&tz=Europe%2FParis$`));
+    await expect(
+      page.getByText(`Chats started on ${want.started.date} in ${want.folder.cwd} (days in Europe/Paris)`),
+    ).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Working folder" })).toHaveValue(groupName(want.folder.cwd));
+    await expect(listed(want.folder.ids.length)).toBeVisible({ timeout: 30_000 });
+    for (const id of want.folder.ids) await expect(listRows.filter({ hasText: id })).toHaveCount(1);
+    await page.getByRole("button", { name: "Clear start days" }).click();
+    await expect(page).toHaveURL(/\/chats\?folder=[^&]+$/);
+    await expect(page.getByText(/^Chats started/)).toHaveCount(0);
+    await expect(listed(want.folder.all)).toBeVisible();
 
     // The "(no model)" row: the chats with messages that name no model, their messages summing to the row's.
     await page.goto("/insights?tz=Europe%2FParis");

@@ -1,11 +1,13 @@
 "use client";
 
+import { readStarted, startedParam } from "@/lib/insights/started";
+import { systemTimeZone } from "@/lib/insights/tz";
 import type { ListFilters } from "./list-view";
 
 const FIELD =
   "rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-600 dark:bg-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600";
 
-/** The list's find box and filters: working folder, lock state, format, problems only. */
+/** The list's find box and filters: working folder, start days, lock state, format, problems only. */
 export function ChatListFilters({
   filters,
   onChange,
@@ -18,6 +20,14 @@ export function ChatListFilters({
   formats: number[];
 }) {
   const set = <K extends keyof ListFilters>(key: K, value: ListFilters[K]) => onChange({ ...filters, [key]: value });
+  const days = readStarted(filters.started) ?? { from: null, to: null };
+  // A day picked here is a day in this browser's zone, unless the address already names one (an Insights link).
+  const setDays = (from: string | null, to: string | null) =>
+    onChange({
+      ...filters,
+      started: from === null && to === null ? "" : startedParam({ from, to }),
+      tz: filters.tz || systemTimeZone(),
+    });
   return (
     <search aria-label="Find and filter chats" className="flex flex-wrap items-end gap-3">
       <label className="flex flex-col gap-1 text-sm">
@@ -40,6 +50,26 @@ export function ChatListFilters({
             </option>
           ))}
         </select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Started from</span>
+        <input
+          type="date"
+          value={days.from ?? ""}
+          max={days.to ?? undefined}
+          onChange={(e) => setDays(e.target.value || null, days.to)}
+          className={FIELD}
+        />
+      </label>
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Started to</span>
+        <input
+          type="date"
+          value={days.to ?? ""}
+          min={days.from ?? undefined}
+          onChange={(e) => setDays(days.from, e.target.value || null)}
+          className={FIELD}
+        />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>Lock state</span>

@@ -12,6 +12,7 @@ import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
 import { filterRows, groupOptions, groupRows, NO_FILTERS, sameFilters, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
+import { StartedNote } from "./started-note";
 import { useChatList } from "./use-chat-list";
 
 /** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
@@ -59,6 +60,7 @@ export function ChatList() {
           <DuplicateLinks problems={state.problems} />
         </section>
       )}
+      <StartedNote filters={filters} onChange={setFilters} />
       <div className="flex flex-wrap items-end justify-between gap-3">
         <ChatListFilters filters={filters} onChange={setFilters} groups={groups} formats={formats} />
         <div className="flex items-center gap-3">

@@ -19,6 +19,9 @@ const PARAMS = {
   lock: parseAsStringLiteral(LOCKS),
   format: parseAsString.withDefault(""),
   problems: parseAsBoolean.withDefault(false),
+  // The days chats started on (`lib/insights/started.ts`) and the zone they are in: what Insights links to.
+  started: parseAsString.withDefault(""),
+  tz: parseAsString.withDefault(""),
   sort: parseAsStringLiteral(SORT_KEYS).withDefault("lastActivity"),
   dir: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
   grouped: parseAsBoolean.withDefault(true),
@@ -28,8 +31,16 @@ const PARAMS = {
 export function useListUrlState() {
   const [q, setQ] = useQueryStates(PARAMS, { history: "replace" });
   const filters: ListFilters = useMemo(
-    () => ({ find: q.find, group: q.folder, lock: q.lock ?? "", format: q.format, problemsOnly: q.problems }),
-    [q.find, q.folder, q.lock, q.format, q.problems],
+    () => ({
+      find: q.find,
+      group: q.folder,
+      lock: q.lock ?? "",
+      format: q.format,
+      problemsOnly: q.problems,
+      started: q.started,
+      tz: q.tz,
+    }),
+    [q.find, q.folder, q.lock, q.format, q.problems, q.started, q.tz],
   );
   const sort: Sort = useMemo(() => ({ key: q.sort, dir: q.dir }), [q.sort, q.dir]);
   return {
@@ -41,6 +52,9 @@ export function useListUrlState() {
         lock: LOCKS.find((l) => l === f.lock) ?? null,
         format: f.format,
         problems: f.problemsOnly,
+        started: f.started,
+        // The zone goes with the days: without them it says nothing.
+        tz: f.started ? f.tz : "",
       }),
     sort,
     onSort: (key: SortKey) =>

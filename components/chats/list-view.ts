@@ -1,3 +1,5 @@
+import { isOdaError } from "@/lib/errors";
+import { readStarted, startedQuarters, startedWithin, startedZone } from "@/lib/insights/started";
 import type { ChatRow } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
@@ -18,10 +20,38 @@ export interface ListFilters {
   format: string;
   /** Matched against id and title, case-insensitive. */
   find: string;
+  /** The days chats started on, as `started=` spells them (`lib/insights/started.ts`); "" for any. */
+  started: string;
+  /** The zone those days are in; "" for this browser's. */
+  tz: string;
 }
 
 /** Every chat: what Clear filters sets. */
-export const NO_FILTERS: ListFilters = { group: "", lock: "", problemsOnly: false, format: "", find: "" };
+export const NO_FILTERS: ListFilters = {
+  group: "",
+  lock: "",
+  problemsOnly: false,
+  format: "",
+  find: "",
+  started: "",
+  tz: "",
+};
+
+/** The start-day filter resolved: its quarter hours in its zone, or the sentence saying why it cannot be used. */
+export type StartedRange = { lo: number; hi: number; tz: string } | { error: string };
+
+/** The quarter hours a `started=` filter keeps, in its zone; null when it is not set (or not a day). */
+export function startedRange(f: Pick<ListFilters, "started" | "tz">): StartedRange | null {
+  const days = readStarted(f.started);
+  if (!days) return null;
+  try {
+    const tz = startedZone(f.tz);
+    return { ...startedQuarters(days, tz), tz };
+  } catch (error) {
+    if (isOdaError(error)) return { error: error.message };
+    throw error;
+  }
+}
 
 /** True when two sets of filters select the same chats. */
 export function sameFilters(a: ListFilters, b: ListFilters): boolean {
@@ -30,7 +60,9 @@ export function sameFilters(a: ListFilters, b: ListFilters): boolean {
     a.lock === b.lock &&
     a.problemsOnly === b.problemsOnly &&
     a.format === b.format &&
-    a.find.trim() === b.find.trim()
+    a.find.trim() === b.find.trim() &&
+    a.started === b.started &&
+    a.tz === b.tz
   );
 }
 
@@ -74,12 +106,15 @@ function value(row: ChatRow, key: SortKey): string | number {
   }
 }
 
-/** Rows matching every filter. */
+/** Rows matching every filter (a start-day filter in a zone this system does not know keeps none). */
 export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
   const needle = f.find.trim().toLowerCase();
+  const started = startedRange(f);
+  const range = started && "error" in started ? { lo: 0, hi: 0 } : started;
   return rows.filter(
     (r) =>
       (!f.group || r.group === f.group) &&
+      (!range || startedWithin(r.firstActivity, range)) &&
       (!f.lock || r.lock.state === f.lock) &&
       (!f.problemsOnly || r.problems.length > 0) &&
       (!f.format || (f.format === "none" ? r.format === null : String(r.format) === f.format)) &&

@@ -5,6 +5,7 @@ import { isSystemError } from "../fs/system-error";
 import type { ChatSummary } from "../sessions";
 import { CACHE_FILE, LOCK_FILE } from "../sessions/names";
 import { type Db, perConnection } from "./per-connection";
+import { QUARTER_MS, startQuarter } from "./quarter";
 
 /**
  * The usage facts the index keeps for Insights (issue 17): each message line's
@@ -16,8 +17,7 @@ import { type Db, perConnection } from "./per-connection";
  * folder's first view aggregates in a fraction of a second).
  */
 
-/** Milliseconds in a quarter hour, the unit of `usage.q`. */
-export const QUARTER_MS = 900_000;
+export { QUARTER_MS } from "./quarter";
 
 /** The usage table; `q` is `floor(ts / QUARTER_MS)` in UTC, -1 for a message with no readable time. */
 export const USAGE_SCHEMA = `
@@ -166,9 +166,8 @@ function sizeOf(path: string): number {
 export function chatFacts(summary: ChatSummary, dir: string, names?: readonly string[]): ChatFacts {
   const size = (name: string) => (names && !names.includes(name) ? 0 : sizeOf(`${dir}${sep}${name}`));
   const older = summary.generations.filter((g) => !g.current);
-  const started = summary.firstActivity === null ? Number.NaN : Date.parse(summary.firstActivity);
   return {
-    start_q: Number.isFinite(started) && started >= 0 ? Math.floor(started / QUARTER_MS) : null,
+    start_q: startQuarter(summary.firstActivity),
     format: summary.format,
     old_bytes: older.reduce((n, g) => n + g.bytes, 0),
     old_logs: older.length,

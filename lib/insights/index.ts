@@ -7,6 +7,7 @@
  *
  * - `usageByPeriod(db, "daily"|"weekly"|"monthly", filter)`, `usageByChat`, `usageByFolder`
  * - `activityByDay(db, filter)`: chats started and active per day, chats per folder
+ * - `started.ts`: the chat list's filter by start day, by the same days (pure, for the browser)
  * - `storageReport(db, {cwd})`: bytes per folder, chat, generation, checkpoints, locks
  * - `memoryInsights(home)`: what each workspace's chats receive, memories per set and source
  * - `insightsOverview(...)`: everything the page's first view shows, in one call
@@ -35,15 +36,28 @@ export {
   chatsHref,
   dayFilter,
   describeChatsFilter,
+  folderChatsFilter,
   folderFilter,
+  type ListFilter,
+  listHref,
   modelFilter,
   periodFilter,
   readChatsFilter,
   scopeFilter,
+  startedDayFilter,
   storageFilter,
 } from "./links";
 export { type MemoryInsights, memoryInsights, type SetCounts } from "./memory";
 export type { InsightsFilter } from "./scope";
+export {
+  describeStartedDays,
+  readStarted,
+  type StartedDays,
+  startedParam,
+  startedQuarters,
+  startedWithin,
+  startedZone,
+} from "./started";
 export {
   type ChatStorageRow,
   type FolderStorage,

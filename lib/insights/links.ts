@@ -1,3 +1,5 @@
+import { groupName } from "../sessions/names";
+import { type StartedDays, startedParam } from "./started";
 import type { Period, ReportScope } from "./usage";
 
 /**
@@ -32,9 +34,13 @@ export function chatsHref(f: ChatsFilter): string {
   return s ? `/chats?${s}` : "/chats";
 }
 
-/** Reads a filter from the chat list's search params; null when it carries none (the plain list). */
+/**
+ * Reads a filter from the chat list's search params; null when it carries none (the plain list). `started=`
+ * is the plain list's own filter (chats counted, not summed: `listHref`), which its `tz=` goes with.
+ */
 export function readChatsFilter(raw: Record<string, string | string[] | undefined>): ChatsFilter | null {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  if (first(raw.started) !== undefined) return null;
   const f: ChatsFilter = {};
   const from = first(raw.from);
   const to = first(raw.to);
@@ -123,4 +129,46 @@ export function storageFilter(cwd: string | null | undefined): ChatsFilter {
 /** The filter of one working folder's total (`null`: chats with none). */
 export function folderFilter(scope: ReportScope, cwd: string | null): ChatsFilter {
   return { ...scopeFilter(scope), cwd: cwd ?? "" };
+}
+
+/**
+ * The plain chat list's filters an Insights count of chats links to: the local days the chats started on (in
+ * `tz`), and a working folder (`null`: chats with none), which the list filters by its group folder. The list
+ * reads them from its URL (`components/chats/list-url.ts`) over the index's rows or the folder's alike.
+ */
+export interface ListFilter {
+  started?: StartedDays;
+  tz?: string;
+  cwd?: string | null;
+}
+
+/** The plain chat list's address for a filter: `/chats?folder=--%2Fwork%2Fa--&started=2026-10-25&tz=…`. */
+export function listHref(f: ListFilter): string {
+  const q = new URLSearchParams();
+  if (f.cwd !== undefined) q.set("folder", groupName(f.cwd));
+  if (f.started) q.set("started", startedParam(f.started));
+  if (f.started && f.tz) q.set("tz", f.tz);
+  const s = q.toString();
+  return s ? `/chats?${s}` : "/chats";
+}
+
+/** The chats one day's "Chats started" count counts: started that day, in the report's folder (any model). */
+export function startedDayFilter(scope: ReportScope, day: string): ListFilter {
+  return {
+    started: { from: day, to: day },
+    tz: scope.timezone,
+    ...(scope.cwd === null ? {} : { cwd: scope.cwd }),
+  };
+}
+
+/**
+ * The chats one row of "Chats per working folder" counts: every chat of the folder, or (with the report's
+ * dates) those started on those days (any model).
+ */
+export function folderChatsFilter(scope: ReportScope, cwd: string | null): ListFilter {
+  const dated = scope.since !== null || scope.until !== null;
+  return {
+    cwd,
+    ...(dated ? { started: { from: scope.since, to: scope.until }, tz: scope.timezone } : {}),
+  };
 }

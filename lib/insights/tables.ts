@@ -1,4 +1,6 @@
 import { formatBinarySize } from "../bytes";
+import { chatHref } from "../routes";
+import { groupName } from "../sessions/names";
 // From the shared types module: chart-card and the tables run in the browser too.
 import type {
   ActivityReport,
@@ -10,7 +12,17 @@ import type {
   StorageSums,
   UsageSums,
 } from "../types";
-import { chatsHref, dayFilter, folderFilter, modelFilter, periodFilter, storageFilter } from "./links";
+import {
+  chatsHref,
+  dayFilter,
+  folderChatsFilter,
+  folderFilter,
+  listHref,
+  modelFilter,
+  periodFilter,
+  startedDayFilter,
+  storageFilter,
+} from "./links";
 import type { ReportScope } from "./usage";
 
 /**
@@ -36,8 +48,8 @@ export interface Table {
   columns: Column[];
   rows: (string | number)[][];
   /**
-   * Per linked column (by its label: "Total tokens", "Chats", "Chats active", "Total bytes"), per row, the chat
-   * list of the chats that cell sums or counts (null: no such list).
+   * Per linked column (by its label: "Total tokens", "Chats", "Chats started", "Chats active", "Total bytes"),
+   * per row, the chat list of the chats that cell sums or counts (null: no such list).
    */
   links?: Record<string, (string | null)[]>;
 }
@@ -112,6 +124,11 @@ export function chatUsageTable(chats: ChatUsage[]): Table {
       ...sumCells(c),
       c.modelsUsed.join(", "),
     ]),
+    // A chat's tokens link to the lines they come from: its log, showing the lines with usage.
+    ...linked(
+      ["Total tokens"],
+      chats.map((c) => `${chatHref(c.id, { view: "raw" })}&usage=1`),
+    ),
   };
 }
 
@@ -121,10 +138,10 @@ export function activityTable(r: ActivityReport): Table {
     caption: `Chats started and active per day, ${r.scope.timezone}`,
     columns: [{ label: "Day" }, num("Chats started"), num("Chats active")],
     rows: r.days.map((d) => [d.date, d.started, d.active]),
-    ...linked(
-      ["Chats active"],
-      r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
-    ),
+    links: {
+      "Chats started": r.days.map((d) => (d.started ? listHref(startedDayFilter(r.scope, d.date)) : null)),
+      "Chats active": r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
+    },
   };
 }
 
@@ -134,6 +151,10 @@ export function activityFolderTable(r: ActivityReport): Table {
     caption: "Chats per working folder",
     columns: [{ label: "Working folder" }, num("Chats")],
     rows: r.folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats]),
+    ...linked(
+      ["Chats"],
+      r.folders.map((f) => listHref(folderChatsFilter(r.scope, f.cwd))),
+    ),
   };
 }
 
@@ -173,6 +194,10 @@ export function largestChatsTable(r: StorageReport): Table {
     caption: "Largest chats",
     columns: [{ label: "Chat" }, { label: "Working folder" }, num("Format"), ...STORAGE_COLUMNS],
     rows: r.largest.map((c) => [c.id, c.cwd ?? NO_FOLDER, c.format ?? "", ...storageCells(c)]),
+    ...linked(
+      ["Total bytes"],
+      r.largest.map((c) => chatHref(c.id)),
+    ),
   };
 }
 
@@ -187,6 +212,16 @@ export function formatTable(r: StorageReport): Table {
       g.bytes,
       g.decompressedBytes,
     ]),
+    // A format's logs: the chat list's own format filter (in the report's folder). "No usable log" counts only the
+    // chats with a log file, which that filter does not tell apart: no link.
+    ...linked(
+      ["Logs"],
+      r.byFormat.map((g) =>
+        g.format === null
+          ? null
+          : `/chats?${new URLSearchParams({ ...(r.cwd === null ? {} : { folder: groupName(r.cwd) }), format: String(g.format) })}`,
+      ),
+    ),
   };
 }
 

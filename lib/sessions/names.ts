@@ -9,13 +9,15 @@ const SAFE = /^[A-Za-z0-9._-]$/;
 /** Names with nothing to encode (the common case) skip the byte-by-byte work. */
 const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+// No Buffer: the chat list in the browser names a working folder's group (`groupName`) too.
+const utf8Bytes = new TextEncoder();
 
 /** Encodes a chat id or working folder as a folder name. */
 export function encodeName(value: string): string {
   const allDots = /^\.+$/.test(value);
   if (!allDots && PLAIN_NAME.test(value)) return value;
   let out = "";
-  for (const byte of Buffer.from(value, "utf8")) {
+  for (const byte of utf8Bytes.encode(value)) {
     const ch = String.fromCharCode(byte);
     out += SAFE.test(ch) && !(allDots && ch === ".") ? ch : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }

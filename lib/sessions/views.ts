@@ -31,6 +31,8 @@ export interface ChatRow {
   group: string;
   cwd: string | null;
   created: string | null;
+  /** The time of its first activity: the day it started (`lib/insights/started.ts`), as Insights counts it. */
+  firstActivity: string | null;
   lastActivity: string | null;
   messages: number;
   tokens: number;

@@ -56,6 +56,7 @@ export function toRow(chat: ChatSummary): ChatRow {
     group: chat.group,
     cwd: chat.cwd,
     created: chat.created,
+    firstActivity: chat.firstActivity,
     lastActivity: chat.lastActivity,
     messages: chat.messages,
     tokens: chat.inputTokens + chat.outputTokens,
