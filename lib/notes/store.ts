@@ -134,7 +134,7 @@ export function readAllNotes(stateDir: string): { chat: string; notes: Note[] }[
   }
   const all = names.flatMap((n) => {
     const file = readFile(join(notesFolder(stateDir), n));
-    return file && file.notes.length ? [{ chat: file.chat, notes: readNotes(stateDir, file.chat) }] : [];
+    return file?.notes.length ? [{ chat: file.chat, notes: readNotes(stateDir, file.chat) }] : [];
   });
   return all.sort((a, b) => a.chat.localeCompare(b.chat));
 }

@@ -181,7 +181,7 @@ export function isProblemLine(line: LogLine): boolean {
  */
 export function isUserLine(line: LogLine): boolean {
   const json = line.json;
-  if (!json || json.role !== "user") return false;
+  if (json?.role !== "user") return false;
   if (json.type === undefined) return true;
   if (json.type !== "message") return false;
   const content = json.content;
