@@ -133,3 +133,71 @@ describe("parse ∘ serialise", () => {
     );
   });
 });
+
+describe("format, the edges", () => {
+  it("counts code points like the string iterator, at every surrogate boundary", () => {
+    // Code units on each side of the surrogate ranges, in every sequence of up to three: a pair counts once,
+    // a lone surrogate (at the end, before a non-low unit, or a low one first) counts as one.
+    const units = [0x41, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000];
+    const strings = [""];
+    for (let len = 1; len <= 3; len++)
+      for (let n = 0; n < units.length ** len; n++) {
+        let s = "";
+        for (let k = 0, r = n; k < len; k++, r = Math.floor(r / units.length))
+          s += String.fromCharCode(units[r % units.length] as number);
+        strings.push(s);
+      }
+    for (const s of strings) expect(countCodePoints(s), JSON.stringify(s)).toBe([...s].length);
+    expect(countCodePoints("\ud800\udc00")).toBe(1);
+    expect(countCodePoints("\ud800")).toBe(1);
+  });
+
+  it("writes no field that is not given, and keeps the contract's fields over unknown ones of the same name", () => {
+    const raw = serialiseMemoryFile(
+      {
+        title: "T",
+        enabled: true,
+        source: "user",
+        otherFields: [
+          ["title", "other"],
+          ["enabled", false],
+          ["x", 1],
+        ],
+      },
+      "body",
+    );
+    expect(raw).toBe("---\ntitle: T\nenabled: true\nsource: user\nx: 1\n---\n\nbody\n");
+  });
+
+  it("takes a title or a text exactly at its limit, and one code point over it refused", () => {
+    const limits = { titleMaxChars: 3, textMaxChars: 5 };
+    expect(checkTitleAndText("abc", "abcde", limits)).toEqual([]);
+    expect(checkTitleAndText("abcd", "abcde", limits)).toEqual([
+      { field: "title", message: "A memory title is limited to 3 characters; this one has 4." },
+    ]);
+    expect(checkTitleAndText("abc", "abcdef", limits)).toEqual([
+      {
+        field: "text",
+        message: "A memory is limited to 5 characters; this one has 6. Shorten it or split it into several memories.",
+      },
+    ]);
+    // Counted after normalising: white space at the ends is not counted, runs inside count as one.
+    expect(checkTitleAndText("  a  b ", " abcde \n", limits)).toEqual([]);
+  });
+
+  it("notes only what happened: one addition, a title change, removals by title", () => {
+    const a = { id: "a", title: "A", text: "x" };
+    const tail = "This applies from now on; the rest of your memory is unchanged.";
+    expect(describePayloadNote([], [a])).toBe(`Your memory has changed.\n\nAdded:\n\n## A\nx\n\n${tail}`);
+    expect(describePayloadNote([a], [{ ...a, title: "A2" }])).toBe(
+      `Your memory has changed.\n\nChanged:\n\n## A2\nx\n\n${tail}`,
+    );
+    expect(describePayloadNote([a, { id: "b", title: "B", text: "y" }], [])).toBe(
+      `Your memory has changed.\n\nRemoved: "A", "B".\n\n${tail}`,
+    );
+    // The same memories in another order: nothing to say.
+    expect(describePayloadNote([a, { id: "b", title: "B", text: "y" }], [{ id: "b", title: "B", text: "y" }, a])).toBe(
+      null,
+    );
+  });
+});
