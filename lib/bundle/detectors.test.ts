@@ -206,3 +206,79 @@ describe("Detectors.find, exactly", () => {
     expect(spans(d, "Zx81mQ")).toEqual([["key", "Zx81mQ", "Zx81mQ"]]);
   });
 });
+
+describe("Detectors.find, from the mutation run's survivors", () => {
+  const none: DetectorContext = { homes: [], hosts: [], keywords: [] };
+  const spans = (d: Detectors, text: string) => d.find(text).map((f) => [f.kind, text.slice(f.start, f.end)]);
+
+  it("finds nothing in the word null when it has no keywords, homes, hosts or learned values", () => {
+    // String.prototype.matchAll(null) searches for "null": each pattern is used only when there is one.
+    expect(new Detectors(none, new Set([...all])).find("null /home/null")).toEqual([
+      { kind: "home", start: 11, end: 15, from: 5, value: "null" },
+    ]);
+    expect(new Detectors(none, new Set([...all])).find("null")).toEqual([]);
+  });
+
+  it("finds keys only when keys are chosen", () => {
+    const text = "password=9f86d081884c7d659a2feaa0c55ad015";
+    expect(spans(new Detectors(none, new Set<RedactKind>(["email"])), text)).toEqual([]);
+    expect(spans(new Detectors(none, new Set<RedactKind>(["key"])), text)).toEqual([
+      ["key", "9f86d081884c7d659a2feaa0c55ad015"],
+    ]);
+  });
+
+  it("finds every one of several literal homes and hosts", () => {
+    const d = new Detectors(
+      { homes: ["/srv/ana", "/opt/bo"], hosts: ["box-1", "box-2"], keywords: [] },
+      new Set<RedactKind>(["home", "host"]),
+    );
+    expect(spans(d, "/opt/bo box-2 /srv/ana box-1")).toEqual([
+      ["home", "/opt/bo"],
+      ["host", "box-2"],
+      ["home", "/srv/ana"],
+      ["host", "box-1"],
+    ]);
+  });
+
+  it("leaves a user-<n> placeholder in a home path alone, and nothing else that looks like one", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["home"]));
+    expect(spans(d, "/home/user-12/x")).toEqual([]);
+    expect(spans(d, "/home/xuser-1/x /home/user-1x/y /home/user-/z")).toEqual([
+      ["home", "xuser-1"],
+      ["home", "user-1x"],
+      ["home", "user-"],
+    ]);
+  });
+
+  it("takes an e-mail's domain with all its labels", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["email"]));
+    expect(spans(d, "ana@mail.example.org")).toEqual([["email", "ana@mail.example.org"]]);
+  });
+
+  it("IPv4: every group of one to three digits, the look past its end, and version words right before it", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["ip"]));
+    expect(spans(d, "10.10.10.10")).toEqual([["ip", "10.10.10.10"]]);
+    expect(spans(d, "10.0.0.12")).toEqual([["ip", "10.0.0.12"]]);
+    expect(spans(d, "1.2.3.4 9")).toEqual([["ip", "1.2.3.4"]]);
+    expect(spans(d, "1.2.3.4ab9 1.2.3.4a.5")).toEqual([]);
+    expect(spans(d, "ver 10.0.0.1, version : 10.0.0.2, version:10.0.0.3")).toEqual([]);
+    // The version word is looked for in the twelve characters before the address only.
+    expect(spans(d, "release:          10.0.0.1")).toEqual([["ip", "10.0.0.1"]]);
+  });
+
+  it("keeps two spans that touch, and prefers the longest learned value where both would match", () => {
+    const d = new Detectors({ ...none, keywords: ["ab", "cd"] }, new Set<RedactKind>(["keyword"]));
+    expect(spans(d, "abcd")).toEqual([
+      ["keyword", "ab"],
+      ["keyword", "cd"],
+    ]);
+    const l = new Detectors(none, new Set<RedactKind>());
+    l.learn("key", "host.example");
+    l.learn("key", "host.example.org");
+    l.learn("key", "wxyz");
+    expect(spans(l, "host.example.org wxyz")).toEqual([
+      ["key", "host.example.org"],
+      ["key", "wxyz"],
+    ]);
+  });
+});
