@@ -3,12 +3,15 @@ import { describe, expect, it } from "vitest";
 import {
   checkTitleAndText,
   countCodePoints,
+  countUtf8Bytes,
   describePayloadNote,
   estimateTokens,
   type MemoryFields,
   normaliseTitle,
   renderPayload,
+  SOURCE_WORDS,
   serialiseMemoryFile,
+  VERSION_SOURCES,
 } from "./format";
 import { DEFAULT_LIMITS } from "./limits";
 import { parseMemorySource } from "./parse";
@@ -135,6 +138,38 @@ describe("parse ∘ serialise", () => {
 });
 
 describe("format, the edges", () => {
+  it("has the contract's version sources, in its order, with the dashboard's words for each", () => {
+    // docs/file-contract.md, "A version is a past state …": the suffixes of a version's name.
+    expect(VERSION_SOURCES).toEqual(["chat", "settings", "restore", "undo", "external", "found"]);
+    expect(SOURCE_WORDS).toEqual({
+      chat: "from a chat",
+      settings: "in Settings",
+      restore: "restored",
+      undo: "undone",
+      external: "edited outside the app",
+      found: "found",
+    });
+  });
+
+  it("writes a long title on one line, never folded", () => {
+    const title = "word ".repeat(24).trim();
+    expect(serialiseMemoryFile({ title, enabled: true, source: "user" }, "x")).toBe(
+      `---\ntitle: ${title}\nenabled: true\nsource: user\n---\n\nx\n`,
+    );
+  });
+
+  it("counts UTF-8 bytes: one to four per code point", () => {
+    expect(countUtf8Bytes("aé€😀")).toBe(1 + 2 + 3 + 4);
+    expect(countUtf8Bytes("")).toBe(0);
+  });
+
+  it("writes a document in YAML 1.2's core schema: a string that 1.1 would read as a boolean stays plain", () => {
+    // YAML 1.1 reads yes/no/on/off as booleans and quotes them; the contract's reader is 1.2 core.
+    expect(serialiseMemoryFile({ title: "yes", enabled: true, source: "user" }, "x")).toBe(
+      "---\ntitle: yes\nenabled: true\nsource: user\n---\n\nx\n",
+    );
+  });
+
   it("counts code points like the string iterator, at every surrogate boundary", () => {
     // Code units on each side of the surrogate ranges, in every sequence of up to three: a pair counts once,
     // a lone surrogate (at the end, before a non-low unit, or a low one first) counts as one.
