@@ -174,7 +174,7 @@ describe("atomic, the edges", () => {
   });
 
   it("removes leftovers by age (exactly the minimum age is old enough), files only, and none of a missing folder", async () => {
-    const now = Date.now();
+    const now = Math.floor(Date.now() / 1000) * 1000; // whole seconds: the file times hold them exactly
     const at = async (name: string, ageMs: number) => {
       await writeFile(join(dir, name), "x");
       await utimes(join(dir, name), new Date(now - ageMs), new Date(now - ageMs));
