@@ -1,4 +1,4 @@
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -131,6 +131,21 @@ describe("atomic, the edges", () => {
     expect((e3 as TargetedError).target).toBe(path);
   });
 
+  it("passes on a failure that is not an object as it is", async () => {
+    const path = join(dir, "0000000a");
+    for (const thrown of ["boom", null])
+      await expect(
+        writeFileAtomic(path, "new", { fs: { ...fsp, rename: async () => Promise.reject(thrown) } as AtomicFs }),
+      ).rejects.toBe(thrown);
+  });
+
+  it("closes the temporary file it wrote", async () => {
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 20; i++) await (await stageFile(join(dir, `f${i}`), "x")).discard();
+    expect(open()).toBe(before);
+  });
+
   it("fsyncFolder ignores the answers of folders that cannot be synced, throws any other, and closes", async () => {
     for (const [code, thrown] of [
       ["EINVAL", false],
@@ -170,6 +185,8 @@ describe("atomic, the edges", () => {
     ] as const);
     await expect(run).rejects.toBe(first);
     expect(await readdir(dir)).toEqual(["a"]);
+    // A result that is an object but no staged write is left alone.
+    await expect(settleStaged([Promise.resolve({}), Promise.reject(first)] as const)).rejects.toBe(first);
     expect(await readFile(a, "utf8")).toBe("old");
   });
 
