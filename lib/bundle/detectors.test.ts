@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DetectorContext, REDACT_KINDS, type RedactKind } from "./detectors";
+import { type DetectorContext, Detectors, REDACT_KINDS, type RedactKind } from "./detectors";
 import { Redactor } from "./redactor";
 
 const ctx: DetectorContext = { homes: ["/root", "/home/ana"], hosts: ["build-box-7"], keywords: ["Falcon"] };
@@ -112,5 +112,173 @@ describe("a JSON value", () => {
       '{"type":"message","input":{"api_key": "<key-1>","note":"plain words here"}}',
     );
     expect(r.redactJson({ password: "Zx81mQ2vL7pW4nR9tK3s-other" })).toEqual({ password: "<key-2>" });
+  });
+});
+
+describe("Detectors.find, exactly", () => {
+  const only = (...kinds: RedactKind[]) => new Set<RedactKind>(kinds);
+  const spans = (d: Detectors, text: string) => d.find(text).map((f) => [f.kind, text.slice(f.start, f.end), f.value]);
+
+  it("skips empty keywords and one-character homes and hosts, which would match everywhere", () => {
+    const d = new Detectors({ homes: ["/", ""], hosts: ["a", ""], keywords: ["", "Falcon"] }, new Set([...all]));
+    expect(spans(d, "a / b FALCON")).toEqual([["keyword", "FALCON", "falcon"]]);
+  });
+
+  it("finds a kind only when it is chosen", () => {
+    const c: DetectorContext = { homes: ["/srv/ana"], hosts: ["build-box-7"], keywords: ["Falcon"] };
+    const text = "falcon /srv/ana build-box-7 /home/bo a@b.io 10.0.0.1 ::1";
+    expect(spans(new Detectors(c, only()), text)).toEqual([]);
+    expect(spans(new Detectors(c, only("keyword")), text)).toEqual([["keyword", "falcon", "falcon"]]);
+    expect(spans(new Detectors(c, only("home")), text)).toEqual([
+      ["home", "/srv/ana", "/srv/ana"],
+      ["home", "bo", "bo"],
+    ]);
+    expect(spans(new Detectors(c, only("host")), text)).toEqual([["host", "build-box-7", "build-box-7"]]);
+    expect(spans(new Detectors(c, only("email")), text)).toEqual([["email", "a@b.io", "a@b.io"]]);
+    expect(spans(new Detectors(c, only("ip")), text)).toEqual([
+      ["ip", "10.0.0.1", "10.0.0.1"],
+      ["ip", "::1", "::1"],
+    ]);
+  });
+
+  it("gives each home path's user name with where its whole match begins", () => {
+    const d = new Detectors({ homes: [], hosts: [], keywords: [] }, only("home"));
+    expect(d.find("at /Users/bo/x")).toEqual([{ kind: "home", start: 10, end: 12, from: 3, value: "bo" }]);
+    // A placeholder left by an earlier pass is not a user name.
+    expect(d.find("/home/user-1/x /home/<home-2>/y")).toEqual([]);
+  });
+
+  it("maps hosts, e-mails, keywords and IPv6 to lower case, a literal home as it is", () => {
+    const d = new Detectors({ homes: ["/srv/Ana"], hosts: ["Box-7"], keywords: ["Falcon"] }, new Set([...all]));
+    expect(spans(d, "BOX-7 Ana@B.IO FALCON FE80::1 /srv/Ana")).toEqual([
+      ["host", "BOX-7", "box-7"],
+      ["email", "Ana@B.IO", "ana@b.io"],
+      ["keyword", "FALCON", "falcon"],
+      ["ip", "FE80::1", "fe80::1"],
+      ["home", "/srv/Ana", "/srv/Ana"],
+    ]);
+  });
+
+  it("takes IPv4 addresses whole, not inside longer dotted numbers or after a version word", () => {
+    const d = new Detectors({ homes: [], hosts: [], keywords: [] }, only("ip"));
+    expect(spans(d, "10.0.0.1")).toEqual([["ip", "10.0.0.1", "10.0.0.1"]]);
+    expect(spans(d, "1.2.3.4.5 a1.2.3.4 1.2.3.4x9 256.1.1.1")).toEqual([]);
+    expect(spans(d, "1.2.3.4x")).toEqual([["ip", "1.2.3.4", "1.2.3.4"]]);
+    expect(spans(d, "v1.2.3.4 release: 10.0.0.1 build 10.0.0.2 ver. 10.0.0.3")).toEqual([]);
+    // The version word must be right before it: twelve characters back at most.
+    expect(spans(d, "version was 10.0.0.1")).toEqual([["ip", "10.0.0.1", "10.0.0.1"]]);
+  });
+
+  it("takes IPv6 with :: or eight groups, never a bare :: or a time of day", () => {
+    const d = new Detectors({ homes: [], hosts: [], keywords: [] }, only("ip"));
+    expect(spans(d, "1:2:3:4:5:6:7:8")).toEqual([["ip", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"]]);
+    expect(spans(d, "1:2:3:4:5:6:7 a::b:: std::vector :: 12:34:56")).toEqual([]);
+  });
+
+  it("keeps the earliest, then the longest, of overlapping spans", () => {
+    const d = new Detectors({ homes: [], hosts: ["example.org"], keywords: ["ana", "mple"] }, new Set([...all]));
+    expect(spans(d, "ana@example.org")).toEqual([["email", "ana@example.org", "ana@example.org"]]);
+    expect(spans(d, "xana@example.org")).toEqual([["email", "xana@example.org", "xana@example.org"]]);
+    expect(spans(d, "example.org")).toEqual([["host", "example.org", "example.org"]]);
+    expect(spans(d, "ana mple")).toEqual([
+      ["keyword", "ana", "ana"],
+      ["keyword", "mple", "mple"],
+    ]);
+  });
+
+  it("learns values of four characters and more, not homes or keywords, and finds them whole, longest first", () => {
+    const d = new Detectors({ homes: [], hosts: [], keywords: [] }, only());
+    d.learn("home", "anahome");
+    d.learn("keyword", "kwkwkw");
+    d.learn("email", "abc");
+    d.learn("key", "Zx81mQ");
+    d.learn("key", "Zx81mQ-long");
+    // As the redactor learns them: an e-mail in lower case, found again whatever its case; a key exactly.
+    d.learn("email", "ana@example.org");
+    expect(spans(d, "anahome kwkwkw abc Zx81mQ zx81mq Zx81mQ-long xZx81mQ Zx81mQ_ ANA@example.ORG")).toEqual([
+      ["key", "Zx81mQ", "Zx81mQ"],
+      ["key", "Zx81mQ-long", "Zx81mQ-long"],
+      ["email", "ANA@example.ORG", "ana@example.org"],
+    ]);
+    expect(d.find("Zx81mQ-long")).toEqual([{ kind: "key", start: 0, end: 11, from: 0, value: "Zx81mQ-long" }]);
+    // Learning a value again changes nothing, not even its kind.
+    d.learn("ip", "Zx81mQ");
+    expect(spans(d, "Zx81mQ")).toEqual([["key", "Zx81mQ", "Zx81mQ"]]);
+  });
+});
+
+describe("Detectors.find, from the mutation run's survivors", () => {
+  const none: DetectorContext = { homes: [], hosts: [], keywords: [] };
+  const spans = (d: Detectors, text: string) => d.find(text).map((f) => [f.kind, text.slice(f.start, f.end)]);
+
+  it("finds nothing in the word null when it has no keywords, homes, hosts or learned values", () => {
+    // String.prototype.matchAll(null) searches for "null": each pattern is used only when there is one.
+    expect(new Detectors(none, new Set([...all])).find("null /home/null")).toEqual([
+      { kind: "home", start: 11, end: 15, from: 5, value: "null" },
+    ]);
+    expect(new Detectors(none, new Set([...all])).find("null")).toEqual([]);
+  });
+
+  it("finds keys only when keys are chosen", () => {
+    const text = "password=9f86d081884c7d659a2feaa0c55ad015";
+    expect(spans(new Detectors(none, new Set<RedactKind>(["email"])), text)).toEqual([]);
+    expect(spans(new Detectors(none, new Set<RedactKind>(["key"])), text)).toEqual([
+      ["key", "9f86d081884c7d659a2feaa0c55ad015"],
+    ]);
+  });
+
+  it("finds every one of several literal homes and hosts", () => {
+    const d = new Detectors(
+      { homes: ["/srv/ana", "/opt/bo"], hosts: ["box-1", "box-2"], keywords: [] },
+      new Set<RedactKind>(["home", "host"]),
+    );
+    expect(spans(d, "/opt/bo box-2 /srv/ana box-1")).toEqual([
+      ["home", "/opt/bo"],
+      ["host", "box-2"],
+      ["home", "/srv/ana"],
+      ["host", "box-1"],
+    ]);
+  });
+
+  it("leaves a user-<n> placeholder in a home path alone, and nothing else that looks like one", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["home"]));
+    expect(spans(d, "/home/user-12/x")).toEqual([]);
+    expect(spans(d, "/home/xuser-1/x /home/user-1x/y /home/user-/z")).toEqual([
+      ["home", "xuser-1"],
+      ["home", "user-1x"],
+      ["home", "user-"],
+    ]);
+  });
+
+  it("takes an e-mail's domain with all its labels", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["email"]));
+    expect(spans(d, "ana@mail.example.org")).toEqual([["email", "ana@mail.example.org"]]);
+  });
+
+  it("IPv4: every group of one to three digits, the look past its end, and version words right before it", () => {
+    const d = new Detectors(none, new Set<RedactKind>(["ip"]));
+    expect(spans(d, "10.10.10.10")).toEqual([["ip", "10.10.10.10"]]);
+    expect(spans(d, "10.0.0.12")).toEqual([["ip", "10.0.0.12"]]);
+    expect(spans(d, "1.2.3.4 9")).toEqual([["ip", "1.2.3.4"]]);
+    expect(spans(d, "1.2.3.4ab9 1.2.3.4a.5")).toEqual([]);
+    expect(spans(d, "ver 10.0.0.1, version : 10.0.0.2, version:10.0.0.3")).toEqual([]);
+    // The version word is looked for in the twelve characters before the address only.
+    expect(spans(d, "release:          10.0.0.1")).toEqual([["ip", "10.0.0.1"]]);
+  });
+
+  it("keeps two spans that touch, and prefers the longest learned value where both would match", () => {
+    const d = new Detectors({ ...none, keywords: ["ab", "cd"] }, new Set<RedactKind>(["keyword"]));
+    expect(spans(d, "abcd")).toEqual([
+      ["keyword", "ab"],
+      ["keyword", "cd"],
+    ]);
+    const l = new Detectors(none, new Set<RedactKind>());
+    l.learn("key", "host.example");
+    l.learn("key", "host.example.org");
+    l.learn("key", "wxyz");
+    expect(spans(l, "host.example.org wxyz")).toEqual([
+      ["key", "host.example.org"],
+      ["key", "wxyz"],
+    ]);
   });
 });

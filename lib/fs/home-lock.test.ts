@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OdaError } from "../errors";
-import { brokenLockSentence, lockFileProblem, withLockFile } from "./home-lock";
+import { brokenLockSentence, inspectLockFile, lockFileProblem, withLockFile } from "./home-lock";
 import { readProcessStartTime } from "./lock";
 
 let dir: string;
@@ -77,6 +77,26 @@ describe("a lock's name holding no lock (issue 24)", () => {
       (p) => symlink(join(dir, "nowhere"), p),
       `a symbolic link to ${"DIR"}/nowhere, which does not exist`,
     ],
+    [
+      "a link to a lock that exists",
+      async (p) => {
+        await writeFile(join(dir, "real"), JSON.stringify({ pid: 1, host: hostname(), startedAt: "x" }));
+        await symlink(join(dir, "real"), p);
+      },
+      `a symbolic link to ${"DIR"}/real`,
+    ],
+    [
+      "a socket",
+      // A process that binds a Unix socket there and exits without closing it leaves the socket file behind.
+      async (p) =>
+        void spawnSync(process.execPath, [
+          "-e",
+          `require("node:net").createServer().listen(${JSON.stringify(p)}, () => process.exit(0))`,
+        ]),
+      "a socket",
+    ],
+    // A character device (/dev/null's numbers): mknod needs root, which this suite runs as.
+    ["a device", async (p) => void execFileSync("mknod", [p, "c", "1", "3"]), "a device"],
   ];
   for (const [name, make, what] of cases) {
     it(`refuses at once with a sentence naming the path and what it is: ${name}`, async () => {
@@ -106,6 +126,29 @@ describe("a lock's name holding no lock (issue 24)", () => {
     });
     await expect(run).rejects.toThrow(expected);
     expect(ran).toBe(false);
+    expect(await readFile(path, "utf8")).toBe(content);
+  });
+
+  it("inspects an absent lock as absent, and a name the system will not look at as broken with its answer", async () => {
+    expect(await inspectLockFile(join(dir, ".lock"))).toEqual({ state: "absent" });
+    await writeFile(join(dir, "file"), "x");
+    const path = join(dir, "file", ".lock");
+    expect(await inspectLockFile(path)).toEqual({
+      state: "broken",
+      what: "cannot be looked at (the system answered ENOTDIR)",
+    });
+  });
+
+  it("a live holder is waited for and refused as busy, not as a broken lock", async () => {
+    const path = join(dir, ".lock");
+    const content = JSON.stringify({
+      pid: process.pid,
+      host: hostname(),
+      startedAt: (readProcessStartTime(process.pid) as Date).toISOString(),
+    });
+    await writeFile(path, content);
+    const run = withLockFile(path, { busy, broken, waitMs: 100 }, async () => "ran");
+    await expect(run).rejects.toThrow(/^busy$/);
     expect(await readFile(path, "utf8")).toBe(content);
   });
 

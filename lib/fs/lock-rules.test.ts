@@ -103,6 +103,14 @@ describe("the start-time tolerance of one second", () => {
   });
 });
 
+describe("this process's holder record", () => {
+  it("names its start time exactly as /proc shows it, as another process would judge it", () => {
+    const record = describeThisProcess();
+    expect(record).toEqual({ pid: process.pid, host: hostname(), startedAt: started.toISOString() });
+    expect(judgeHolder(record)).toEqual({ state: "live", reason: `Process ${process.pid} is running.` });
+  });
+});
+
 describe("reason sentences, exactly", () => {
   it("no file", () => {
     expect(readLockStatus(join(tempFolder("oda-lock-rules-"), "session.lock"))).toEqual({
@@ -212,6 +220,18 @@ describe("a process of another user", () => {
 });
 
 describe("readLockStatus", () => {
+  it("a lock the system will not open is unknown, with the system's answer in words, marked unreadable", () => {
+    // A regular file where the lock's folder should be: the open fails with ENOTDIR, a system error.
+    const file = join(tempFolder("oda-lock-rules-"), "not-a-folder");
+    writeFileSync(file, "x");
+    const path = join(file, "session.lock");
+    expect(readLockStatus(path)).toEqual({
+      state: "unknown",
+      reason: `${path} cannot be read: a part of its path is no longer a folder (the system answered "not a directory", ENOTDIR). It was probably replaced meanwhile; run the command again to see the folder as it is now.`,
+      unreadable: true,
+    });
+  });
+
   it("closes the lock file it reads", () => {
     const path = lockWith(JSON.stringify(me));
     const open = () => readdirSync("/proc/self/fd").length;

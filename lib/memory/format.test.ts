@@ -3,12 +3,15 @@ import { describe, expect, it } from "vitest";
 import {
   checkTitleAndText,
   countCodePoints,
+  countUtf8Bytes,
   describePayloadNote,
   estimateTokens,
   type MemoryFields,
   normaliseTitle,
   renderPayload,
+  SOURCE_WORDS,
   serialiseMemoryFile,
+  VERSION_SOURCES,
 } from "./format";
 import { DEFAULT_LIMITS } from "./limits";
 import { parseMemorySource } from "./parse";
@@ -130,6 +133,106 @@ describe("parse ∘ serialise", () => {
         expect(serialiseMemoryFile(parsed.fields, parsed.text)).toBe(serialiseMemoryFile(f, t));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("format, the edges", () => {
+  it("has the contract's version sources, in its order, with the dashboard's words for each", () => {
+    // docs/file-contract.md, "A version is a past state …": the suffixes of a version's name.
+    expect(VERSION_SOURCES).toEqual(["chat", "settings", "restore", "undo", "external", "found"]);
+    expect(SOURCE_WORDS).toEqual({
+      chat: "from a chat",
+      settings: "in Settings",
+      restore: "restored",
+      undo: "undone",
+      external: "edited outside the app",
+      found: "found",
+    });
+  });
+
+  it("writes a long title on one line, never folded", () => {
+    const title = "word ".repeat(24).trim();
+    expect(serialiseMemoryFile({ title, enabled: true, source: "user" }, "x")).toBe(
+      `---\ntitle: ${title}\nenabled: true\nsource: user\n---\n\nx\n`,
+    );
+  });
+
+  it("counts UTF-8 bytes: one to four per code point", () => {
+    expect(countUtf8Bytes("aé€😀")).toBe(1 + 2 + 3 + 4);
+    expect(countUtf8Bytes("")).toBe(0);
+  });
+
+  it("writes a document in YAML 1.2's core schema: a string that 1.1 would read as a boolean stays plain", () => {
+    // YAML 1.1 reads yes/no/on/off as booleans and quotes them; the contract's reader is 1.2 core.
+    expect(serialiseMemoryFile({ title: "yes", enabled: true, source: "user" }, "x")).toBe(
+      "---\ntitle: yes\nenabled: true\nsource: user\n---\n\nx\n",
+    );
+  });
+
+  it("counts code points like the string iterator, at every surrogate boundary", () => {
+    // Code units on each side of the surrogate ranges, in every sequence of up to three: a pair counts once,
+    // a lone surrogate (at the end, before a non-low unit, or a low one first) counts as one.
+    const units = [0x41, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000];
+    const strings = [""];
+    for (let len = 1; len <= 3; len++)
+      for (let n = 0; n < units.length ** len; n++) {
+        let s = "";
+        for (let k = 0, r = n; k < len; k++, r = Math.floor(r / units.length))
+          s += String.fromCharCode(units[r % units.length] as number);
+        strings.push(s);
+      }
+    for (const s of strings) expect(countCodePoints(s), JSON.stringify(s)).toBe([...s].length);
+    expect(countCodePoints("\ud800\udc00")).toBe(1);
+    expect(countCodePoints("\ud800")).toBe(1);
+  });
+
+  it("writes no field that is not given, and keeps the contract's fields over unknown ones of the same name", () => {
+    const raw = serialiseMemoryFile(
+      {
+        title: "T",
+        enabled: true,
+        source: "user",
+        otherFields: [
+          ["title", "other"],
+          ["enabled", false],
+          ["x", 1],
+        ],
+      },
+      "body",
+    );
+    expect(raw).toBe("---\ntitle: T\nenabled: true\nsource: user\nx: 1\n---\n\nbody\n");
+  });
+
+  it("takes a title or a text exactly at its limit, and one code point over it refused", () => {
+    const limits = { titleMaxChars: 3, textMaxChars: 5 };
+    expect(checkTitleAndText("abc", "abcde", limits)).toEqual([]);
+    expect(checkTitleAndText("abcd", "abcde", limits)).toEqual([
+      { field: "title", message: "A memory title is limited to 3 characters; this one has 4." },
+    ]);
+    expect(checkTitleAndText("abc", "abcdef", limits)).toEqual([
+      {
+        field: "text",
+        message: "A memory is limited to 5 characters; this one has 6. Shorten it or split it into several memories.",
+      },
+    ]);
+    // Counted after normalising: white space at the ends is not counted, runs inside count as one.
+    expect(checkTitleAndText("  a  b ", " abcde \n", limits)).toEqual([]);
+  });
+
+  it("notes only what happened: one addition, a title change, removals by title", () => {
+    const a = { id: "a", title: "A", text: "x" };
+    const tail = "This applies from now on; the rest of your memory is unchanged.";
+    expect(describePayloadNote([], [a])).toBe(`Your memory has changed.\n\nAdded:\n\n## A\nx\n\n${tail}`);
+    expect(describePayloadNote([a], [{ ...a, title: "A2" }])).toBe(
+      `Your memory has changed.\n\nChanged:\n\n## A2\nx\n\n${tail}`,
+    );
+    expect(describePayloadNote([a, { id: "b", title: "B", text: "y" }], [])).toBe(
+      `Your memory has changed.\n\nRemoved: "A", "B".\n\n${tail}`,
+    );
+    // The same memories in another order: nothing to say.
+    expect(describePayloadNote([a, { id: "b", title: "B", text: "y" }], [{ id: "b", title: "B", text: "y" }, a])).toBe(
+      null,
     );
   });
 });
