@@ -173,6 +173,9 @@ describe("Detectors.find, exactly", () => {
     const d = new Detectors({ homes: [], hosts: [], keywords: [] }, only("ip"));
     expect(spans(d, "1:2:3:4:5:6:7:8")).toEqual([["ip", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"]]);
     expect(spans(d, "1:2:3:4:5:6:7 a::b:: std::vector :: 12:34:56")).toEqual([]);
+    // Six groups and an IPv4 tail are an address whole: not only its IPv4 part is replaced.
+    expect(spans(d, "fe80:2:3:4:5:6:10.1.2.3")).toEqual([["ip", "fe80:2:3:4:5:6:10.1.2.3", "fe80:2:3:4:5:6:10.1.2.3"]]);
+    expect(spans(d, "1:2:3:4:5:1.2.3.4")).toEqual([["ip", "1.2.3.4", "1.2.3.4"]]);
   });
 
   it("keeps the earliest, then the longest, of overlapping spans", () => {

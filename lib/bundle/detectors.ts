@@ -56,6 +56,12 @@ const hasHome = (t: string) => t.includes("/home/") || t.includes("Users");
 const IPV4_HINT = /\.\d{1,3}\.\d/;
 // `::`, or three groups between colons (an address without `::` has eight groups); not a time of day.
 const IPV6_HINT = /::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:/;
+/** An IPv6 address written out whole: eight groups, or six and an IPv4 tail (`1:2:3:4:5:6:1.2.3.4`). */
+function allGroups(v: string): boolean {
+  const parts = v.split(":");
+  return parts.length === ((parts.at(-1) ?? "").includes(".") ? 7 : 8);
+}
+
 function push(out: Found[], kind: RedactKind, start: number, end: number, value: string, from = start): void {
   out.push({ kind, start, end, from, value });
 }
@@ -116,7 +122,7 @@ export class Detectors {
       if (IPV6_HINT.test(text)) {
         for (const m of text.matchAll(IPV6)) {
           const v = m[0];
-          if (/[0-9A-Fa-f]/.test(v) && (v.includes("::") || v.split(":").length === 8) && isIPv6(v))
+          if (/[0-9A-Fa-f]/.test(v) && (v.includes("::") || allGroups(v)) && isIPv6(v))
             push(found, "ip", m.index, m.index + v.length, v.toLowerCase());
         }
       }
