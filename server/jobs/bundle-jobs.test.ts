@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { CANCELLED } from "@/lib/bundle/in-worker";
-import { plantSecrets } from "@/lib/bundle/testing";
 import { testScope } from "@/lib/bundle/test-scope";
+import { plantSecrets } from "@/lib/bundle/testing";
 import { tempFolder } from "@/lib/test-temp";
 import { ABANDONED_AFTER_MS, bundleJob, cancelAbandonedJobs, startPreviewJob } from "./bundle-jobs";
 
