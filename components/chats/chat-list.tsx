@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -10,14 +10,20 @@ import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { filterRows, groupOptions, groupRows, NO_FILTERS, sameFilters, sortRows } from "./list-view";
+import { filterRows, groupOptions, groupRows, NO_FILTERS, type Sort, sameFilters, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { useChatList } from "./use-chat-list";
 
 /** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
 export function ChatList() {
-  const { state, listing, refetch } = useChatList();
   const { filters, setFilters, sort, onSort, grouped, setGrouped } = useListUrlState();
+  // The order asked of the server. The index's rows come in it: a new sort asks again, and the first rows of
+  // the new order come from the index's own order of that column, not from 100,000 rows sorted here. The
+  // folder's rows (no index: `state.order` null) are listed once and sorted here.
+  const [asked, setAsked] = useState<Sort>(sort);
+  const { state, listing, refetch } = useChatList(asked);
+  if (state.order && (asked.key !== sort.key || asked.dir !== sort.dir)) setAsked(sort);
+  const served = state.inOrder && state.order?.key === sort.key && state.order.dir === sort.dir;
 
   const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
   const formats = useMemo(
