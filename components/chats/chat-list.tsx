@@ -30,11 +30,14 @@ export function ChatList() {
     () => [...new Set(state.rows.map((r) => r.format).filter((f): f is number => f !== null))].sort((a, b) => a - b),
     [state.rows],
   );
-  const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
-  // While the index's rows stream in its own order (newest activity first), unfiltered, each group's place is
-  // laid out from the first batch, so the rows fill it and nothing under the pointer moves.
-  const inIndexOrder = sort.key === "lastActivity" && sort.dir === "desc" && sameFilters(filters, NO_FILTERS);
-  const layout = listing && inIndexOrder ? state.groups : null;
+  // Rows the server sent in the table's order are not sorted again here.
+  const shown = useMemo(
+    () => (served ? filterRows(state.rows, filters) : sortRows(filterRows(state.rows, filters), sort)),
+    [state.rows, filters, sort, served],
+  );
+  // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
+  // first batch, so the rows fill it and nothing under the pointer moves.
+  const layout = listing && served && sameFilters(filters, NO_FILTERS) ? state.groups : null;
   const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
 
