@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --sizes 10000,100000] [--million] [--huge-mb M] [--list-only] [--generate-only]`: how each cost grows with the
+ * `npm run bench:scale [-- --sizes 10000,100000] [--million] [--huge-mb M] [--list-only] [--generate-only] [--sort] [--out DIR]`: how each cost grows with the
  * number of chats (issue 28). For each size, a generated log folder (bench/out/scale, made once and
  * reused: short chats of three turns, each with its checkpoint, as Oda leaves them; with --huge-mb one
  * more chat whose log of about M MB decompressed has no checkpoint), and in one run:
@@ -13,11 +13,25 @@
  *    files a process), the index's size, and a rare-word `search` in a new process;
  *  - `/api/chats` first rows: the route's stream (`streamChatList`) over the fresh index, in this process;
  *  - every new process's peak RSS (GNU time).
+ * With `--sort`, only the chat list's orders read from the index, on the server's side (`lib/index/list-order.ts`):
+ * for each column and direction, the first page (the count, a seek in the column's index, 200 summaries:
+ * what `/api/chats?sort=…` sends first) and every page through to the end in pages of 2,000 by the cursor,
+ * against a baseline timed in the same run, a plain `SELECT` of every row's list columns; and the default
+ * order walked with `LIMIT … OFFSET` for comparison. Its index is built once (`sort-state-<n>` beside the
+ * folders) and reused. `--out` puts the folders elsewhere (made once, reused). `--copies K` also measures an
+ * index of K times as many chats made from the built one, each chat's row copied K-1 times under new ids (its
+ * summary, values and ties kept): the orders read only the chats' rows and their indexes, and a full build of
+ * 100,000 chats takes far longer than the orders it serves on a loaded machine.
  * The chats' files are dated an hour back, so none is racy (`remembered.ts`) unless the bench says so.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { Db } from "../lib/index/db";
+import { orderedChats, SORT_COLUMNS } from "../lib/index/list-order";
+import { IndexRows } from "../lib/index/list-rows";
+import { SUMMARY_COLUMNS } from "../lib/index/summary-codec";
+import { CHAT_SORT_KEYS } from "../lib/sessions/views";
 import { RARE } from "./index-data";
 import { makeScaleFolder } from "./scale-data";
 import { bundleCli, type Run, timed } from "./sessions-list";
@@ -29,13 +43,16 @@ const { values } = parseArgs({
     "huge-mb": { type: "string" },
     "list-only": { type: "boolean" },
     "generate-only": { type: "boolean" },
+    sort: { type: "boolean" },
+    copies: { type: "string" },
+    out: { type: "string" },
   },
 });
 const SIZES = values.sizes
   ? values.sizes.split(",").map(Number)
   : [10_000, 100_000, ...(values.million ? [1_000_000] : [])];
 const HUGE = Number(values["huge-mb"] ?? 0) * 1_000_000;
-const out = resolve(import.meta.dirname, "out", "scale");
+const out = values.out ? resolve(values.out) : resolve(import.meta.dirname, "out", "scale");
 const log = (s: string) => process.stderr.write(`${s}\n`);
 /** `timed` with the command's standard output kept in a file (GNU time measures the command itself). */
 function timedTo(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Run {
@@ -168,8 +185,109 @@ async function apiFirstRows(logs: string, state: string): Promise<string> {
   return `${firstMs.toFixed(0)} ms (checked ${verdict} at ${(allMs / 1000).toFixed(1)} s)`;
 }
 
+/** The median of `runs` timings of `f`, in ms. */
+function medianMs(runs: number, f: () => unknown): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    f();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)] as number;
+}
+
+/** `--sort`: the list's orders from the index at `n` chats, against a plain SELECT of every row. */
+async function benchSort(n: number): Promise<void> {
+  const { closeAllIndexes, handleOf, refreshIndex } = await import("../lib/index");
+  const logs = await makeScaleFolder(out, n, HUGE, log);
+  const state = join(out, `sort-state-${n}`);
+  const built = () => {
+    try {
+      return handleOf(state, logs).db.prepare("SELECT value FROM meta WHERE key = 'refreshedAt'").pluck().get();
+    } catch {
+      return undefined;
+    }
+  };
+  if (!built()) {
+    const t = performance.now();
+    await refreshIndex(state, logs, { compress: true });
+    log(`  ${n} chats: index built in ${((performance.now() - t) / 1000).toFixed(0)} s (once, reused)`);
+  }
+  measureSort(handleOf(state, logs).db);
+  const copies = Number(values.copies ?? 0);
+  if (copies > 1) {
+    const more = join(out, `sort-state-${n}x${copies}`);
+    if (!existsSync(join(more, "index.sqlite"))) {
+      closeAllIndexes();
+      mkdirSync(more, { recursive: true });
+      handleOf(state, logs).db.exec(`VACUUM INTO '${join(more, "index.sqlite")}'`);
+      const db = handleOf(more, logs).db;
+      const t = performance.now();
+      const cols =
+        "folder, cwd, title, first_activity, last_activity, messages, problems, source, fingerprint, format, summary, indexed_at";
+      db.transaction(() => {
+        for (let k = 1; k < copies; k++)
+          db.prepare(
+            `INSERT INTO chats (id, ${cols}) SELECT id || '-copy-${k}', ${cols} FROM chats WHERE id NOT LIKE '%-copy-%'`,
+          ).run();
+      })();
+      log(`  ${n}×${copies} chats: rows copied in ${((performance.now() - t) / 1000).toFixed(0)} s (once, reused)`);
+    }
+    measureSort(handleOf(more, logs).db);
+  }
+  closeAllIndexes();
+}
+
+/** The orders' figures over one index. */
+function measureSort(db: Db): void {
+  const count = db.prepare("SELECT count(*) FROM chats").pluck().get() as number;
+  const every = db.prepare(`SELECT cid, ${SUMMARY_COLUMNS}, source FROM chats`);
+  every.all();
+  const base = medianMs(3, () => every.all());
+  const page = 2000;
+  const readAll = (rows: IndexRows) => {
+    for (let at = 200; at < rows.count; at += page) rows.at(at, at + page);
+  };
+  console.log(
+    `\n${count.toLocaleString("en")} chats in the index; baseline, a plain SELECT of every row: ${base.toFixed(1)} ms`,
+  );
+  console.log("| order | first page (200) | × baseline | every page (2,000 each) | × baseline |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const key of CHAT_SORT_KEYS) {
+    for (const dir of ["desc", "asc"] as const) {
+      const order = { key, dir };
+      const first = medianMs(3, () => new IndexRows(db, 200, order));
+      const all = medianMs(1, () => readAll(new IndexRows(db, 200, order)));
+      console.log(
+        `| ${key} ${dir} | ${first.toFixed(1)} ms | ${(first / base).toFixed(3)}× | ${all.toFixed(0)} ms | ${(all / base).toFixed(2)}× |`,
+      );
+    }
+  }
+  // The default order as earlier pages were read: each page walks its offset again.
+  const { sql } = SORT_COLUMNS.lastActivity;
+  const offsetPage = db.prepare(`SELECT cid FROM chats ORDER BY ${sql} DESC, id LIMIT ? OFFSET ?`).pluck();
+  const offsets = medianMs(1, () => {
+    for (let at = 0; at < count; at += page) offsetPage.all(page, at);
+  });
+  const cursor = medianMs(1, () => {
+    let after: { key: string | number; id: string } | null = null;
+    for (let at = 0; at < count; at += page) {
+      const chats = orderedChats(db, { key: "lastActivity", dir: "desc" }, after, page);
+      const last = chats.at(-1);
+      if (last) after = { key: last.key, id: last.id };
+    }
+  });
+  console.log(
+    `| lastActivity desc, places only: LIMIT … OFFSET | ${offsets.toFixed(0)} ms | | by the cursor | ${cursor.toFixed(0)} ms (${(cursor / offsets).toFixed(2)}× the OFFSET walk) |`,
+  );
+}
+
 async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
+  if (values.sort) {
+    for (const n of SIZES) await benchSort(n);
+    return;
+  }
   if (values["generate-only"]) {
     for (const n of SIZES) await makeScaleFolder(out, n, HUGE, log);
     return;

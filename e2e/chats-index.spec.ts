@@ -34,6 +34,32 @@ test.describe("the chat list and the search index", () => {
     await expectAccessible(page);
   });
 
+  test("a sort chosen in the table is asked of the server, whose rows come in that order; Back keeps it", async ({
+    page,
+  }) => {
+    await page.goto("/chats");
+    await expect(page.getByRole("status").filter({ hasText: "search index" })).toHaveText(FROM_INDEX);
+    const table = page.getByRole("table", { name: "Chats" });
+    await page.getByLabel("Group by working folder").uncheck();
+    const titles = table.getByRole("row").getByRole("link");
+    const byTitle = ["Question 1 of c-okapi", "Question 1 of c-report", "Question 1 of c-stale"];
+    const asked = (dir: string) =>
+      page.waitForResponse((r) => new URL(r.url()).search === `?sort=title&dir=${dir}` && r.ok());
+    const ascending = asked("asc");
+    await table.getByRole("button", { name: "Title" }).click();
+    await ascending;
+    await expect(titles).toHaveText(byTitle);
+    const descending = asked("desc");
+    await table.getByRole("button", { name: "Title" }).click();
+    await descending;
+    await expect(titles).toHaveText([...byTitle].reverse());
+    await titles.first().click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Question 1 of c-stale");
+    await page.goBack();
+    await expect(table.getByRole("columnheader", { name: "Title" })).toHaveAttribute("aria-sort", "descending");
+    await expect(titles).toHaveText([...byTitle].reverse());
+  });
+
   test("after a turn is appended the list says the index is behind and shows the new count from the folder", async ({
     page,
     oda,

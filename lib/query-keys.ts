@@ -20,7 +20,9 @@ export const queryKeys = {
   },
   sessions: {
     all: ["sessions"] as const,
-    list: () => ["sessions", "list"] as const,
+    /** The chat list in one order (the index's rows come sorted by the server); `null`: the folder's order. */
+    list: (order?: { key: string; dir: string } | null) =>
+      order ? (["sessions", "list", order.key, order.dir] as const) : (["sessions", "list"] as const),
     chat: (id: string) => ["sessions", "chat", id] as const,
     /** `copy`: one copy of a chat stored in two places (0-based). */
     lines: (id: string, generation: string | null, from: number, copy?: number) =>

@@ -33,6 +33,8 @@ export type {
   ChatListSource,
   ChatProblem,
   ChatRow,
+  ChatSort,
+  ChatSortKey,
   LinesView,
   LineView,
   LockView,

@@ -74,6 +74,7 @@ export function CreateBundle() {
         />
       )}
       {checking?.state === "failed" && <Alert tone="error">{checking.error}</Alert>}
+      {checking?.state === "cancelled" && <Alert tone="info">{checking.error}</Alert>}
       {checking?.preview && (
         <BundlePreviewView
           preview={checking.preview}
@@ -88,6 +89,7 @@ export function CreateBundle() {
         />
       )}
       {status?.state === "failed" && <Alert tone="error">{status.error}</Alert>}
+      {status?.state === "cancelled" && <Alert tone="info">{status.error}</Alert>}
       {status?.state === "done" && job && (
         <div
           role="status"

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -10,26 +10,35 @@ import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { filterRows, groupOptions, groupRows, NO_FILTERS, sameFilters, sortRows } from "./list-view";
+import { filterRows, groupOptions, groupRows, NO_FILTERS, type Sort, sameFilters, sortRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { StartedNote } from "./started-note";
 import { useChatList } from "./use-chat-list";
 
 /** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
 export function ChatList() {
-  const { state, listing, refetch } = useChatList();
   const { filters, setFilters, sort, onSort, grouped, setGrouped } = useListUrlState();
+  // The order asked of the server. The index's rows come in it: a new sort asks again, and the first rows of
+  // the new order come from the index's own order of that column, not from 100,000 rows sorted here. The
+  // folder's rows (no index: `state.order` null) are listed once and sorted here.
+  const [asked, setAsked] = useState<Sort>(sort);
+  const { state, listing, refetch } = useChatList(asked);
+  if (state.order && (asked.key !== sort.key || asked.dir !== sort.dir)) setAsked(sort);
+  const served = state.inOrder && state.order?.key === sort.key && state.order.dir === sort.dir;
 
   const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
   const formats = useMemo(
     () => [...new Set(state.rows.map((r) => r.format).filter((f): f is number => f !== null))].sort((a, b) => a - b),
     [state.rows],
   );
-  const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
-  // While the index's rows stream in its own order (newest activity first), unfiltered, each group's place is
-  // laid out from the first batch, so the rows fill it and nothing under the pointer moves.
-  const inIndexOrder = sort.key === "lastActivity" && sort.dir === "desc" && sameFilters(filters, NO_FILTERS);
-  const layout = listing && inIndexOrder ? state.groups : null;
+  // Rows the server sent in the table's order are not sorted again here.
+  const shown = useMemo(
+    () => (served ? filterRows(state.rows, filters) : sortRows(filterRows(state.rows, filters), sort)),
+    [state.rows, filters, sort, served],
+  );
+  // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
+  // first batch, so the rows fill it and nothing under the pointer moves.
+  const layout = listing && served && sameFilters(filters, NO_FILTERS) ? state.groups : null;
   const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
 

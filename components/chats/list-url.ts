@@ -5,7 +5,16 @@ import { useMemo } from "react";
 import { firstDirection, type ListFilters, type Sort, type SortKey } from "./list-view";
 
 const LOCKS = ["none", "live", "stale", "unknown"] as const;
-const SORT_KEYS = ["title", "folder", "lastActivity", "messages", "tokens", "format", "lock", "problems"] as const;
+const SORT_KEYS = [
+  "title",
+  "folder",
+  "lastActivity",
+  "messages",
+  "tokens",
+  "format",
+  "lock",
+  "problems",
+] as const satisfies readonly SortKey[];
 
 /**
  * The chat list's filters, sort and grouping as URL search params (nuqs), so

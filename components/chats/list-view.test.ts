@@ -62,7 +62,7 @@ describe("the chat list streamed in the index's order, grouped", () => {
 });
 
 describe("sortRows", () => {
-  it("sorts by the key worked out once, ties by id, newest first for the default", () => {
+  it("sorts by the key worked out once, ties by id, the other direction the list reversed (as the index reads it)", () => {
     const rows = [
       row("c", "a", "2026-11-30T10:00:00.000Z", 5),
       row("a", "a", "2026-11-30T10:00:00.000Z", 9),
@@ -70,6 +70,7 @@ describe("sortRows", () => {
     ];
     expect(sortRows(rows, { key: "lastActivity", dir: "desc" }).map((r) => r.id)).toEqual(["a", "c", "b"]);
     expect(sortRows(rows, { key: "tokens", dir: "desc" }).map((r) => r.id)).toEqual(["a", "b", "c"]);
-    expect(sortRows(rows, { key: "tokens", dir: "asc" }).map((r) => r.id)).toEqual(["c", "a", "b"]);
+    expect(sortRows(rows, { key: "tokens", dir: "asc" }).map((r) => r.id)).toEqual(["c", "b", "a"]);
+    expect(sortRows(rows, { key: "lastActivity", dir: "asc" }).map((r) => r.id)).toEqual(["b", "c", "a"]);
   });
 });

@@ -1,14 +1,11 @@
 import { isOdaError } from "@/lib/errors";
 import { readStarted, startedQuarters, startedWithin, startedZone } from "@/lib/insights/started";
-import type { ChatRow } from "@/lib/types";
+import type { ChatRow, ChatSort, ChatSortKey } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
 
-export type SortKey = "title" | "folder" | "lastActivity" | "messages" | "tokens" | "format" | "lock" | "problems";
-export interface Sort {
-  key: SortKey;
-  dir: "asc" | "desc";
-}
+export type SortKey = ChatSortKey;
+export type Sort = ChatSort;
 
 export interface ListFilters {
   /** A group folder name, or "" for every working folder. */
@@ -123,18 +120,22 @@ export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
 }
 
 /**
- * Rows sorted by one column, ties by id (the index's own tie-break, so rows streamed in its order stay where
- * they are). Each row's key is worked out once, not in every comparison: 100,000 rows make about 1.7 million
- * comparisons, and a `Date.parse` or `toLowerCase` in each froze the page for a second or more.
+ * Rows sorted by one column as the index orders them (`lib/index/list-order.ts`): in the column's first
+ * direction ties go by id A to Z, and the other direction is that list reversed (ties Z to A). Each row's key
+ * is worked out once, not in every comparison: 100,000 rows make about 1.7 million comparisons, and a
+ * `Date.parse` or `toLowerCase` in each froze the page for a second or more. The index's rows come sorted
+ * by the server, so this runs for a folder's rows, or after the folder check changed some.
  */
 export function sortRows(rows: ChatRow[], sort: Sort): ChatRow[] {
-  const sign = sort.dir === "asc" ? 1 : -1;
+  const first = firstDirection(sort.key);
+  const sign = first === "asc" ? 1 : -1;
   const keyed = rows.map((row) => ({ row, key: value(row, sort.key) }));
   keyed.sort((a, b) => {
     if (a.key < b.key) return -sign;
     if (a.key > b.key) return sign;
     return a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0;
   });
+  if (sort.dir !== first) keyed.reverse();
   return keyed.map((k) => k.row);
 }
 

@@ -1,10 +1,11 @@
 "use client";
 
-import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
+import { experimental_streamedQuery as streamedQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { sourcePrefixOf } from "@/components/shell/query-client";
 import type { ErrorBody } from "@/lib/errors";
 import { queryKeys } from "@/lib/query-keys";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/types";
 
 /** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
 export interface ChatListState {
@@ -16,10 +17,24 @@ export interface ChatListState {
   index: ChatListSource | null;
   /** The index's groups and their counts (first batch), `null` when the folder is listed instead. */
   groups: NonNullable<ChatListBatch["groups"]> | null;
+  /** The order the server sent the rows in (the index's), `null` when the page sorts them (the folder's rows). */
+  order: ChatSort | null;
+  /** True while `rows` are all in `order`: no update from the folder check has changed or added one since. */
+  inOrder: boolean;
   error: string | null;
 }
 
-const EMPTY: ChatListState = { rows: [], problems: [], done: 0, total: null, index: null, groups: null, error: null };
+const EMPTY: ChatListState = {
+  rows: [],
+  problems: [],
+  done: 0,
+  total: null,
+  index: null,
+  groups: null,
+  order: null,
+  inOrder: false,
+  error: null,
+};
 
 type Chunk = ChatListBatch | { error: ErrorBody };
 
@@ -48,10 +63,10 @@ function merge(chunks: Chunk[]): Chunk[] {
  * Reads `/api/chats` (NDJSON) as the server lists the folder. Lines that arrive within `SHOW_EVERY_MS` of each
  * other go to the page as one batch; a pause in the stream shows what came so far.
  */
-async function* readListStream(signal: AbortSignal, prefix: string): AsyncGenerator<Chunk> {
+async function* readListStream(signal: AbortSignal, url: string): AsyncGenerator<Chunk> {
   let pending: Chunk[] = [];
   let first = true;
-  for await (const chunk of readListLines(signal, prefix, (wait) => (pending.length ? wait : null))) {
+  for await (const chunk of readListLines(signal, url, (wait) => (pending.length ? wait : null))) {
     if (first && chunk !== FLUSH) {
       // The first rows go out at once: they are the first paint.
       first = false;
@@ -69,10 +84,10 @@ const FLUSH = Symbol("flush");
 /** The stream's lines, and `FLUSH` every `SHOW_EVERY_MS` (and when the stream pauses with lines gathered). */
 async function* readListLines(
   signal: AbortSignal,
-  prefix: string,
+  url: string,
   gathering: (wait: number) => number | null,
 ): AsyncGenerator<Chunk | typeof FLUSH> {
-  const response = await fetch(`${prefix}/api/chats`, { signal, cache: "no-store" });
+  const response = await fetch(url, { signal, cache: "no-store" });
   if (!response.ok || !response.body) {
     const message = (await response.text()).trim() || `The chat list could not be read (${response.status}).`;
     yield { error: { code: "unexpected", message } };
@@ -135,6 +150,9 @@ function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullab
     total: rows.length,
     index: chunk.index ?? acc.index,
     groups: acc.groups,
+    order: acc.order,
+    // A changed row may have moved in the order, and a new one came last: the page sorts them again.
+    inOrder: acc.inOrder && !chunk.rows.length,
     error: null,
   };
 }
@@ -149,16 +167,27 @@ function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
     total: chunk.total,
     index: chunk.index ?? acc.index,
     groups: chunk.groups ?? acc.groups,
+    order: chunk.order ?? acc.order,
+    inOrder: chunk.order ? true : acc.inOrder,
     error: null,
   };
 }
 
-/** The streamed chat list through TanStack Query; `refetch()` lists the folder again. */
-export function useChatList() {
+/**
+ * The streamed chat list through TanStack Query; `refetch()` lists the folder again. `order` is asked of the
+ * server (the index's rows come in it; the folder's come as they are listed, `state.order` null). A list in
+ * another order is dropped once this one is asked for: one list of 100,000 rows is held, not one per sort.
+ */
+export function useChatList(order: ChatSort | null) {
+  const client = useQueryClient();
+  const queryKey = queryKeys.sessions.list(order);
   const query = useQuery({
-    queryKey: queryKeys.sessions.list(),
+    queryKey,
     queryFn: streamedQuery<Chunk, ChatListState>({
-      streamFn: ({ signal, client }) => readListStream(signal, sourcePrefixOf(client)),
+      streamFn: ({ signal, client }) => {
+        const asked = order ? `?${new URLSearchParams({ sort: order.key, dir: order.dir })}` : "";
+        return readListStream(signal, `${sourcePrefixOf(client)}/api/chats${asked}`);
+      },
       reducer: reduce,
       initialValue: EMPTY,
     }),
@@ -166,5 +195,13 @@ export function useChatList() {
     refetchOnWindowFocus: false,
     structuralSharing: false,
   });
+  const key = JSON.stringify(queryKey);
+  useEffect(() => {
+    client.removeQueries({
+      queryKey: queryKeys.sessions.list(),
+      predicate: (q) => JSON.stringify(q.queryKey) !== key,
+      type: "inactive",
+    });
+  }, [client, key]);
   return { state: query.data ?? EMPTY, listing: query.fetchStatus === "fetching", refetch: query.refetch };
 }

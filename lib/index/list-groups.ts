@@ -1,26 +1,9 @@
-import { type Db, type IndexHandle, readMeta } from "./db";
+import { type IndexHandle, readMeta } from "./db";
+import { indexedGroups } from "./list-rows";
+
+export { type IndexedGroup, indexedGroups } from "./list-rows";
+
 import { countProblemChatsNow } from "./problem-count";
-
-/** One working-folder group as the index holds it: its folder name, working folder and number of chats. */
-export interface IndexedGroup {
-  group: string;
-  cwd: string | null;
-  count: number;
-}
-
-/**
- * Every group of the index with its count of chats, read before the rows: the
- * chat list lays out each group's heading and place from its first paint, so
- * rows streamed in later fill their places instead of pushing the rest down.
- */
-export function indexedGroups(db: Db): IndexedGroup[] {
-  return db
-    .prepare(
-      `SELECT substr(folder, 1, instr(folder, '/') - 1) AS "group", min(cwd) AS cwd, count(*) AS count
-       FROM chats GROUP BY 1`,
-    )
-    .all() as IndexedGroup[];
-}
 
 /** Home's glance at the chats, from the index alone (no log folder listed). */
 export interface IndexGlance {

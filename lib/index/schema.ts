@@ -1,4 +1,5 @@
 import { ENTRIES_SCHEMA } from "./entry-codec";
+import { SORT_INDEXES } from "./list-order";
 import { USAGE_SCHEMA } from "./usage";
 
 /**
@@ -67,8 +68,8 @@ CREATE INDEX chats_cwd ON chats(cwd);
 CREATE INDEX chats_start ON chats(start_q);
 -- Newest first, as search results come: a query matching almost everywhere probes chats in this order.
 CREATE INDEX chats_recent ON chats(last_activity IS NULL, last_activity DESC, cid);
--- The chat list's order past its first page (list-rows.ts): read a page at a time from this index alone, no sort.
-CREATE INDEX chats_list ON chats(last_activity DESC, id);
+-- The chat list's orders, one index a sortable column (list-order.ts): a page is a seek, no sort.
+${SORT_INDEXES}
 -- Covers every Insights query over the chats: they scan this narrow copy instead of rows whose summary spills
 -- into overflow pages (the columns after it would cost a page chain each).
 CREATE INDEX chats_insights ON chats(cwd, start_q, format, log_size, log_dec, old_bytes, old_logs, cache_bytes, lock_bytes,

@@ -2,9 +2,10 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readLockStatus } from "../fs";
 import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessions";
+import type { ChatSort } from "../sessions/views";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
-import { IndexRows, type ListRow } from "./list-rows";
+import { type IndexedGroup, IndexRows, indexedGroups, type ListRow } from "./list-rows";
 import { scanChanges } from "./scan";
 import { decodeSummary } from "./summary-codec";
 
@@ -207,6 +208,8 @@ export interface ListFromIndexOptions {
   check?: () => Promise<Freshness>;
   /** Rows read at once, before any other (the chat list's first batch; default 200). */
   firstPage?: number;
+  /** The rows' order (default: newest activity first), read from its index (`list-order.ts`). */
+  order?: ChatSort;
 }
 
 /** The index's chat list before its freshness is known: the rows, and the check of them under way. */
@@ -223,6 +226,10 @@ export interface IndexedChatRows extends Omit<IndexedChatList, "freshness" | "ch
   freshness: Promise<Freshness>;
   /** False until a first refresh has finished (the rows are then no list at all). */
   built: boolean;
+  /** Every working-folder group with its count, read with the first rows (the same turn, the same connection). */
+  groups: IndexedGroup[];
+  /** The order of `chatsAt`. */
+  order: ChatSort;
 }
 
 /**
@@ -235,7 +242,14 @@ export async function listChatsFromIndex(
   handle: IndexHandle,
   options: ListFromIndexOptions = {},
 ): Promise<IndexedChatList> {
-  const { built: _built, count, chatsAt, ...rows } = readChatsFromIndex(handle, options);
+  const {
+    built: _built,
+    count,
+    chatsAt,
+    groups: _groups,
+    order: _order,
+    ...rows
+  } = readChatsFromIndex(handle, options);
   return { ...rows, chats: chatsAt(0, count), freshness: await rows.freshness };
 }
 
@@ -260,7 +274,8 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   // fingerprints they are compared by are read in one turn of the event loop; later rows are read as they
   // are asked for, and a refresh that ended meanwhile makes the list not current (`refreshedSince`), so
   // older rows never look current. The check is never reused: a change a second ago must not be served as fresh.
-  const rows = new IndexRows(db, options.firstPage ?? 200);
+  const rows = new IndexRows(db, options.firstPage ?? 200, options.order);
+  const groups = indexedGroups(db);
   // An index written before problems carried their paths is read as if it had them.
   const problems = (JSON.parse(readMeta(db, "folderProblems") ?? "[]") as Problem[]).map(withPaths);
   const form = readMeta(db, "compress");
@@ -281,5 +296,14 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   const freshness = scanned.then((f) => withForm(f, form, options.compress));
   // Awaited by the caller once the rows are shown; handled now so a failure meanwhile is not unhandled.
   freshness.catch(() => {});
-  return { count: rows.count, chatsAt, problems, sources, freshness, built: refreshedAt !== null };
+  return {
+    count: rows.count,
+    chatsAt,
+    problems,
+    sources,
+    freshness,
+    built: refreshedAt !== null,
+    groups,
+    order: rows.order,
+  };
 }

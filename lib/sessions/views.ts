@@ -60,6 +60,24 @@ export interface ChatListSource {
 }
 
 /** One batch of the streamed list (NDJSON line). */
+/** The chat list's sortable columns. */
+export const CHAT_SORT_KEYS = [
+  "title",
+  "folder",
+  "lastActivity",
+  "messages",
+  "tokens",
+  "format",
+  "lock",
+  "problems",
+] as const;
+export type ChatSortKey = (typeof CHAT_SORT_KEYS)[number];
+/** An order of the chat list: a column and a direction. */
+export interface ChatSort {
+  key: ChatSortKey;
+  dir: "asc" | "desc";
+}
+
 export interface ChatListBatch {
   rows: ChatRow[];
   /** Folder-level problems (first batch only): names that do not decode, chats stored twice. */
@@ -79,6 +97,11 @@ export interface ChatListBatch {
    * each group's place before its rows arrive (they fill it in the index's order, and nothing moves).
    */
   groups?: { group: string; cwd: string | null; count: number }[];
+  /**
+   * First batch: the order the rows come in when the server sorted them (the index's, for the order asked
+   * for); absent when they come in the log folder's order and the page sorts them itself.
+   */
+  order?: ChatSort;
 }
 
 /** A lock as the page shows it (the file's raw content stays on the server). */

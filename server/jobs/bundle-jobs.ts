@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BundleProgress, BundleRoots, BundleScope, Manifest } from "@/lib/bundle";
-import { type BundleTask, runBundleThread } from "@/lib/bundle/in-worker";
+import { type BundleTask, CANCELLED, runBundleThread } from "@/lib/bundle/in-worker";
 import { isOdaError } from "@/lib/errors";
 
 /**
@@ -25,7 +25,8 @@ const PREVIEW_FILES = 500;
 export interface BundleJob {
   id: string;
   progress: BundleProgress;
-  state: "running" | "done" | "failed";
+  /** `cancelled`: nobody polled it for `ABANDONED_AFTER_MS` and its thread was ended (`error` says so); not a failure. */
+  state: "running" | "done" | "failed" | "cancelled";
   file: string | null;
   mapFile: string | null;
   error: string | null;
@@ -122,6 +123,12 @@ function inThread(job: BundleJob, task: BundleTask) {
 }
 
 function failed(job: BundleJob, error: unknown): void {
+  // Ended on purpose (`cancelAbandonedJobs`): nothing went wrong, and the page says it was cancelled.
+  if (job.abort.signal.aborted) {
+    job.state = "cancelled";
+    job.error = CANCELLED;
+    return;
+  }
   job.state = "failed";
   job.error = isOdaError(error) ? error.message : "The bundle could not be written; run oda-admin doctor.";
   if (!isOdaError(error)) console.error("oda-admin: a bundle failed:", error);

@@ -11,6 +11,7 @@ import {
   refreshIndex,
 } from "@/lib/index";
 import { createChat, openChat, settleFolder } from "@/lib/sessions/testing";
+import type { ChatSort } from "@/lib/sessions/views";
 import { liveContext } from "../source/context";
 import { inWorker } from "../workers/log-worker";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
@@ -32,9 +33,9 @@ async function chat(id: string, turns: number): Promise<void> {
   settleFolder(w.dir);
 }
 
-async function collect(): Promise<ChatListBatch[]> {
+async function collect(order?: ChatSort): Promise<ChatListBatch[]> {
   const batches: ChatListBatch[] = [];
-  for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2))
+  for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2, order))
     batches.push(batch);
   return batches;
 }
@@ -68,6 +69,20 @@ describe("the chat list over a built index", () => {
     expect(last.index).toEqual({ fresh: true, sentence: "The search index is up to date (3 chats)." });
     expect(last.update).toEqual({ removed: [], replaceProblems: false });
     expect(batches.filter((b) => b.update).flatMap((b) => b.rows)).toEqual([]);
+  });
+
+  it("sends the index's rows in the order asked for, across batches, and says so in the first", async () => {
+    const rowsIn = (batches: ChatListBatch[]) =>
+      batches.filter((b) => !b.update).flatMap((b) => b.rows.map((r) => r.id));
+    const byTitle = await collect({ key: "title", dir: "asc" });
+    expect(byTitle[0]?.order).toEqual({ key: "title", dir: "asc" });
+    expect(rowsIn(byTitle)).toEqual(["c-a", "c-b", "c-c"]);
+    const reversed = await collect({ key: "title", dir: "desc" });
+    expect(rowsIn(reversed)).toEqual(["c-c", "c-b", "c-a"]);
+    // No order asked: the newest activity first, and said so.
+    const plain = await collect();
+    expect(plain[0]?.order).toEqual({ key: "lastActivity", dir: "desc" });
+    expect(rowsIn(plain)).toEqual(["c-c", "c-b", "c-a"]);
   });
 
   it("lays out every working folder's group with its count in the first batch, before their rows", async () => {
@@ -160,10 +175,11 @@ describe("the index's folder check on the decode worker", () => {
     await refreshIndex(state, logs, { compress: true });
     const later = rows.chatsAt(1, rows.count);
     answer(before);
-    // The newest chat first; later pages come from the refreshed index (c-new moved ahead), which the list
-    // must not take as current: the folder listing that follows sends the rows as they are.
+    // The newest chat first; later pages come from the refreshed index, after the last chat sent (a cursor, not
+    // an offset: c-new, now ahead of it, moves no chat into a page twice). The list must not take them as
+    // current: the folder listing that follows sends the rows as they are, c-new among them.
     expect(first.map((c) => c.id)).toEqual(["c-c"]);
-    expect(later.map((c) => c.id)).toEqual(["c-c", "c-b"]);
+    expect(later.map((c) => c.id)).toEqual(["c-b", "c-a"]);
     expect((await rows.freshness).fresh).toBe(false);
   });
 });

@@ -1,11 +1,10 @@
 import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { handleOf, type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
-import { indexedGroups } from "@/lib/index/list-groups";
+import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
 import { noteCounts } from "@/lib/notes";
 import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow } from "@/lib/sessions/views";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/sessions/views";
 import type { SourceContext } from "@/server/source/context";
 import { refreshInWorker } from "@/server/workers/index-worker";
 import { inWorker, streamInWorker } from "@/server/workers/log-worker";
@@ -86,12 +85,13 @@ function readIndex(
   state: string | null,
   logDir: string,
   compress: boolean,
+  order: ChatSort | undefined,
 ): { rows: IndexedChatRows | null; source: ChatListSource } | null {
   if (!state) return null;
   try {
     // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
     const check = () => inWorker("indexFreshness", state, logDir);
-    const rows = readChatsFromIndex(state, logDir, { compress, check });
+    const rows = readChatsFromIndex(state, logDir, { compress, check, ...(order ? { order } : {}) });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);
     return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
@@ -128,21 +128,10 @@ async function* folderBatches(logDir: string, compress: boolean, batchSize: numb
 
 /**
  * The index's batches after the first: larger, since each one is a page read
- * (`LIMIT … OFFSET`, which walks the offset again) and a render in the page;
- * 100,000 chats in 200s made 500 of each.
+ * and a render in the page; 100,000 chats in 200s made 500 of each.
  */
 export function laterBatchSize(first: number): number {
   return Math.max(first, 2000);
-}
-
-/** The index's working-folder groups with their counts (`null` when they cannot be read: the page then groups as rows come). */
-export function indexGroupsOf(state: string, logDir: string): ChatListBatch["groups"] | null {
-  try {
-    return indexedGroups(handleOf(state, logDir).db);
-  } catch (error) {
-    console.error("oda-admin: the chat list could not read the index's groups:", error);
-    return null;
-  }
 }
 
 /**
@@ -153,8 +142,16 @@ export function indexGroupsOf(state: string, logDir: string): ChatListBatch["gro
  * index starts in the background and the folder is listed, sending only the
  * rows that differ from the index's, the ones that are gone, and the verdict.
  * Without an index the folder is listed as it is read.
+ *
+ * `order` is the table's sort: the index's rows come in that order, read from
+ * its index (`lib/index/list-order.ts`), and the first batch says so (`order`);
+ * rows from the folder come in its own order and the page sorts them.
  */
-export async function* streamChatList(ctx: SourceContext, batchSize = 200): AsyncGenerator<ChatListBatch> {
+export async function* streamChatList(
+  ctx: SourceContext,
+  batchSize = 200,
+  order?: ChatSort,
+): AsyncGenerator<ChatListBatch> {
   const folder = logFolder(ctx);
   if (!folder) {
     yield { rows: [], problems: [], done: 0, total: 0 };
@@ -164,7 +161,7 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
   const state = ctx.roots.state;
   // Each chat's count of marks and notes (issue 29), shown as a marker on its row.
   const notes = state ? noteCounts(state) : new Map<string, number>();
-  const index = readIndex(state, logDir, compress);
+  const index = readIndex(state, logDir, compress, order);
   if (!index?.rows) {
     let first = true;
     for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
@@ -176,7 +173,7 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
   const { count: total, problems } = index.rows;
   const sent = new Map<string, string>();
   const folderProblems = problems.map(toChatProblem);
-  const groups = state ? indexGroupsOf(state, logDir) : null;
+  const groups = index.rows.groups;
   for (let i = 0, size = batchSize; i === 0 || i < total; i += size, size = laterBatchSize(batchSize)) {
     const rows = index.rows.chatsAt(i, i + size).map((c) => withNotes(toRow(c), notes));
     for (const row of rows) sent.set(row.id, JSON.stringify(row));
@@ -185,7 +182,7 @@ export async function* streamChatList(ctx: SourceContext, batchSize = 200): Asyn
       problems: i === 0 ? folderProblems : [],
       done: i + rows.length,
       total,
-      ...(i === 0 ? { index: index.source, ...(groups ? { groups } : {}) } : {}),
+      ...(i === 0 ? { index: index.source, groups, order: index.rows.order } : {}),
     };
   }
   const freshness = await index.rows.freshness.catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { CHAT_SORT_KEYS } from "@/lib/sessions/views";
 import { guardRoute } from "@/server/access/guard";
 import { ndjsonRead } from "@/server/reads/ndjson";
 import { streamChatList } from "@/server/views/chat-list";
@@ -7,15 +8,19 @@ export const dynamic = "force-dynamic";
 /**
  * The chat list as NDJSON: one `ChatListBatch` per line as the log folder is
  * read, so the page shows the first chats and a progress bar before the end.
- * `?batch=N` (1–1000, default 100) sets the batch size. A refusal ends the
+ * `?batch=N` (1–1000, default 100) sets the batch size; `?sort=<column>&dir=asc|desc`
+ * the order the index's rows come in (the table's sort; unknown values give the default). A refusal ends the
  * stream with `{"error": {"code": …, "message": "<sentence>"}}`, the shape of an action's refusal.
  */
 export async function GET(request: Request): Promise<Response> {
   const refused = await guardRoute(request);
   if (refused) return refused;
-  const asked = Number(new URL(request.url).searchParams.get("batch"));
+  const params = new URL(request.url).searchParams;
+  const asked = Number(params.get("batch"));
   const size = Number.isInteger(asked) && asked >= 1 && asked <= 1000 ? asked : 100;
-  return ndjsonRead(request, (ctx) => streamChatList(ctx, size), {
+  const key = CHAT_SORT_KEYS.find((k) => k === params.get("sort"));
+  const dir = params.get("dir") === "asc" ? "asc" : "desc";
+  return ndjsonRead(request, (ctx) => streamChatList(ctx, size, key ? { key, dir } : undefined), {
     unexpected: "The chat list could not be read; run oda-admin doctor.",
     what: "the chat list",
   });
