@@ -34,7 +34,9 @@ test.describe("the chat list checks the index's rows after showing them", () => 
     });
     await page.goto("/chats");
     const source = page.getByRole("status").filter({ hasText: "search index" });
-    await expect(source).toHaveText(CHECKING);
+    // The rows held back above reach the page only once the server's whole answer, its folder check included,
+    // has come: on a loaded machine that is the first worker's start and more. Wait for it, not for 10 s.
+    await expect(source).toHaveText(CHECKING, { timeout: 30_000 });
     const table = page.getByRole("table", { name: "Chats" });
     await expect(table.getByRole("row").filter({ hasText: "c-okapi" })).toBeVisible();
     await expect(table.getByRole("row").filter({ hasText: "c-report" })).toBeVisible();
