@@ -37,7 +37,7 @@ export const TARGETS = [
   ["lib/bundle/detectors.ts", ["lib/bundle/detectors.test.ts"]],
   ["lib/bundle/redactor.ts", ["lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"]],
   ["lib/bundle/redact-log.ts", BUNDLE],
-  ["lib/bundle/redact-memory.ts", BUNDLE],
+  ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
   ["lib/bundle/unpack.ts", BUNDLE],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
   ["lib/repair/engine.ts", REPAIR],
