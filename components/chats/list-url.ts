@@ -2,19 +2,10 @@
 
 import { parseAsBoolean, parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
 import { useMemo } from "react";
+import { CHAT_SORT_KEYS } from "@/lib/sessions/views";
 import { firstDirection, type ListFilters, type Sort, type SortKey } from "./list-view";
 
 const LOCKS = ["none", "live", "stale", "unknown"] as const;
-const SORT_KEYS = [
-  "title",
-  "folder",
-  "lastActivity",
-  "messages",
-  "tokens",
-  "format",
-  "lock",
-  "problems",
-] as const satisfies readonly SortKey[];
 
 /**
  * The chat list's filters, sort and grouping as URL search params (nuqs), so
@@ -31,7 +22,7 @@ const PARAMS = {
   // The days chats started on (`lib/insights/started.ts`) and the zone they are in: what Insights links to.
   started: parseAsString.withDefault(""),
   tz: parseAsString.withDefault(""),
-  sort: parseAsStringLiteral(SORT_KEYS).withDefault("lastActivity"),
+  sort: parseAsStringLiteral(CHAT_SORT_KEYS).withDefault("lastActivity"),
   dir: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
   grouped: parseAsBoolean.withDefault(true),
 };

@@ -59,7 +59,6 @@ export interface ChatListSource {
   sentence: string;
 }
 
-/** One batch of the streamed list (NDJSON line). */
 /** The chat list's sortable columns. */
 export const CHAT_SORT_KEYS = [
   "title",
