@@ -1,3 +1,4 @@
+import { plural } from "../lib/words";
 import type { CommandContext } from "./context";
 
 /**
@@ -8,7 +9,7 @@ import type { CommandContext } from "./context";
 
 /** `2 files or folders could not be read; what they hold is left out.` */
 export function leftOutSentence(n: number): string {
-  return `${n.toLocaleString("en")} ${n === 1 ? "file or folder" : "files or folders"} could not be read; what ${n === 1 ? "it holds is" : "they hold is"} left out.`;
+  return `${plural(n, "file or folder", "files or folders")} could not be read; what ${n === 1 ? "it holds is" : "they hold is"} left out.`;
 }
 
 /**

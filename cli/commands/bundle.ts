@@ -16,6 +16,7 @@ import {
 } from "../../lib/bundle";
 import { bundleThreadFile, runBundleThread } from "../../lib/bundle/in-worker";
 import { OdaError } from "../../lib/errors";
+import { plural } from "../../lib/words";
 import { ratioFlag as ratioOf } from "../bundle-roots";
 import { type Command, type CommandContext, emit, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
@@ -165,7 +166,6 @@ function redactionLines(manifest: Manifest): string[] {
   if (!report) return ["Redaction: this bundle carries no redaction report (made before Oda Admin had one)."];
   if (report.kinds.length === 0)
     return [`Redaction: nothing was replaced (kinds on: ${manifest.scope.redact.join(", ") || "none"}).`];
-  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
   return [
     `Redaction (keys by ${report.keyRules}):`,
     ...report.kinds.map(

@@ -1,6 +1,7 @@
 import { DiffView } from "@/components/memory/diff-view";
 import { Time } from "@/components/ui/time";
 import type { BundleDiff, ChatChange, ChatRef, DiffProblem, MemoryRef } from "@/lib/bundle/diff";
+import { plural } from "@/lib/words";
 
 /**
  * What changed between two bundles of one installation, section by section:
@@ -8,7 +9,6 @@ import type { BundleDiff, ChatChange, ChatRef, DiffProblem, MemoryRef } from "@/
  * "nothing changed" reads as plainly as a change.
  */
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 const n = (v: number) => v.toLocaleString("en");
 const LIST =
   "divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800";

@@ -1,4 +1,5 @@
 import type { Manifest } from "@/lib/bundle/manifest";
+import { plural } from "@/lib/words";
 
 const KIND_WORDS: Record<string, string> = {
   home: "User names in home folder paths",
@@ -8,8 +9,6 @@ const KIND_WORDS: Record<string, string> = {
   key: "Keys, tokens and passwords",
   keyword: "Keywords",
 };
-
-const plural = (n: number, one: string) => `${n.toLocaleString("en")} ${one}${n === 1 ? "" : "s"}`;
 
 /**
  * A bundle's redaction report, as its manifest carries it (never a value):

@@ -4,6 +4,7 @@ import { Time } from "@/components/ui/time";
 import { memoryCounts } from "@/lib/memory";
 import { supportPages } from "@/lib/routes";
 import { walkLogFolder } from "@/lib/sessions";
+import { plural } from "@/lib/words";
 import type { SourceContext } from "@/server/source/context";
 import { chatsGlanceFromIndex } from "@/server/views/home-glance";
 import { countProblemChats } from "@/server/views/problem-chats";
@@ -18,8 +19,6 @@ interface Glance {
   /** Where the numbers come from, when that needs saying (the search index, and its check). */
   note?: ReactNode;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 async function memoryGlance(home: string | null): Promise<Glance> {
   const base = { label: "Memory", href: "/memory" };

@@ -13,6 +13,7 @@ import { useToast } from "@/components/ui/toast";
 import { WriteButton } from "@/components/ui/write-button";
 import { checkLimitValue, DEFAULT_LIMITS, LIMIT_NAMES, LIMIT_RANGES, type LimitName } from "@/lib/memory/limits";
 import { queryKeys } from "@/lib/query-keys";
+import { plural } from "@/lib/words";
 import { saveSettingsAction } from "@/server/actions/memory";
 import { SettingsProblems } from "./problem-list";
 import { memoryQueries } from "./queries";
@@ -25,7 +26,6 @@ const LABELS: Record<LimitName, { label: string; unit: string }> = {
   versionsKept: { label: "Versions kept per memory", unit: "versions" },
 };
 
-const plural = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "chat" : "chats"}`;
 const formName = (compressed: boolean) => (compressed ? "zstd-compressed" : "plain");
 
 /** The memory limits and `sessions.compress`, checked in the browser and again by the lib. */
@@ -172,7 +172,7 @@ export function SettingsForm() {
       <ConfirmDialog
         open={confirmForm !== null}
         title={confirmForm?.values.compress ? "Keep compressed chat logs?" : "Keep plain chat logs?"}
-        confirmLabel={confirmForm?.refused ? `Save and refuse ${plural(confirmForm.refused)}` : "Save settings"}
+        confirmLabel={confirmForm?.refused ? `Save and refuse ${plural(confirmForm.refused, "chat")}` : "Save settings"}
         danger={(confirmForm?.refused ?? 0) > 0}
         onCancel={() => setConfirmForm(null)}
         onConfirm={() => {
@@ -183,8 +183,8 @@ export function SettingsForm() {
         {confirmForm && (
           <p>
             {confirmForm.refused === 0
-              ? `No chat would be refused: none of the ${plural(confirmForm.total)} in the log folder has a ${formName(!confirmForm.values.compress)} log.`
-              : `Oda would then refuse ${plural(confirmForm.refused)} (of ${confirmForm.total.toLocaleString("en")} in the log folder): their logs are ${formName(!confirmForm.values.compress)} but the folder would keep ${formName(confirmForm.values.compress)} logs, until they are converted on the Repairs page.`}
+              ? `No chat would be refused: none of the ${plural(confirmForm.total, "chat")} in the log folder has a ${formName(!confirmForm.values.compress)} log.`
+              : `Oda would then refuse ${plural(confirmForm.refused, "chat")} (of ${confirmForm.total.toLocaleString("en")} in the log folder): their logs are ${formName(!confirmForm.values.compress)} but the folder would keep ${formName(confirmForm.values.compress)} logs, until they are converted on the Repairs page.`}
           </p>
         )}
       </ConfirmDialog>

@@ -2,6 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { Link } from "@/components/ui/link";
 import { chatHref } from "@/lib/routes";
 import type { SearchGroup, SearchResult, SnippetPart } from "@/lib/types";
+import { plural } from "@/lib/words";
 
 function Snippet({ parts }: { parts: SnippetPart[] }) {
   return (
@@ -77,10 +78,10 @@ export function SearchResults({ result }: { result: SearchResult }) {
     <div className="space-y-3">
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {result.moreHits ? "More than " : ""}
-        {result.totalHits.toLocaleString("en")} {result.totalHits === 1 ? "match" : "matches"} in{" "}
+        {plural(result.totalHits, "match", "matches")} in{" "}
         {result.totalChats === null
           ? `more than ${shown.toLocaleString("en")} chats`
-          : `${result.totalChats.toLocaleString("en")} ${result.totalChats === 1 ? "chat" : "chats"}`}{" "}
+          : plural(result.totalChats, "chat")}{" "}
         ({result.ms} ms){result.moreChats ? `; the ${shown} most recently active are shown.` : "."}
       </p>
       <ul className="space-y-3" aria-label="Chats that match">

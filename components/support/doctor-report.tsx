@@ -9,6 +9,7 @@ import { MomentText } from "@/components/ui/moment-text";
 import { PathText } from "@/components/ui/path-text";
 import { Progress } from "@/components/ui/progress";
 import type { ErrorBody } from "@/lib/errors";
+import { plural } from "@/lib/words";
 import type { DoctorStep } from "@/server/reads/doctor-stream";
 import type { DoctorItem } from "@/server/views/doctor-view";
 
@@ -24,8 +25,6 @@ interface SectionState {
 }
 
 type Sections = Partial<Record<DoctorStep["section"], SectionState>>;
-
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** Reads `/api/doctor` as it is found, calling `draw` at most every `DRAW_EVERY_MS` with what is known so far. */
 async function readDoctor(
@@ -105,8 +104,8 @@ function ProblemItems({ name, items }: { name: string; items: DoctorItem[] }) {
 /** What a section says under its heading: found so far while it is read, then what was read and found. */
 function sectionSentence(name: DoctorStep["section"], s: SectionState | undefined, ended: boolean): string {
   if (!s) return ended ? "Not looked at." : "Waiting to be read…";
-  const read = s.total === null ? "" : ` in ${count(s.total, "chat")} read through`;
-  if (!s.finished) return s.items.length ? "" : `No problems so far (${count(s.done, "chat")} read).`;
+  const read = s.total === null ? "" : ` in ${plural(s.total, "chat")} read through`;
+  if (!s.finished) return s.items.length ? "" : `No problems so far (${plural(s.done, "chat")} read).`;
   if (s.items.length) return "";
   return name === "memory" ? "No problems in the memory files." : `No problems${read}.`;
 }
@@ -137,10 +136,10 @@ export function DoctorReport() {
   const logs = sections["chat logs"];
   const found = (sections.memory?.items.length ?? 0) + (logs?.items.length ?? 0);
   const summary = !ended
-    ? `${count(found, "problem")} found so far.`
+    ? `${plural(found, "problem")} found so far.`
     : found === 0
       ? "No problems found."
-      : `${count(found, "problem")} found.`;
+      : `${plural(found, "problem")} found.`;
   return (
     <div>
       <p className="mb-4" role="status">
@@ -164,7 +163,7 @@ export function DoctorReport() {
           <section key={name} aria-labelledby={id} className="mb-6">
             <h2 id={id} className="text-lg font-semibold">
               {name === "memory" ? "Memory" : "Chat logs"}
-              {s?.items.length ? ` (${count(s.items.length, "problem")}${s.finished ? "" : " so far"})` : ""}
+              {s?.items.length ? ` (${plural(s.items.length, "problem")}${s.finished ? "" : " so far"})` : ""}
             </h2>
             {sentence && <p className="mt-2 text-sm">{sentence}</p>}
             {s && s.items.length > 0 && <ProblemItems name={name} items={s.items} />}

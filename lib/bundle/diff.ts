@@ -10,6 +10,7 @@ import { listWorkspaces } from "../memory/listing-cache";
 import type { ChatSummary } from "../sessions/chat";
 import { listAllChats } from "../sessions/list";
 import { readCompressSetting } from "../sessions/settings";
+import { plural } from "../words";
 import { type Manifest, ZManifest } from "./manifest";
 import { type ExpansionLimits, readBundle } from "./read";
 
@@ -356,7 +357,6 @@ export async function diffBundles(
   }
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const fmt = (n: number) => n.toLocaleString("en-US");
 const show = (v: unknown) => (v === null ? "(not set)" : JSON.stringify(v));
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { readLockStatus } from "../fs";
 import { type ChatSummary, lockProblem, type Problem, withPaths } from "../sessions";
 import type { ChatSort } from "../sessions/views";
+import { plural } from "../words";
 import { type IndexHandle, readMeta } from "./db";
 import { jobStatus, type RefreshJob } from "./jobs";
 import { type IndexedGroup, IndexRows, indexedGroups, type ListRow } from "./list-rows";
@@ -40,10 +41,6 @@ export interface IndexStatus {
    * with a file or folder that could not be read, and folders of the log folder that could not be listed.
    */
   leftOut: number;
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 }
 
 const recent = new WeakMap<IndexHandle, { at: number; refreshedAt: string | null; freshness: Freshness }>();
