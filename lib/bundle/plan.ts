@@ -64,7 +64,10 @@ export function leftOutOf(path: string, source: string, error: NodeJS.ErrnoExcep
 
 /** Everything a bundle of this scope holds, and the host names lock files name. */
 export interface Plan {
+  /** Every file, or (planned with `keepChatFiles` false) the home's only: see {@link chatFilesOf}. */
   files: PlannedFile[];
+  /** The bytes of every planned file, the chats' too. */
+  bytes: number;
   chats: { id: string; folder: string }[];
   lockHosts: string[];
   compress: boolean;
@@ -127,11 +130,17 @@ function planMemory(home: string, files: PlannedFile[], leftOut: LeftOut[]): voi
       files.push({ role: "history", source: join(home, f.rel), path: `home/${f.rel}`, size: f.size });
 }
 
-/** Lists what a bundle of `scope` holds, reading no log. */
+/**
+ * Lists what a bundle of `scope` holds, reading no log. With `keepChatFiles` false (a preview) the chats'
+ * files are looked at (their sizes summed, their lock files' hosts learned) but not kept: a preview lists each
+ * chat's again as it comes to it (`chatFilesOf`), so that 100,000 chats' 200,000 files are never held.
+ */
 export async function planBundle(
   roots: { home: string | null; logs: string | null },
   scope: BundleScope,
+  options: { keepChatFiles?: boolean } = {},
 ): Promise<Plan> {
+  const keep = options.keepChatFiles ?? true;
   const files: PlannedFile[] = [];
   const leftOut: LeftOut[] = [];
   const compress = logFolderOf(roots).compress;
@@ -143,6 +152,10 @@ export async function planBundle(
   }
   const chats: Plan["chats"] = [];
   const lockHosts = new Set<string>();
+  let chatBytes = 0;
+  const sized = (f: PlannedFile) => {
+    chatBytes += f.size;
+  };
   if (roots.logs && (scope.chats !== null || scope.since !== null)) {
     // Only --since needs each chat's last activity; otherwise the folder names say which chats there are, and
     // the logs are read once, by the doctor and the staging (listing 10,000 chats cost seconds and ~70 MB).
@@ -179,7 +192,7 @@ export async function planBundle(
     for (const chat of all) {
       if (wanted && !wanted.has(chat.id)) continue;
       if (since !== null && Date.parse(chat.lastActivity ?? chat.created ?? "") < since) continue;
-      if (planChat(roots.logs, chat.folder, compress, files, lockHosts, leftOut))
+      if (planChat(roots.logs, chat.folder, compress, keep ? files : null, lockHosts, leftOut, sized))
         chats.push({ id: chat.id, folder: chat.folder });
     }
     // Its last activity is not known (neither copy is read as the chat): `--since` keeps it, as the report names it.
@@ -187,21 +200,38 @@ export async function planBundle(
       if (wanted && !wanted.has(id)) continue;
       for (const dir of [...dirs].sort()) {
         const folder = relative(roots.logs, dir).split(sep).join("/");
-        if (planChat(roots.logs, folder, compress, files, lockHosts, leftOut)) chats.push({ id, folder });
+        if (planChat(roots.logs, folder, compress, keep ? files : null, lockHosts, leftOut, sized))
+          chats.push({ id, folder });
       }
     }
   }
-  return { files, chats, lockHosts: [...lockHosts], compress, leftOut };
+  const homeBytes = files.reduce((n, f) => n + f.size, 0);
+  const bytes = keep ? homeBytes : homeBytes + chatBytes;
+  return { files, bytes, chats, lockHosts: [...lockHosts], compress, leftOut };
 }
 
-/** Plans one chat folder's files; `false` when the folder could not be listed (it is left out). */
+/**
+ * One planned chat's files listed again (a preview's plan keeps none): as `planBundle` lists them, logs first;
+ * a folder that can no longer be listed is left out.
+ */
+export function chatFilesOf(logs: string, folder: string, compress: boolean, leftOut: LeftOut[]): PlannedFile[] {
+  const files: PlannedFile[] = [];
+  planChat(logs, folder, compress, files, new Set(), leftOut);
+  return files;
+}
+
+/**
+ * Plans one chat folder's files into `files` (`null`: looked at, not kept), each given to `onFile`; `false`
+ * when the folder could not be listed (it is left out).
+ */
 function planChat(
   logs: string,
   folder: string,
   compress: boolean,
-  files: PlannedFile[],
+  files: PlannedFile[] | null,
   hosts: Set<string>,
   leftOut: LeftOut[],
+  onFile?: (f: PlannedFile) => void,
 ): boolean {
   const dir = join(logs, folder);
   const rel = folder.split(/[\\/]/).join("/");
@@ -223,14 +253,16 @@ function planChat(
     const size = regularSize(join(dir, name), `logs/${rel}/${name}`, leftOut);
     if (size === null) continue;
     const role: FileRole = parsed ? "log" : name === LOCK_FILE ? "lock" : "checkpoint";
-    files.push({
+    const file: PlannedFile = {
       role,
       source: join(dir, name),
       path: `logs/${rel}/${name}`,
       size,
       compressed: parsed?.compressed,
       newestLog: newest,
-    });
+    };
+    files?.push(file);
+    onFile?.(file);
     if (role === "lock") {
       try {
         const host = (JSON.parse(readFileSync(join(dir, name), "utf8")) as { host?: unknown }).host;
