@@ -12,8 +12,8 @@ import { writeArchive } from "./archive";
 import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
 import { bundleNotes } from "./notes";
-import { type BundleScope, type LeftOut, type Plan, planBundle } from "./plan";
-import { PREVIEW_FILES, PrestagedFlags, PreviewTally, previewFiles } from "./preview";
+import { type BundleScope, type LeftOut, PlannedChats, planBundle, plannedFiles } from "./plan";
+import { PREVIEW_FILES, PrestagedFlags, PreviewTally } from "./preview";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
 import { redactBundlePath, type StagedFile, type StageOptions, stageFiles, stageLogEarly } from "./stage";
@@ -99,7 +99,9 @@ export async function prepareBundle(
   o: PrepareOptions,
 ): Promise<PreparedBundle> {
   const preview = tempNear === null;
-  const plan = await planBundle(roots, scope, { keepChatFiles: !preview });
+  // Each chat's files are listed again as they are staged (`plannedFiles`), never all held at once.
+  const plan = await planBundle(roots, scope, { keepChatFiles: false });
+  const chats = roots.logs ? new PlannedChats(roots.logs, plan.chats) : null;
   const here = o.again ? [] : null;
   const redactor = new Redactor(
     {
@@ -126,7 +128,7 @@ export async function prepareBundle(
     };
     const leftOut = plan.leftOut;
     // A preview holds counts, not entries (`lib/bundle/preview.ts`).
-    const flags = preview && roots.logs ? new PrestagedFlags(roots.logs, plan.chats, plan.compress) : null;
+    const flags = preview && chats ? new PrestagedFlags(chats, plan.compress) : null;
     const tally = preview ? new PreviewTally() : null;
     const fileMaxBytes = roots.home ? (await readSettings(roots.home)).limits.fileMaxBytes : undefined;
     const stage: StageOptions = {
@@ -143,10 +145,8 @@ export async function prepareBundle(
     // bundle is redacted in that same read (`stageLogEarly`); `stageFiles` then takes it as it was staged.
     const found = o.again
       ? o.again.doctor
-      : await runDoctor(roots, { ...BOUNDED_READ, rebuild: earlyStager(flags ?? plan, stage) });
-    const files = tally
-      ? await stageFiles(previewFiles(plan, roots.logs, leftOut), stage, tally.add)
-      : await stageFiles(plan.files, stage);
+      : await runDoctor(roots, { ...BOUNDED_READ, rebuild: earlyStager(chats, stage) });
+    const files = await stageFiles(plannedFiles(plan, roots.logs), stage, tally?.add);
     if (scope.notes && !roots.state)
       throw new OdaError("bad_input", "Notes go into a bundle from the admin state: give it with --state DIR.");
     if (scope.notes && roots.state) {
@@ -238,14 +238,9 @@ export async function prepareBundle(
  * in the same read, one at a time (the spool has one writer, the redactor one file being redacted); any other
  * is read as the doctor reads it.
  */
-function earlyStager(plan: Plan | PrestagedFlags, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
-  // A preview's plan keeps no chat file: its flags make the planned file of the log the doctor reads.
-  const planned =
-    plan instanceof PrestagedFlags
-      ? null
-      : new Map(plan.files.filter((f) => f.role === "log").map((f) => [f.source, f]));
-  const logOf = (current: Generation) =>
-    plan instanceof PrestagedFlags ? plan.plannedLog(current) : planned?.get(current.path);
+function earlyStager(chats: PlannedChats | null, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
+  // A plan keeps no chat's files: the planned file of the log the doctor reads is made from what it read.
+  const logOf = (current: Generation) => chats?.plannedLog(current);
   const passThrough = stage.redactor.off && !stage.dropText;
   let queue: Promise<unknown> = Promise.resolve();
   const read = (current: Generation) => {

@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
+import type { Generation } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
 import { listAllChats } from "../sessions/list";
 import { CACHE_FILE, LOCK_FILE, parseLogName } from "../sessions/names";
@@ -68,6 +69,8 @@ export interface Plan {
   files: PlannedFile[];
   /** The bytes of every planned file, the chats' too. */
   bytes: number;
+  /** True when `files` holds the chats' files too (`keepChatFiles`). */
+  keptChatFiles: boolean;
   chats: { id: string; folder: string }[];
   lockHosts: string[];
   compress: boolean;
@@ -131,9 +134,10 @@ function planMemory(home: string, files: PlannedFile[], leftOut: LeftOut[]): voi
 }
 
 /**
- * Lists what a bundle of `scope` holds, reading no log. With `keepChatFiles` false (a preview) the chats'
- * files are looked at (their sizes summed, their lock files' hosts learned) but not kept: a preview lists each
- * chat's again as it comes to it (`chatFilesOf`), so that 100,000 chats' 200,000 files are never held.
+ * Lists what a bundle of `scope` holds, reading no log. With `keepChatFiles` false (a bundle and its preview)
+ * the chats' files are looked at (their sizes summed, their lock files' hosts learned) but not kept: staging
+ * lists each chat's again as it comes to it (`plannedFiles`), so 100,000 chats' 200,000 planned files are
+ * never held at once.
  */
 export async function planBundle(
   roots: { home: string | null; logs: string | null },
@@ -207,12 +211,70 @@ export async function planBundle(
   }
   const homeBytes = files.reduce((n, f) => n + f.size, 0);
   const bytes = keep ? homeBytes : homeBytes + chatBytes;
-  return { files, bytes, chats, lockHosts: [...lockHosts], compress, leftOut };
+  return { files, bytes, keptChatFiles: keep, chats, lockHosts: [...lockHosts], compress, leftOut };
 }
 
 /**
- * One planned chat's files listed again (a preview's plan keeps none): as `planBundle` lists them, logs first;
- * a folder that can no longer be listed is left out.
+ * The files a bundle stages, in its order: the home's, then each planned chat's, listed as staging comes to
+ * it (a plan keeps none of a chat's: `chatFilesOf`).
+ */
+export function* plannedFiles(plan: Plan, logs: string | null): Generator<PlannedFile> {
+  // A plan made with `keepChatFiles` holds its chats' files already.
+  if (plan.keptChatFiles) {
+    yield* plan.files;
+    return;
+  }
+  yield* plan.files;
+  if (logs) for (const chat of plan.chats) yield* chatFilesOf(logs, chat.folder, plan.compress, plan.leftOut);
+}
+
+/**
+ * The planned chats by folder (`Map` keys are the plan's own strings): which chat a log lies in, and the
+ * planned file of a chat's current log as the doctor reads it, which a plan no longer keeps.
+ */
+export class PlannedChats {
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    private readonly logs: string,
+    chats: Plan["chats"],
+  ) {
+    for (const [i, c] of chats.entries()) this.index.set(c.folder, i);
+  }
+
+  /** How many chats are planned. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** The planned chat a log lies in (its index in `Plan.chats`), or -1. */
+  chatOf(source: string): number {
+    return this.index.get(relative(this.logs, dirname(source))) ?? -1;
+  }
+
+  /**
+   * The planned file of a chat's current log as `planChat` plans it (a regular file, its size now), or
+   * undefined when it is not planned (its chat is not in the bundle, or it is a link).
+   */
+  plannedLog(current: Generation): PlannedFile | undefined {
+    if (this.chatOf(current.path) < 0) return undefined;
+    const folder = relative(this.logs, dirname(current.path)).split(sep).join("/");
+    const size = regularSize(current.path, `logs/${folder}/${current.name}`, []);
+    if (size === null) return undefined;
+    return {
+      role: "log",
+      source: current.path,
+      path: `logs/${folder}/${current.name}`,
+      size,
+      compressed: current.compressed,
+      newestLog: current.name,
+    };
+  }
+}
+
+/**
+ * One planned chat's files listed again (a plan keeps none): as `planBundle` lists them, logs first; a folder
+ * that can no longer be listed is left out.
  */
 export function chatFilesOf(logs: string, folder: string, compress: boolean, leftOut: LeftOut[]): PlannedFile[] {
   const files: PlannedFile[] = [];

@@ -14,11 +14,19 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
  * thread's 160 MB heap). The difference is measured after full collections, so nothing is left to chance.
  */
 const PER_CHAT_BOUND = 800;
+/**
+ * A bundle must keep each file's entry (its manifest, first in the archive, names every hash) and the report's
+ * files per kind: about 1.3 KiB a chat now, 2.2 KiB when its plan also held every planned file to the end.
+ */
+const BUNDLE_PER_CHAT_BOUND = 1800;
 const SMALL = 200;
 const LARGE = 1400;
 
-/** The preview of `n` chats in a child process: the most its heap held above its start, and its counts. */
-function preview(n: number): { peakAbove: number; counts: { files: number; redactedFiles: number } } {
+/** The preview (or bundle) of `n` chats in a child process: the most its heap held above its start, and its counts. */
+function measure(
+  n: number,
+  mode: "preview" | "bundle" = "preview",
+): { peakAbove: number; counts: { files: number; redactedFiles: number } } {
   const child = spawnSync(
     process.execPath,
     [
@@ -31,6 +39,7 @@ function preview(n: number): { peakAbove: number; counts: { files: number; redac
       join(import.meta.dirname, "preview-memory-child.ts"),
       join(base, `logs-${n}`),
       String(n),
+      mode,
     ],
     { encoding: "utf8", maxBuffer: 1 << 20 },
   );
@@ -38,14 +47,22 @@ function preview(n: number): { peakAbove: number; counts: { files: number; redac
   return JSON.parse(child.stdout);
 }
 
-describe("the Support page's preview of every chat", () => {
+describe("the Support page's preview of every chat, and a bundle", () => {
   it("holds counts, not an entry per file: its heap barely grows with the number of chats", () => {
-    const small = preview(SMALL);
-    const large = preview(LARGE);
+    const small = measure(SMALL);
+    const large = measure(LARGE);
     // Every chat's log and checkpoint counted, and rewritten (their working folders are under /home).
     expect(large.counts.files).toBe(2 * LARGE + 2);
     expect(large.counts.redactedFiles).toBe(2 * LARGE);
     const perChat = (large.peakAbove - small.peakAbove) / (LARGE - SMALL);
     expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(PER_CHAT_BOUND);
+  }, 120_000);
+
+  it("and a bundle holds only what its manifest and report need, not every planned file too", () => {
+    const small = measure(SMALL, "bundle");
+    const large = measure(LARGE, "bundle");
+    expect(large.counts.files).toBe(2 * LARGE + 2);
+    const perChat = (large.peakAbove - small.peakAbove) / (LARGE - SMALL);
+    expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(BUNDLE_PER_CHAT_BOUND);
   }, 120_000);
 });

@@ -1,15 +1,14 @@
-import { basename, dirname, relative, sep } from "node:path";
-import type { Generation } from "../sessions/chat";
+import { basename } from "node:path";
 import { parseLogName } from "../sessions/names";
-import { chatFilesOf, type Plan, type PlannedFile } from "./plan";
+import type { PlannedChats } from "./plan";
 import { type Prestaged, previewRewritten, type RewrittenLog, type StagedFile } from "./stage";
 
 /**
  * What the Support page's preview holds (issue 26): counts, not entries. It redacts every file to count what
  * each kind replaces, as the bundle would, in the bundle's order (a value learned in one file is replaced in
- * the later ones), but keeps no file's entry once counted: the plan keeps the home's files only and lists
- * each chat's again as staging comes to it, the logs the doctor's read redacted are flags per chat, and
- * only the first {@link PREVIEW_FILES} files are listed. At 100,000 chats the plan and the staged entries of
+ * the later ones), but keeps no file's entry once counted (a bundle must keep each file's hash for its
+ * manifest): the logs the doctor's read redacted are flags per chat, and only the first
+ * {@link PREVIEW_FILES} files are listed. At 100,000 chats the plan and the staged entries of
  * 200,000 files ran the bundle thread out of its heap.
  */
 
@@ -24,45 +23,19 @@ const REWRITTEN = 2;
  * path held 100,000 paths): each chat's current log is the only one the doctor reads.
  */
 export class PrestagedFlags implements Prestaged {
-  private readonly index = new Map<string, number>();
   private readonly state: Uint8Array;
   private readonly format: Uint32Array;
 
   constructor(
-    private readonly logs: string,
-    chats: Plan["chats"],
+    private readonly chats: PlannedChats,
     private readonly compress: boolean,
   ) {
-    for (const [i, c] of chats.entries()) this.index.set(c.folder, i);
-    this.state = new Uint8Array(chats.length);
-    this.format = new Uint32Array(chats.length);
-  }
-
-  /** The planned chat a log lies in, or -1. */
-  private chatOf(source: string): number {
-    return this.index.get(relative(this.logs, dirname(source))) ?? -1;
-  }
-
-  /**
-   * The planned file of a chat's current log as the doctor found it (its size then), or undefined when its
-   * chat is not in the bundle.
-   */
-  plannedLog(current: Generation): PlannedFile | undefined {
-    const at = this.chatOf(current.path);
-    if (at < 0) return undefined;
-    const folder = relative(this.logs, dirname(current.path)).split(sep).join("/");
-    return {
-      role: "log",
-      source: current.path,
-      path: `logs/${folder}/${current.name}`,
-      size: current.bytes,
-      compressed: current.compressed,
-      newestLog: current.name,
-    };
+    this.state = new Uint8Array(chats.size);
+    this.format = new Uint32Array(chats.size);
   }
 
   private at(source: string): number {
-    const i = this.chatOf(source);
+    const i = this.chats.chatOf(source);
     if (i < 0 || !this.state[i]) return -1;
     const name = parseLogName(basename(source));
     return name && name.format === this.format[i] && name.compressed === this.compress ? i : -1;
@@ -79,21 +52,20 @@ export class PrestagedFlags implements Prestaged {
   }
 
   set(source: string, log: RewrittenLog | null): void {
-    const i = this.chatOf(source);
+    const i = this.chats.chatOf(source);
     if (i < 0) return;
     this.state[i] = log ? REWRITTEN : UNCHANGED;
     this.format[i] = parseLogName(basename(source))?.format ?? 0;
   }
 
+  delete(source: string): void {
+    const i = this.at(source);
+    if (i >= 0) this.state[i] = 0;
+  }
+
   clear(): void {
     this.state.fill(0);
   }
-}
-
-/** The files a preview stages, in the bundle's order: the home's, then each chat's, listed as it comes. */
-export function* previewFiles(plan: Plan, logs: string | null, leftOut: Plan["leftOut"]): Generator<PlannedFile> {
-  yield* plan.files;
-  if (logs) for (const chat of plan.chats) yield* chatFilesOf(logs, chat.folder, plan.compress, leftOut);
 }
 
 /** A preview's tally of the staged files: how many, their bytes, how many rewritten, the first ones listed. */

@@ -49,6 +49,7 @@ export interface Prestaged {
   has(source: string): boolean;
   get(source: string): RewrittenLog | null | undefined;
   set(source: string, log: RewrittenLog | null): unknown;
+  delete(source: string): unknown;
   clear(): void;
 }
 
@@ -169,15 +170,10 @@ export async function stageFiles(
   const out: StagedFile[] = [];
   // original source → its range of the spool, for the checkpoint after it
   const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "", held: 0 };
-  // Progress counts files as stored, whatever reading them took (a log may decompress tenfold); a log
-  // redacted while the doctor read it was counted then.
-  const counted = (f: PlannedFile | undefined) => {
-    if (f && !o.prestaged?.has(f.source)) o.onBytes?.(f.size);
-  };
-  let before: PlannedFile | undefined;
   for (const f of files) {
-    counted(before);
-    before = f;
+    // Progress counts files as stored, whatever reading them took (a log may decompress tenfold); a log
+    // redacted while the doctor read it was counted then.
+    if (!o.prestaged?.has(f.source)) o.onBytes?.(f.size);
     try {
       const staged = await stageOne(f, o, state);
       // A preview gives each file to `sink` and keeps none (100,000 chats are 200,000 files).
@@ -189,7 +185,6 @@ export async function stageFiles(
       o.leftOut?.push(leftOutOf(f.path, f.source, error));
     }
   }
-  counted(before);
   o.prestaged?.clear();
   return out;
 }
@@ -217,6 +212,8 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
   if (f.role === "log") {
     const compressed = f.compressed ?? true;
     const early = o.prestaged?.get(f.source);
+    // Held for its checkpoint in `st.rewrittenLogs` from here: 100,000 chats' early logs are not all kept.
+    o.prestaged?.delete(f.source);
     if (early !== undefined) {
       // What was replaced while the doctor read it is counted under this path too.
       r.file = `\u0000early:${f.source}`;
