@@ -23,8 +23,8 @@ import { makeHugeLog } from "./sessions-data";
 const { values } = parseArgs({
   options: { chats: { type: "string" }, gb: { type: "string" }, "heap-mb": { type: "string" } },
 });
-// The bundle thread's heap limit (the page's: BUNDLE_HEAP_MB). At 100,000 chats a preview needs more than that,
-// before issue 26's single read as after it; `--heap-mb 512` measures its speed all the same.
+// The bundle thread's heap limit (the page's: BUNDLE_HEAP_MB). At 100,000 chats a preview needed more than that
+// until it held counts instead of an entry per file (docs/performance.md, Support bundles).
 const heapMb = Number(values["heap-mb"] ?? BUNDLE_HEAP_MB);
 const chats = Number(values.chats ?? 100_000);
 const gb = Number(values.gb ?? 1);

@@ -115,7 +115,7 @@ test.describe("the chat list", () => {
     await expect(titles).toHaveText(["Question 1 of c-old"]);
 
     await page.getByRole("combobox", { name: "Working folder" }).selectOption("");
-    await page.getByLabel("Format").selectOption("none");
+    await page.getByLabel("Format").selectOption({ label: "No usable log" });
     await expect(
       page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-form" }),
     ).toBeVisible();

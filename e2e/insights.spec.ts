@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../lib/index";
@@ -14,15 +14,25 @@ import {
   usageByPeriod,
 } from "../lib/insights";
 import { startedQuarters, startedWithin } from "../lib/insights/started";
-import { groupName } from "../lib/sessions/names";
+import { encodeName, groupName } from "../lib/sessions/names";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
 
 /** The Insights page over demo data: its numbers are the CLI's (computed here from an index of the same logs). */
 
+/** A chat whose only log is of the other form (plain in a zstd folder), and a chat folder with no log file. */
+const WRONG_FORM = "c-e2e-wrong-form";
+const NO_LOG = "c-e2e-no-log";
+
 test.use({
   timezoneId: "Europe/Paris",
-  odaSetup: seed(async ({ home, logs }) => void (await makeDemoInto({ home, logs, seed: 3, chats: 40 }))),
+  odaSetup: seed(async ({ home, logs }) => {
+    await makeDemoInto({ home, logs, seed: 3, chats: 40 });
+    const bad = join(logs, groupName("/work/unusable"), encodeName(WRONG_FORM));
+    mkdirSync(bad, { recursive: true });
+    writeFileSync(join(bad, "session.v4.jsonl"), `{"type":"session","format":4,"id":"${WRONG_FORM}"}\n`);
+    mkdirSync(join(logs, groupName(null), encodeName(NO_LOG)), { recursive: true });
+  }),
 });
 
 /** What lib/insights says for the demo logs, from an index of our own. */
@@ -301,6 +311,48 @@ test.describe("insights", () => {
     await expect(byteRows).toHaveCount(want.storage.chats);
     const bytes = await byteRows.locator("td:nth-of-type(2)").allInnerTexts();
     expect(bytes.reduce((t, c) => t + Number(c.replace(/[^0-9]/g, "")), 0)).toBe(want.storage.totalBytes);
+    await expectAccessible(page);
+  });
+
+  test("the (no usable log) row links to the chats whose logs cannot be used, not to chat folders with no log", async ({
+    page,
+    oda,
+  }) => {
+    test.setTimeout(180_000);
+    const state = mkdtempSync(join(tmpdir(), "oda-insights-e2e-"));
+    let want: { unusable: number; all: number };
+    try {
+      await refreshIndex(state, oda.logs);
+      const row = storageReport(handleOf(state, oda.logs).db).byFormat.find((g) => g.format === null);
+      want = { unusable: row?.logs ?? 0, all: (await listChatsFromIndex(state, oda.logs)).chats.length };
+    } finally {
+      closeAllIndexes();
+      rmSync(state, { recursive: true, force: true });
+    }
+    expect(want.unusable).toBe(1);
+
+    await page.goto("/insights?tz=Europe%2FParis");
+    await expect(page.getByText(/^The search index is up to date/)).toBeVisible({ timeout: 60_000 });
+    // A card with no chart shows its table.
+    const formats = page.getByRole("region", { name: "Current logs per format" });
+    await formats
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("rowheader", { name: "(no usable log)", exact: true }) })
+      .getByRole("link", { name: n(want.unusable), exact: true })
+      .click();
+    await expect(page).toHaveURL(/\/chats\?format=unusable$/);
+    await expect(page.getByRole("combobox", { name: "Format" })).toHaveValue("unusable");
+    await expect(
+      page.getByText(new RegExp(`^Showing ${n(want.unusable)} of ${n(want.all)} chats;`)).first(),
+    ).toBeVisible({ timeout: 30_000 });
+    const listRows = page.getByRole("table", { name: "Chats" }).getByRole("row");
+    await expect(listRows.filter({ hasText: WRONG_FORM })).toHaveCount(1);
+    await expect(listRows.filter({ hasText: NO_LOG })).toHaveCount(0);
+    // The list's other value: the chat folder with no log file, alone.
+    await page.getByRole("combobox", { name: "Format" }).selectOption({ label: "No log file" });
+    await expect(page).toHaveURL(/\/chats\?format=none$/);
+    await expect(page.getByText(new RegExp(`^Showing 1 of ${n(want.all)} chats;`)).first()).toBeVisible();
+    await expect(listRows.filter({ hasText: NO_LOG })).toHaveCount(1);
     await expectAccessible(page);
   });
 });

@@ -2,6 +2,7 @@
 
 import { readStarted, startedParam } from "@/lib/insights/started";
 import { systemTimeZone } from "@/lib/insights/tz";
+import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/sessions/views";
 import type { ListFilters } from "./list-view";
 
 const FIELD =
@@ -90,7 +91,8 @@ export function ChatListFilters({
               v{f}
             </option>
           ))}
-          <option value="none">No log</option>
+          <option value={NO_LOG_FILE}>No log file</option>
+          <option value={UNUSABLE_LOG}>No usable log</option>
         </select>
       </label>
       <label className="flex items-center gap-2 pb-1.5 text-sm">

@@ -1,5 +1,6 @@
 import { isOdaError } from "@/lib/errors";
 import { readStarted, startedQuarters, startedWithin, startedZone } from "@/lib/insights/started";
+import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/sessions/views";
 import type { ChatRow, ChatSort, ChatSortKey } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
@@ -13,7 +14,7 @@ export interface ListFilters {
   /** "" | none | live | stale | unknown */
   lock: string;
   problemsOnly: boolean;
-  /** "" | "none" | a format number as text */
+  /** "" | a format number as text | {@link NO_LOG_FILE} | {@link UNUSABLE_LOG} */
   format: string;
   /** Matched against id and title, case-insensitive. */
   find: string;
@@ -21,6 +22,13 @@ export interface ListFilters {
   started: string;
   /** The zone those days are in; "" for this browser's. */
   tz: string;
+}
+
+/** True when a row has the format a `format=` filter names (a chat with no current log has format null). */
+export function hasFormat(row: Pick<ChatRow, "format" | "generations">, format: string): boolean {
+  if (format === NO_LOG_FILE) return row.format === null && row.generations.length === 0;
+  if (format === UNUSABLE_LOG) return row.format === null && row.generations.length > 0;
+  return String(row.format) === format;
 }
 
 /** Every chat: what Clear filters sets. */
@@ -114,7 +122,7 @@ export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
       (!range || startedWithin(r.firstActivity, range)) &&
       (!f.lock || r.lock.state === f.lock) &&
       (!f.problemsOnly || r.problems.length > 0) &&
-      (!f.format || (f.format === "none" ? r.format === null : String(r.format) === f.format)) &&
+      (!f.format || hasFormat(r, f.format)) &&
       (!needle || r.id.toLowerCase().includes(needle) || (r.title ?? "").toLowerCase().includes(needle)),
   );
 }

@@ -61,8 +61,9 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
           Current logs: {formatBytes(s.currentBytes)}, {formatBytes(s.decompressedBytes)} decompressed.
         </li>
         <li>
-          Older log generations: {formatBytes(s.olderBytes)} in {n(s.olderLogs)} logs. Nothing removes session files for
-          you; archiving older generations is not available yet.
+          Older log generations: {formatBytes(s.olderBytes)} in {n(s.olderLogs)} logs (with the log files of chats with
+          no usable log, which are of the other form or not to be opened). Nothing removes session files for you;
+          archiving older generations is not available yet.
         </li>
         <li>
           Checkpoints: {formatBytes(s.checkpointBytes)} in {n(s.checkpoints)} files. Lock files:{" "}

@@ -7,6 +7,7 @@ import { encodeName } from "../sessions/names";
 import { tempFolder } from "../test-temp";
 import { createBundle, prepareBundle } from "./create";
 import type { BundleScope } from "./plan";
+import { PREVIEW_FILES } from "./preview";
 import { readBundle } from "./read";
 import { testScope } from "./test-scope";
 import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "./testing";
@@ -86,6 +87,11 @@ describe("a redacted bundle", () => {
       const { bytes: _bytes, ...madeCounts } = made.manifest.counts;
       expect(counts).toEqual(madeCounts);
       expect(Object.values(counts.replaced).reduce((n, v) => n + (v ?? 0), 0)).toBeGreaterThan(20);
+      // It lists the files the bundle holds, in its order (the first PREVIEW_FILES; it keeps no entry per file).
+      expect(preview.manifest.files.map((f) => f.path)).toEqual(
+        made.manifest.files.slice(0, PREVIEW_FILES).map((f) => f.path),
+      );
+      expect(preview.entries).toEqual([]);
     }
   });
 

@@ -12,7 +12,8 @@ import { writeArchive } from "./archive";
 import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
 import { bundleNotes } from "./notes";
-import { type BundleScope, type LeftOut, type Plan, planBundle } from "./plan";
+import { type BundleScope, type LeftOut, PlannedChats, planBundle, plannedFiles } from "./plan";
+import { PREVIEW_FILES, PrestagedFlags, PreviewTally } from "./preview";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
 import { redactBundlePath, type StagedFile, type StageOptions, stageFiles, stageLogEarly } from "./stage";
@@ -86,8 +87,10 @@ const entryOf = (path: string, data: Buffer): StagedFile => ({
  * written into the roots. With `tempNear` `null` (the preview) nothing is
  * written at all: every file is redacted to count what each kind replaces
  * (the same counts the bundle's manifest will hold), but no log is encoded
- * and nothing hashed; a rewritten log's size is then its original's, and
- * `entries` cannot be archived.
+ * and nothing hashed; a rewritten log's size is then its original's. A
+ * preview holds counts, not entries (`lib/bundle/preview.ts`): its manifest
+ * lists the first `PREVIEW_FILES` files (its counts cover every file), its
+ * redaction report names no file, and `entries` is empty.
  */
 export async function prepareBundle(
   roots: BundleRoots,
@@ -95,7 +98,10 @@ export async function prepareBundle(
   tempNear: string | null,
   o: PrepareOptions,
 ): Promise<PreparedBundle> {
-  const plan = await planBundle(roots, scope);
+  const preview = tempNear === null;
+  // Each chat's files are listed again as they are staged (`plannedFiles`), never all held at once.
+  const plan = await planBundle(roots, scope, { keepChatFiles: false });
+  const chats = roots.logs ? new PlannedChats(roots.logs, plan.chats) : null;
   const here = o.again ? [] : null;
   const redactor = new Redactor(
     {
@@ -104,6 +110,7 @@ export async function prepareBundle(
       keywords: scope.keywords,
     },
     kindsFrom(scope),
+    !preview,
   );
   if (o.again) redactor.seed(o.again.map);
   const tempDir = tempNear === null ? null : mkdtempSync(join(tempNear, ".oda-bundle-"));
@@ -113,13 +120,16 @@ export async function prepareBundle(
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   };
   try {
-    const total = plan.files.reduce((n, f) => n + f.size, 0);
+    const total = plan.bytes;
     let done = 0;
     const onBytes = (n: number) => {
       done += n;
       o.onProgress?.({ phase: "reading", done: Math.min(done, total), total });
     };
     const leftOut = plan.leftOut;
+    // A preview holds counts, not entries (`lib/bundle/preview.ts`).
+    const flags = preview && chats ? new PrestagedFlags(chats, plan.compress) : null;
+    const tally = preview ? new PreviewTally() : null;
     const fileMaxBytes = roots.home ? (await readSettings(roots.home)).limits.fileMaxBytes : undefined;
     const stage: StageOptions = {
       redactor,
@@ -128,26 +138,27 @@ export async function prepareBundle(
       onBytes,
       leftOut,
       fileMaxBytes,
-      prestaged: new Map(),
+      prestaged: flags ?? new Map(),
       onDecode: o.onDecode,
     };
     // Each log is read once: the doctor reads every chat's current log through, and a log that goes into the
     // bundle is redacted in that same read (`stageLogEarly`); `stageFiles` then takes it as it was staged.
     const found = o.again
       ? o.again.doctor
-      : await runDoctor(roots, { ...BOUNDED_READ, rebuild: earlyStager(plan, stage) });
-    const files = await stageFiles(plan.files, stage);
+      : await runDoctor(roots, { ...BOUNDED_READ, rebuild: earlyStager(chats, stage) });
+    const files = await stageFiles(plannedFiles(plan, roots.logs), stage, tally?.add);
     if (scope.notes && !roots.state)
       throw new OdaError("bad_input", "Notes go into a bundle from the admin state: give it with --state DIR.");
-    if (scope.notes && roots.state)
-      files.push(
-        ...(await bundleNotes(
-          roots.state,
-          roots.logs,
-          plan.chats.map((c) => c.id),
-          { redactor, dropText: scope.dropText, compress: plan.compress },
-        )),
+    if (scope.notes && roots.state) {
+      const notes = await bundleNotes(
+        roots.state,
+        roots.logs,
+        plan.chats.map((c) => c.id),
+        { redactor, dropText: scope.dropText, compress: plan.compress },
       );
+      if (tally) for (const n of notes) tally.add(n);
+      else files.push(...notes);
+    }
     // What was chosen but is not in the bundle, in its report too (as the manifest lists it).
     redactor.file = "manifest.json";
     const notIn = leftOut.map((l) => ({
@@ -171,6 +182,7 @@ export async function prepareBundle(
       entryOf("doctor.txt", Buffer.from(formatDoctor(doctor, `Oda Admin doctor report, ${createdAt}`))),
     ];
     const all = [...reports, ...files];
+    const listed = tally ? [...reports, ...tally.listed].slice(0, PREVIEW_FILES) : all;
     const manifest: Manifest = {
       bundleFormat: BUNDLE_FORMAT,
       odaAdminVersion: o.version,
@@ -189,18 +201,20 @@ export async function prepareBundle(
         ...(scope.notes ? { notes: true } : {}),
       },
       counts: {
-        files: all.length,
-        bytes: all.reduce((n, f) => n + f.size, 0),
+        files: all.length + (tally?.files ?? 0),
+        bytes: all.reduce((n, f) => n + f.size, 0) + (tally?.bytes ?? 0),
         // A chat stored in two places is one chat (both its copies are in).
         chats: new Set(plan.chats.map((c) => c.id)).size,
         memories: plan.files.filter((f) => f.role === "memory").length,
-        ...(scope.notes ? { notes: files.filter((f) => f.path.startsWith("notes/")).length } : {}),
-        redactedFiles: files.filter((f) => f.redacted).length,
+        ...(scope.notes
+          ? { notes: files.filter((f) => f.path.startsWith("notes/")).length + (tally?.notes ?? 0) }
+          : {}),
+        redactedFiles: files.filter((f) => f.redacted).length + (tally?.redacted ?? 0),
         replaced: { ...redactor.replaced },
         problems: doctor.sections.reduce((n, s) => n + s.problems.length, 0),
         leftOut: notIn.length,
       },
-      files: all.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+      files: listed.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
       redaction: {
         keyRules: `gitleaks ${SecretRules.source.repository} at ${SecretRules.source.commit}`,
         kinds: redactor.report(),
@@ -209,7 +223,7 @@ export async function prepareBundle(
     };
     return {
       manifest,
-      entries: [entryOf("manifest.json", json(manifest)), ...all],
+      entries: preview ? [] : [entryOf("manifest.json", json(manifest)), ...all],
       map: redactor.mapEntries(),
       dispose,
     };
@@ -224,8 +238,9 @@ export async function prepareBundle(
  * in the same read, one at a time (the spool has one writer, the redactor one file being redacted); any other
  * is read as the doctor reads it.
  */
-function earlyStager(plan: Plan, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
-  const logs = new Map(plan.files.filter((f) => f.role === "log").map((f) => [f.source, f]));
+function earlyStager(chats: PlannedChats | null, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
+  // A plan keeps no chat's files: the planned file of the log the doctor reads is made from what it read.
+  const logOf = (current: Generation) => chats?.plannedLog(current);
   const passThrough = stage.redactor.off && !stage.dropText;
   let queue: Promise<unknown> = Promise.resolve();
   const read = (current: Generation) => {
@@ -233,7 +248,7 @@ function earlyStager(plan: Plan, stage: StageOptions): (current: Generation) => 
     return rebuildDetails(current.path, current.compressed, { batchOutput: BULK_BATCH_OUTPUT });
   };
   return async (current) => {
-    const f = logs.get(current.path);
+    const f = logOf(current);
     if (!f || passThrough || stage.prestaged?.has(f.source)) return read(current);
     const turn = queue.then(() => stageLogEarly(f, stage));
     queue = turn.catch(() => {});

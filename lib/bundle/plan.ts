@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
+import type { Generation } from "../sessions/chat";
 import { walkLogFolder } from "../sessions/folder";
 import { listAllChats } from "../sessions/list";
 import { CACHE_FILE, LOCK_FILE, parseLogName } from "../sessions/names";
@@ -64,7 +65,12 @@ export function leftOutOf(path: string, source: string, error: NodeJS.ErrnoExcep
 
 /** Everything a bundle of this scope holds, and the host names lock files name. */
 export interface Plan {
+  /** Every file, or (planned with `keepChatFiles` false) the home's only: see {@link chatFilesOf}. */
   files: PlannedFile[];
+  /** The bytes of every planned file, the chats' too. */
+  bytes: number;
+  /** True when `files` holds the chats' files too (`keepChatFiles`). */
+  keptChatFiles: boolean;
   chats: { id: string; folder: string }[];
   lockHosts: string[];
   compress: boolean;
@@ -127,11 +133,18 @@ function planMemory(home: string, files: PlannedFile[], leftOut: LeftOut[]): voi
       files.push({ role: "history", source: join(home, f.rel), path: `home/${f.rel}`, size: f.size });
 }
 
-/** Lists what a bundle of `scope` holds, reading no log. */
+/**
+ * Lists what a bundle of `scope` holds, reading no log. With `keepChatFiles` false (a bundle and its preview)
+ * the chats' files are looked at (their sizes summed, their lock files' hosts learned) but not kept: staging
+ * lists each chat's again as it comes to it (`plannedFiles`), so 100,000 chats' 200,000 planned files are
+ * never held at once.
+ */
 export async function planBundle(
   roots: { home: string | null; logs: string | null },
   scope: BundleScope,
+  options: { keepChatFiles?: boolean } = {},
 ): Promise<Plan> {
+  const keep = options.keepChatFiles ?? true;
   const files: PlannedFile[] = [];
   const leftOut: LeftOut[] = [];
   const compress = logFolderOf(roots).compress;
@@ -143,6 +156,10 @@ export async function planBundle(
   }
   const chats: Plan["chats"] = [];
   const lockHosts = new Set<string>();
+  let chatBytes = 0;
+  const sized = (f: PlannedFile) => {
+    chatBytes += f.size;
+  };
   if (roots.logs && (scope.chats !== null || scope.since !== null)) {
     // Only --since needs each chat's last activity; otherwise the folder names say which chats there are, and
     // the logs are read once, by the doctor and the staging (listing 10,000 chats cost seconds and ~70 MB).
@@ -179,7 +196,7 @@ export async function planBundle(
     for (const chat of all) {
       if (wanted && !wanted.has(chat.id)) continue;
       if (since !== null && Date.parse(chat.lastActivity ?? chat.created ?? "") < since) continue;
-      if (planChat(roots.logs, chat.folder, compress, files, lockHosts, leftOut))
+      if (planChat(roots.logs, chat.folder, compress, keep ? files : null, lockHosts, leftOut, sized))
         chats.push({ id: chat.id, folder: chat.folder });
     }
     // Its last activity is not known (neither copy is read as the chat): `--since` keeps it, as the report names it.
@@ -187,21 +204,96 @@ export async function planBundle(
       if (wanted && !wanted.has(id)) continue;
       for (const dir of [...dirs].sort()) {
         const folder = relative(roots.logs, dir).split(sep).join("/");
-        if (planChat(roots.logs, folder, compress, files, lockHosts, leftOut)) chats.push({ id, folder });
+        if (planChat(roots.logs, folder, compress, keep ? files : null, lockHosts, leftOut, sized))
+          chats.push({ id, folder });
       }
     }
   }
-  return { files, chats, lockHosts: [...lockHosts], compress, leftOut };
+  const homeBytes = files.reduce((n, f) => n + f.size, 0);
+  const bytes = keep ? homeBytes : homeBytes + chatBytes;
+  return { files, bytes, keptChatFiles: keep, chats, lockHosts: [...lockHosts], compress, leftOut };
 }
 
-/** Plans one chat folder's files; `false` when the folder could not be listed (it is left out). */
+/**
+ * The files a bundle stages, in its order: the home's, then each planned chat's, listed as staging comes to
+ * it (a plan keeps none of a chat's: `chatFilesOf`).
+ */
+export function* plannedFiles(plan: Plan, logs: string | null): Generator<PlannedFile> {
+  // A plan made with `keepChatFiles` holds its chats' files already.
+  if (plan.keptChatFiles) {
+    yield* plan.files;
+    return;
+  }
+  yield* plan.files;
+  if (logs) for (const chat of plan.chats) yield* chatFilesOf(logs, chat.folder, plan.compress, plan.leftOut);
+}
+
+/**
+ * The planned chats by folder (`Map` keys are the plan's own strings): which chat a log lies in, and the
+ * planned file of a chat's current log as the doctor reads it, which a plan no longer keeps.
+ */
+export class PlannedChats {
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    private readonly logs: string,
+    chats: Plan["chats"],
+  ) {
+    for (const [i, c] of chats.entries()) this.index.set(c.folder, i);
+  }
+
+  /** How many chats are planned. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** The planned chat a log lies in (its index in `Plan.chats`), or -1. */
+  chatOf(source: string): number {
+    return this.index.get(relative(this.logs, dirname(source))) ?? -1;
+  }
+
+  /**
+   * The planned file of a chat's current log as `planChat` plans it (a regular file, its size now), or
+   * undefined when it is not planned (its chat is not in the bundle, or it is a link).
+   */
+  plannedLog(current: Generation): PlannedFile | undefined {
+    if (this.chatOf(current.path) < 0) return undefined;
+    const folder = relative(this.logs, dirname(current.path)).split(sep).join("/");
+    const size = regularSize(current.path, `logs/${folder}/${current.name}`, []);
+    if (size === null) return undefined;
+    return {
+      role: "log",
+      source: current.path,
+      path: `logs/${folder}/${current.name}`,
+      size,
+      compressed: current.compressed,
+      newestLog: current.name,
+    };
+  }
+}
+
+/**
+ * One planned chat's files listed again (a plan keeps none): as `planBundle` lists them, logs first; a folder
+ * that can no longer be listed is left out.
+ */
+export function chatFilesOf(logs: string, folder: string, compress: boolean, leftOut: LeftOut[]): PlannedFile[] {
+  const files: PlannedFile[] = [];
+  planChat(logs, folder, compress, files, new Set(), leftOut);
+  return files;
+}
+
+/**
+ * Plans one chat folder's files into `files` (`null`: looked at, not kept), each given to `onFile`; `false`
+ * when the folder could not be listed (it is left out).
+ */
 function planChat(
   logs: string,
   folder: string,
   compress: boolean,
-  files: PlannedFile[],
+  files: PlannedFile[] | null,
   hosts: Set<string>,
   leftOut: LeftOut[],
+  onFile?: (f: PlannedFile) => void,
 ): boolean {
   const dir = join(logs, folder);
   const rel = folder.split(/[\\/]/).join("/");
@@ -223,14 +315,16 @@ function planChat(
     const size = regularSize(join(dir, name), `logs/${rel}/${name}`, leftOut);
     if (size === null) continue;
     const role: FileRole = parsed ? "log" : name === LOCK_FILE ? "lock" : "checkpoint";
-    files.push({
+    const file: PlannedFile = {
       role,
       source: join(dir, name),
       path: `logs/${rel}/${name}`,
       size,
       compressed: parsed?.compressed,
       newestLog: newest,
-    });
+    };
+    files?.push(file);
+    onFile?.(file);
     if (role === "lock") {
       try {
         const host = (JSON.parse(readFileSync(join(dir, name), "utf8")) as { host?: unknown }).host;

@@ -75,7 +75,15 @@ export class Redactor {
   file = "";
   private readonly filesOf = new Map<RedactKind, Set<string>>();
 
-  constructor(ctx: DetectorContext, kinds: ReadonlySet<RedactKind>) {
+  /**
+   * `listFiles` false (a preview, which shows counts only): the report names no file, so a preview of 100,000
+   * chats does not hold the path of every file with a replacement.
+   */
+  constructor(
+    ctx: DetectorContext,
+    kinds: ReadonlySet<RedactKind>,
+    private readonly listFiles = true,
+  ) {
     this.detectors = new Detectors(ctx, kinds);
   }
 
@@ -142,7 +150,7 @@ export class Redactor {
       at = f.end;
       this.replaced[f.kind] = (this.replaced[f.kind] ?? 0) + 1;
       const files = this.filesOf.get(f.kind) ?? new Set<string>();
-      files.add(this.file);
+      if (this.listFiles) files.add(this.file);
       this.filesOf.set(f.kind, files);
     }
     return out + source.slice(at);
@@ -210,7 +218,7 @@ export class Redactor {
 
   /** Counts what was replaced while the file had no path yet (its own path, being redacted) under `path`. */
   nameFile(path: string): void {
-    for (const files of this.filesOf.values()) if (files.delete(this.file)) files.add(path);
+    if (this.listFiles) for (const files of this.filesOf.values()) if (files.delete(this.file)) files.add(path);
     this.file = path;
   }
 

@@ -35,6 +35,24 @@ export interface RewrittenLog {
 /** The details a preview keeps of a rewritten log: none (see `rewriteLog`). */
 const NO_DETAILS: ChatDetails = new DetailsBuilder().result();
 
+/**
+ * A preview's rewritten log: nothing written, so its size is its original's and it has no details (a
+ * checkpoint's new details are never written; a preview of 100,000 chats would hold one per chat).
+ */
+export function previewRewritten(f: Pick<PlannedFile, "source" | "size">): RewrittenLog {
+  const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
+  return { range, details: NO_DETAILS, source: f.source, size: f.size };
+}
+
+/** Logs redacted while the doctor read them, by source (a `Map`, or a preview's flags: `lib/bundle/preview.ts`). */
+export interface Prestaged {
+  has(source: string): boolean;
+  get(source: string): RewrittenLog | null | undefined;
+  set(source: string, log: RewrittenLog | null): unknown;
+  delete(source: string): unknown;
+  clear(): void;
+}
+
 /** One file as it goes in the bundle: from its original (first `size` bytes), a staged copy, or memory. */
 export interface StagedFile {
   path: string;
@@ -66,7 +84,7 @@ export interface StageOptions {
    * Logs already redacted while the doctor read them (`stageLogEarly`), by source: staged from this, never read
    * again. An entry is taken out when its log is staged.
    */
-  prestaged?: Map<string, RewrittenLog | null>;
+  prestaged?: Prestaged;
   /** Counts each decode of a log (tests). */
   onDecode?: (source: string) => void;
 }
@@ -144,25 +162,29 @@ function redactJsonFile(original: Buffer, r: Redactor, fix?: (v: Record<string, 
  * history so that `state.json` can be made to name the redacted file's hash;
  * a chat's logs come before its checkpoint, which is rebuilt to fit them.
  */
-export async function stageFiles(files: PlannedFile[], o: StageOptions): Promise<StagedFile[]> {
+export async function stageFiles(
+  files: Iterable<PlannedFile>,
+  o: StageOptions,
+  sink?: (f: StagedFile) => void,
+): Promise<StagedFile[]> {
   const out: StagedFile[] = [];
   // original source → its range of the spool, for the checkpoint after it
   const state: StageState = { shaMap: new Map(), rewrittenLogs: new Map(), chatDir: "", held: 0 };
-  for (const [i, f] of files.entries()) {
+  for (const f of files) {
     // Progress counts files as stored, whatever reading them took (a log may decompress tenfold); a log
     // redacted while the doctor read it was counted then.
-    const before = files[i - 1];
-    if (before && !o.prestaged?.has(before.source)) o.onBytes?.(before.size);
+    if (!o.prestaged?.has(f.source)) o.onBytes?.(f.size);
     try {
-      out.push(await stageOne(f, o, state));
+      const staged = await stageOne(f, o, state);
+      // A preview gives each file to `sink` and keeps none (100,000 chats are 200,000 files).
+      if (sink) sink(staged);
+      else out.push(staged);
     } catch (error) {
       if (!isSystemError(error)) throw error;
       // Removed (a chat folder deleted meanwhile) or not to be read: left out, listed, the bundle goes on.
       o.leftOut?.push(leftOutOf(f.path, f.source, error));
     }
   }
-  const last = files[files.length - 1];
-  if (last && !o.prestaged?.has(last.source)) o.onBytes?.(last.size);
   o.prestaged?.clear();
   return out;
 }
@@ -190,12 +212,16 @@ async function stageOne(f: PlannedFile, o: StageOptions, st: StageState): Promis
   if (f.role === "log") {
     const compressed = f.compressed ?? true;
     const early = o.prestaged?.get(f.source);
+    // Held for its checkpoint in `st.rewrittenLogs` from here: 100,000 chats' early logs are not all kept.
+    o.prestaged?.delete(f.source);
     if (early !== undefined) {
       // What was replaced while the doctor read it is counted under this path too.
       r.file = `\u0000early:${f.source}`;
       r.nameFile(path);
     }
-    const staged = early !== undefined ? early : passThrough ? null : (await rewriteLog(f, compressed, o, false)).log;
+    const prestaged = early && !o.spool ? previewRewritten(f) : early;
+    const staged =
+      prestaged !== undefined ? prestaged : passThrough ? null : (await rewriteLog(f, compressed, o, false)).log;
     if (staged) {
       st.rewrittenLogs.set(f.source, staged);
       const { start, size, sha256 } = staged.range;
@@ -293,12 +319,7 @@ async function rewriteLog(
         o.spool?.discard();
         return { res, log: null };
       }
-      if (!o.spool) {
-        // The preview counts only: a checkpoint's new details are never written, so none are kept (a preview
-        // of 100,000 chats holds one of these per chat until the doctor has read them all).
-        const range = { start: 0, size: f.size, sha256: "", tailSha256: "" };
-        return { res, log: { range, details: NO_DETAILS, source: f.source, size: f.size } };
-      }
+      if (!o.spool) return { res, log: previewRewritten(f) };
       return { res, log: { range: o.spool.finish(), details: res.details, source: f.source, size: f.size } };
     } catch (error) {
       o.spool?.discard();

@@ -1,4 +1,5 @@
 import { groupName } from "../sessions/names";
+import { UNUSABLE_LOG } from "../sessions/views";
 import { type StartedDays, startedParam } from "./started";
 import type { Period, ReportScope } from "./usage";
 
@@ -140,12 +141,15 @@ export interface ListFilter {
   started?: StartedDays;
   tz?: string;
   cwd?: string | null;
+  /** The current log's format, or `UNUSABLE_LOG` / `NO_LOG_FILE` (`lib/sessions/views.ts`). */
+  format?: string;
 }
 
 /** The plain chat list's address for a filter: `/chats?folder=--%2Fwork%2Fa--&started=2026-10-25&tz=…`. */
 export function listHref(f: ListFilter): string {
   const q = new URLSearchParams();
   if (f.cwd !== undefined) q.set("folder", groupName(f.cwd));
+  if (f.format !== undefined) q.set("format", f.format);
   if (f.started) q.set("started", startedParam(f.started));
   if (f.started && f.tz) q.set("tz", f.tz);
   const s = q.toString();
@@ -159,6 +163,14 @@ export function startedDayFilter(scope: ReportScope, day: string): ListFilter {
     tz: scope.timezone,
     ...(scope.cwd === null ? {} : { cwd: scope.cwd }),
   };
+}
+
+/**
+ * The chats one row of "Current logs per format" counts, in the report's folder (`null`: every folder; `""`:
+ * chats with none): those whose current log has that format, or (`null`) whose log files are all unusable.
+ */
+export function formatChatsFilter(cwd: string | null, format: number | null): ListFilter {
+  return { ...(cwd === null ? {} : { cwd }), format: format === null ? UNUSABLE_LOG : String(format) };
 }
 
 /**

@@ -37,7 +37,12 @@ export interface ChatStorageRow extends StorageSums {
   format: number | null;
 }
 
-/** Current logs per format. */
+/**
+ * Current logs per format. `format` null is the chats with log files none of which can be used (of the other
+ * form, or not to be opened: `docs/file-contract.md`, Layout): `logs` counts those chats, and their bytes are 0
+ * here (the files' sizes are under the totals' older generations, as every log but a current one is). A chat
+ * folder with no log file at all has no row.
+ */
 export interface GenerationStorage {
   format: number | null;
   logs: number;
@@ -101,7 +106,9 @@ export function storageReport(db: Db, options: { cwd?: string; limit?: number } 
     .sort((a, b) => b.totalBytes - a.totalBytes || ((a.cwd ?? "") < (b.cwd ?? "") ? -1 : 1));
   const byFormat = db
     .prepare(
-      `SELECT format, count(log_size) AS logs, coalesce(sum(log_size), 0) AS bytes, coalesce(sum(coalesce(log_dec, log_size)), 0) AS dec
+      // A chat with no current log has no log_size: its unusable files are its "older" ones (chatFacts).
+      `SELECT format, count(CASE WHEN format IS NULL THEN nullif(old_logs, 0) ELSE log_size END) AS logs,
+         coalesce(sum(log_size), 0) AS bytes, coalesce(sum(coalesce(log_dec, log_size)), 0) AS dec
        FROM chats WHERE ${where} GROUP BY format ORDER BY format`,
     )
     .all(...params) as { format: number | null; logs: number; bytes: number; dec: number }[];
@@ -118,7 +125,9 @@ export function storageReport(db: Db, options: { cwd?: string; limit?: number } 
   return {
     cwd,
     totals,
-    byFormat: byFormat.map((r) => ({ format: r.format, logs: r.logs, bytes: r.bytes, decompressedBytes: r.dec })),
+    byFormat: byFormat
+      .filter((r) => r.format !== null || r.logs > 0)
+      .map((r) => ({ format: r.format, logs: r.logs, bytes: r.bytes, decompressedBytes: r.dec })),
     folders,
     largest: largest.map((r) => ({ id: r.id, title: r.title, cwd: r.cwd, format: r.format, ...toSums(r) })),
   };

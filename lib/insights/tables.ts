@@ -1,6 +1,5 @@
 import { formatBinarySize } from "../bytes";
 import { chatHref } from "../routes";
-import { groupName } from "../sessions/names";
 // From the shared types module: chart-card and the tables run in the browser too.
 import type {
   ActivityReport,
@@ -17,6 +16,7 @@ import {
   dayFilter,
   folderChatsFilter,
   folderFilter,
+  formatChatsFilter,
   listHref,
   modelFilter,
   periodFilter,
@@ -212,15 +212,11 @@ export function formatTable(r: StorageReport): Table {
       g.bytes,
       g.decompressedBytes,
     ]),
-    // A format's logs: the chat list's own format filter (in the report's folder). "No usable log" counts only the
-    // chats with a log file, which that filter does not tell apart: no link.
+    // A format's logs: the chat list's own format filter (in the report's folder); "(no usable log)" is the
+    // chats whose log files are all unusable, which the list tells from chat folders with no log file.
     ...linked(
       ["Logs"],
-      r.byFormat.map((g) =>
-        g.format === null
-          ? null
-          : `/chats?${new URLSearchParams({ ...(r.cwd === null ? {} : { folder: groupName(r.cwd) }), format: String(g.format) })}`,
-      ),
+      r.byFormat.map((g) => listHref(formatChatsFilter(r.cwd, g.format))),
     ),
   };
 }

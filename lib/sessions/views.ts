@@ -59,6 +59,14 @@ export interface ChatListSource {
   sentence: string;
 }
 
+/** The chat list's `format=` value for chat folders that hold no log file. */
+export const NO_LOG_FILE = "none";
+/**
+ * The chat list's `format=` value for chats whose log files are all refused (of the other form, or not to be
+ * opened: `docs/file-contract.md`, Layout): the chats Insights counts as "(no usable log)".
+ */
+export const UNUSABLE_LOG = "unusable";
+
 /** The chat list's sortable columns. */
 export const CHAT_SORT_KEYS = [
   "title",

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BundleProgress, BundleRoots, BundleScope, Manifest } from "@/lib/bundle";
 import { type BundleTask, CANCELLED, runBundleThread } from "@/lib/bundle/in-worker";
+import { PREVIEW_FILES } from "@/lib/bundle/preview";
 import { isOdaError } from "@/lib/errors";
 
 /**
@@ -20,8 +21,6 @@ export interface BundlePreview {
   counts: Manifest["counts"];
 }
 
-/** Files a preview lists (the counts cover every file). */
-const PREVIEW_FILES = 500;
 export interface BundleJob {
   id: string;
   progress: BundleProgress;
@@ -81,10 +80,11 @@ export function startPreviewJob(roots: BundleRoots, scope: BundleScope, version:
   const job = newJob();
   inThread(job, { roots, scope, target: null, version }).then(
     ({ manifest }) => {
-      const files = manifest.files;
+      // A preview's manifest lists its first PREVIEW_FILES files (`lib/bundle/preview.ts`); the counts cover every file.
+      const files = manifest.files.slice(0, PREVIEW_FILES);
       job.preview = {
-        files: files.slice(0, PREVIEW_FILES).map((f) => ({ path: f.path, size: f.size })),
-        more: Math.max(0, files.length - PREVIEW_FILES),
+        files: files.map((f) => ({ path: f.path, size: f.size })),
+        more: Math.max(0, manifest.counts.files - files.length),
         counts: manifest.counts,
       };
       job.state = "done";

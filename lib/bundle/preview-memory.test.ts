@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const base = mkdtempSync(join(tmpdir(), "oda-preview-memory-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/**
+ * What the preview holds per chat, at most, measured as the slope between a small and a larger folder:
+ * about 0.4 KiB now (the doctor's listing of the chats and the plan's id and folder of each), 1.5 KiB when it
+ * held the plan and the staged entries of every file (200,000 files at 100,000 chats: more than the bundle
+ * thread's 160 MB heap). The difference is measured after full collections, so nothing is left to chance.
+ */
+const PER_CHAT_BOUND = 800;
+/**
+ * A bundle must keep each file's entry (its manifest, first in the archive, names every hash) and the report's
+ * files per kind: about 1.3 KiB a chat now, 2.2 KiB when its plan also held every planned file to the end.
+ */
+const BUNDLE_PER_CHAT_BOUND = 1800;
+const SMALL = 200;
+const LARGE = 1400;
+
+/** The preview (or bundle) of `n` chats in a child process: the most its heap held above its start, and its counts. */
+function measure(
+  n: number,
+  mode: "preview" | "bundle" = "preview",
+): { peakAbove: number; counts: { files: number; redactedFiles: number } } {
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--expose-gc",
+      // The scale benches' chat writer imports what a server would (bench/index-data.ts).
+      "--import",
+      join(import.meta.dirname, "../../scripts/server-only/register.mjs"),
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "preview-memory-child.ts"),
+      join(base, `logs-${n}`),
+      String(n),
+      mode,
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  expect(child.status, child.stderr).toBe(0);
+  return JSON.parse(child.stdout);
+}
+
+describe("the Support page's preview of every chat, and a bundle", () => {
+  it("holds counts, not an entry per file: its heap barely grows with the number of chats", () => {
+    const small = measure(SMALL);
+    const large = measure(LARGE);
+    // Every chat's log and checkpoint counted, and rewritten (their working folders are under /home).
+    expect(large.counts.files).toBe(2 * LARGE + 2);
+    expect(large.counts.redactedFiles).toBe(2 * LARGE);
+    const perChat = (large.peakAbove - small.peakAbove) / (LARGE - SMALL);
+    expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(PER_CHAT_BOUND);
+  }, 120_000);
+
+  it("and a bundle holds only what its manifest and report need, not every planned file too", () => {
+    const small = measure(SMALL, "bundle");
+    const large = measure(LARGE, "bundle");
+    expect(large.counts.files).toBe(2 * LARGE + 2);
+    const perChat = (large.peakAbove - small.peakAbove) / (LARGE - SMALL);
+    expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(BUNDLE_PER_CHAT_BOUND);
+  }, 120_000);
+});
