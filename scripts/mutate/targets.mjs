@@ -40,7 +40,7 @@ export const TARGETS = [
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
   ["lib/bundle/unpack.ts", BUNDLE],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
-  ["lib/repair/engine.ts", REPAIR],
+  ["lib/repair/engine.ts", ["lib/repair/engine.test.ts", ...REPAIR]],
   ["lib/repair/journal.ts", ["lib/repair/journal.test.ts", ...REPAIR]],
   ["lib/repair/locks.ts", ["lib/repair/locks.test.ts", ...REPAIR]],
   [
