@@ -54,6 +54,9 @@ export const TARGETS = [
   ],
   ["lib/memory/format.ts", ["lib/memory/format.test.ts"]],
   ["lib/memory/parse.ts", ["lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"]],
-  ["lib/memory/history.ts", ["lib/memory/history.property.test.ts", "lib/memory/store.test.ts"]],
+  [
+    "lib/memory/history.ts",
+    ["lib/memory/history.test.ts", "lib/memory/history.property.test.ts", "lib/memory/store.test.ts"],
+  ],
   ["lib/memory/change.ts", ["lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"]],
 ].map(([file, tests]) => ({ file, tests }));
