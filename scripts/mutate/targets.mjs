@@ -58,5 +58,8 @@ export const TARGETS = [
     "lib/memory/history.ts",
     ["lib/memory/history.test.ts", "lib/memory/history.property.test.ts", "lib/memory/store.test.ts"],
   ],
-  ["lib/memory/change.ts", ["lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"]],
+  [
+    "lib/memory/change.ts",
+    ["lib/memory/change-edges.test.ts", "lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"],
+  ],
 ].map(([file, tests]) => ({ file, tests }));
