@@ -246,7 +246,7 @@ describe("parse, the edges", () => {
     expect(readSimpleBlock("enabled: yes\n")).toBeUndefined();
     expect(readSimpleBlock("created: 2026-11-29\n")).toBeUndefined();
     for (const plain of ["a1", "1a", "Übersicht", "x y"]) expect(isSafePlainString(plain), plain).toBe(true);
-    for (const core of ["12", "12.5", "1.5", "1e10", ".5", "0x1F", "0o17", "a ", "FALSE"])
+    for (const core of ["12", "1e-5", "12.5", "1.5", "1e10", ".5", "0x1F", "0o17", "a ", "FALSE"])
       expect(isSafePlainString(core), core).toBe(false);
   });
 
