@@ -180,3 +180,120 @@ describe("the fast path for plain blocks", () => {
     expect(isSafePlainString("Übersicht")).toBe(true);
   });
 });
+
+describe("parse, the edges", () => {
+  const fields = "title: A\nenabled: true\nsource: user";
+  const withField = (line: string) => `---\n${fields}\n${line}\n---\nx`;
+
+  it("takes created and updated only as ISO 8601 date-times with a zone, fraction optional", () => {
+    for (const ok of [
+      "2026-11-29T18:24:08Z",
+      "2026-11-29T18:24:08.123456789Z",
+      "2026-11-29T18:24:08+01:00",
+      "2026-11-29T18:24:08.1-05:30",
+    ]) {
+      for (const fastPath of [true, false])
+        expect(parseMemorySource(withField(`created: ${ok}`), { fastPath }), ok).toMatchObject({
+          ok: true,
+          fields: { created: ok },
+        });
+      expect(readSimpleBlock(`updated: ${ok}\n`)).toEqual(Object.assign(Object.create(null), { updated: ok }));
+    }
+    for (const bad of [
+      "2026-11-29T18:24:08",
+      "2026-11-29",
+      "+002026-11-29T18:24:08Z",
+      "2026-11-29T18:24:08.1234567890Z",
+      "2026-11-29T18:24:08+0100",
+      "2026-11-29T18:24:08+1:00",
+      "2026-11-29T18:24:08+01:0",
+      "2026-13-01T00:00:00Z",
+      "[2026-11-29T18:24:08Z]",
+    ])
+      expect(messageOf(withField(`created: ${bad}`)), bad).toBe(
+        "The frontmatter fields created are missing or invalid.",
+      );
+  });
+
+  it("gives a problem's line only when there is one, and no absent field a key", () => {
+    expect(parse("no block")).toStrictEqual({
+      ok: false,
+      message: "The file does not start with a --- frontmatter block.",
+    });
+    const p = parse(`---\n${fields}\n---\nx`);
+    expect(p.ok && p.fields).toStrictEqual({ title: "A", enabled: true, source: "user" });
+    expect(parseMemorySource(`---\n${fields}\n---\nx`, { fastPath: false })).toStrictEqual(p);
+  });
+
+  it("finds the frontmatter block only between two whole --- lines", () => {
+    expect(messageOf("---\r")).toBe("The file does not start with a --- frontmatter block.");
+    expect(messageOf(`--\r-\n${fields}\n---\nx`)).toBe("The file does not start with a --- frontmatter block.");
+    expect(messageOf(`---\n${fields}\n--\r-\nx`)).toBe("The file does not start with a --- frontmatter block.");
+    expect(messageOf(`\uFEFF\uFEFF---\n${fields}\n---\nx`)).toBe(
+      "The file does not start with a --- frontmatter block.",
+    );
+    // a closing line at the very end of the file: no text
+    expect(parse(`---\n${fields}\n---`)).toMatchObject({ ok: true, title: "A", text: "" });
+    expect(parse(`---\n${fields}\n---\r`)).toMatchObject({ ok: true, title: "A", text: "" });
+  });
+
+  it("the fast path reads only whole simple lines, CRLF, and each field's own form", () => {
+    const obj = (o: Record<string, unknown>) => Object.assign(Object.create(null), o);
+    expect(readSimpleBlock("title: A\nenabled: false")).toEqual(obj({ title: "A", enabled: false }));
+    expect(readSimpleBlock("title: A\r\nenabled: true\r\n")).toEqual(obj({ title: "A", enabled: true }));
+    expect(readSimpleBlock("title:  A  \n")).toEqual(obj({ title: "A" }));
+    expect(readSimpleBlock("xtitle: A\n")).toBeUndefined();
+    expect(readSimpleBlock("enabled: yes\n")).toBeUndefined();
+    expect(readSimpleBlock("created: 2026-11-29\n")).toBeUndefined();
+    for (const plain of ["a1", "1a", "Übersicht", "x y"]) expect(isSafePlainString(plain), plain).toBe(true);
+    for (const core of ["12", "1e-5", "12.5", "1.5", "1e10", ".5", "0x1F", "0o17", "a ", "FALSE"])
+      expect(isSafePlainString(core), core).toBe(false);
+  });
+
+  it("reads YAML without merge keys or anchors, with plain keys of any scalar kind", () => {
+    const block = (y: string) => `---\n${y}\n---\nx`;
+    expect(messageOf(block("<<: {title: A, enabled: true, source: user}"))).toBe(
+      "The frontmatter fields title, enabled, source are missing or invalid.",
+    );
+    expect(parse(block(`enabled: true\nsource: user\ntitle: &a A`))).toStrictEqual({
+      ok: false,
+      message: "The frontmatter is not valid YAML: Anchors and aliases are not allowed.",
+      line: 4,
+    });
+    expect(parse(block(`${fields}\n? [a, b]\n: 1`))).toStrictEqual({
+      ok: false,
+      message: "The frontmatter is not valid YAML: Map keys must be plain values.",
+      line: 5,
+    });
+    const p = parseMemorySource(block(`1: x\ntrue: y\nnull: z\n${fields}\nextra:`));
+    expect(p.ok && p.fields.otherFields).toEqual([
+      ["1", "x"],
+      ["true", "y"],
+      ["null", "z"],
+      ["extra", null],
+    ]);
+    expect(parse(block("]"))).toStrictEqual({
+      ok: false,
+      message: 'The frontmatter is not valid YAML: Unexpected flow-seq-end token in YAML document: "]"',
+      line: 2,
+    });
+    expect(parse(block(`${fields}\nx: [a\n`))).toMatchObject({ ok: false, line: 7 });
+    expect(parse(block(`title: "a\nenabled: true`))).toMatchObject({ ok: false, line: 4 });
+  });
+
+  it("takes a file of exactly fileMaxBytes bytes, and refuses one more", () => {
+    const raw = `---\n${fields}\n---\nx`;
+    const size = enc(raw).length;
+    expect(parse(raw, { ...DEFAULT_LIMITS, fileMaxBytes: size }).ok).toBe(true);
+    expect(messageOf(raw, { ...DEFAULT_LIMITS, fileMaxBytes: size - 1 })).toBe(
+      `The file is larger than ${size - 1} bytes.`,
+    );
+  });
+});
+
+describe("parse, a key with no value", () => {
+  it("reads `? key` (an explicit key alone) as a field whose value is null", () => {
+    const p = parseMemorySource("---\n? extra\ntitle: A\nenabled: true\nsource: user\n---\nx");
+    expect(p.ok && p.fields.otherFields).toEqual([["extra", null]]);
+  });
+});

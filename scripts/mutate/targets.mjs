@@ -40,7 +40,7 @@ export const TARGETS = [
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
   ["lib/bundle/unpack.ts", BUNDLE],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
-  ["lib/repair/engine.ts", REPAIR],
+  ["lib/repair/engine.ts", ["lib/repair/engine.test.ts", ...REPAIR]],
   ["lib/repair/journal.ts", ["lib/repair/journal.test.ts", ...REPAIR]],
   ["lib/repair/locks.ts", ["lib/repair/locks.test.ts", ...REPAIR]],
   [
@@ -54,6 +54,12 @@ export const TARGETS = [
   ],
   ["lib/memory/format.ts", ["lib/memory/format.test.ts"]],
   ["lib/memory/parse.ts", ["lib/memory/parse.test.ts", "lib/memory/limits-on-disk.test.ts"]],
-  ["lib/memory/history.ts", ["lib/memory/history.property.test.ts", "lib/memory/store.test.ts"]],
-  ["lib/memory/change.ts", ["lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"]],
+  [
+    "lib/memory/history.ts",
+    ["lib/memory/history.test.ts", "lib/memory/history.property.test.ts", "lib/memory/store.test.ts"],
+  ],
+  [
+    "lib/memory/change.ts",
+    ["lib/memory/change-edges.test.ts", "lib/memory/change.test.ts", "lib/memory/commit-order.test.ts"],
+  ],
 ].map(([file, tests]) => ({ file, tests }));
