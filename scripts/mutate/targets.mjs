@@ -30,7 +30,7 @@ export const TARGETS = [
   ["lib/fs/atomic.ts", ["lib/fs/atomic.test.ts"]],
   ["lib/fs/open-regular.ts", ["lib/fs/open-regular.test.ts"]],
   ["lib/fs/safe-path.ts", ["lib/fs/safe-path.test.ts"]],
-  ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts"]],
+  ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts", "lib/fs/lock-leftovers-race.test.ts"]],
   ["lib/sessions/names.ts", ["lib/sessions/names.test.ts", "lib/sessions/folder-scan.test.ts"]],
   ["lib/sessions/checkpoint.ts", ["lib/sessions/checkpoint.test.ts", "lib/sessions/checkpoint-judge.test.ts"]],
   ["lib/sessions/zstd/decode.ts", ["lib/sessions/zstd/*.test.ts", "lib/sessions/limits.test.ts"]],
