@@ -26,7 +26,15 @@ const REPAIR = [
  */
 export const TARGETS = [
   ["lib/fs/lock.ts", ["lib/fs/lock.test.ts", "lib/fs/lock-rules.test.ts", "lib/fs/home-lock.test.ts"]],
-  ["lib/fs/home-lock.ts", ["lib/fs/home-lock.test.ts", "lib/fs/lock-rules.test.ts"]],
+  [
+    "lib/fs/home-lock.ts",
+    [
+      "lib/fs/home-lock.test.ts",
+      "lib/fs/home-lock-faults.test.ts",
+      "lib/fs/home-lock-wait.test.ts",
+      "lib/fs/lock-rules.test.ts",
+    ],
+  ],
   ["lib/fs/atomic.ts", ["lib/fs/atomic.test.ts"]],
   ["lib/fs/open-regular.ts", ["lib/fs/open-regular.test.ts"]],
   ["lib/fs/safe-path.ts", ["lib/fs/safe-path.test.ts"]],
