@@ -43,10 +43,16 @@ export const TARGETS = [
   ["lib/sessions/checkpoint.ts", ["lib/sessions/checkpoint.test.ts", "lib/sessions/checkpoint-judge.test.ts"]],
   ["lib/sessions/zstd/decode.ts", ["lib/sessions/zstd/*.test.ts", "lib/sessions/limits.test.ts"]],
   ["lib/bundle/detectors.ts", ["lib/bundle/detectors.test.ts"]],
-  ["lib/bundle/redactor.ts", ["lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"]],
+  [
+    "lib/bundle/redactor.ts",
+    ["lib/bundle/redactor.test.ts", "lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"],
+  ],
   ["lib/bundle/redact-log.ts", BUNDLE],
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
-  ["lib/bundle/unpack.ts", BUNDLE],
+  [
+    "lib/bundle/unpack.ts",
+    ["lib/bundle/unpack.test.ts", "lib/bundle/unpack-race.test.ts", "lib/bundle/notes.test.ts", ...BUNDLE],
+  ],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
   ["lib/repair/engine.ts", REPAIR],
   ["lib/repair/journal.ts", ["lib/repair/journal.test.ts", ...REPAIR]],
