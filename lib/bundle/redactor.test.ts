@@ -40,7 +40,11 @@ describe("Redactor's placeholders", () => {
       { kind: "email", placeholder: "<email-9>", value: "a@example.org" }, // a value seen twice: the first wins
       { kind: "home", placeholder: "user-4", value: "bob" },
       { kind: "host", placeholder: "odd", value: "box-one" }, // no number: counts as 0
+      { kind: "ip", placeholder: "<ip-12>", value: "10.0.0.9" }, // the number is all the digits at the end
+      { kind: "key", placeholder: "k2-5", value: "Zx81mQ2vL7pW4nR9tK3s" },
     ]);
+    expect(r.placeholderOf("ip", "10.0.0.10")).toBe("<ip-13>");
+    expect(r.placeholderOf("key", "other")).toBe("<key-6>");
     expect(r.redactText("a@example.org b@example.org c@example.org")).toBe("<email-7> <email-3> <email-8>");
     expect(r.redactText("/home/bob /home/eve")).toBe("/home/user-4 /home/user-5");
     // A seeded value is learned: found again even where no pattern would find it.
@@ -59,7 +63,7 @@ describe("Redactor's counts and report", () => {
   it("counts every replacement, each kind's distinct values, and the files, sorted; nameFile moves the current file's", () => {
     const r = fresh();
     r.file = "b.txt";
-    r.redactText("x@example.org x@example.org 10.0.0.1");
+    r.redactText("10.0.0.1 x@example.org x@example.org");
     r.file = "a.txt";
     r.redactText("y@example.org");
     r.file = "";
@@ -73,6 +77,12 @@ describe("Redactor's counts and report", () => {
     ]);
   });
 
+  it("lists a file with no path yet under the empty path", () => {
+    const r = fresh();
+    r.redactText("a@example.org");
+    expect(r.report()).toEqual([{ kind: "email", values: 1, replacements: 1, files: [""] }]);
+  });
+
   it("counts nothing for touches, and answers it for encoded names too", () => {
     const r = fresh();
     expect(r.touches("")).toBe(false);
@@ -80,6 +90,10 @@ describe("Redactor's counts and report", () => {
     expect(r.touches("mail a@example.org")).toBe(true);
     expect(r.touches(`logs/${encodeName("/srv/falconx/app")}/c-1`)).toBe(true);
     expect(r.touches(`logs/${encodeName("/srv/plain app")}/c-1`)).toBe(false);
+    // Split by an escape, an address is only seen decoded.
+    expect(r.touches(`logs/${encodeName("/srv/a@example.org/x")}/c-1`)).toBe(true);
+    // Escapes that are no encoded name (it would be written "aA").
+    expect(r.touches("a%41")).toBe(false);
     expect(r.touches("100% sure, %ZZ and %2")).toBe(false);
     expect(r.replaced).toEqual({});
     expect(r.report()).toEqual([]);
@@ -98,6 +112,22 @@ describe("Redactor and encoded folder names", () => {
     expect(fresh(new Set()).redactText(`--${name}--`)).toBe(`--${name}--`);
   });
 
+  it("takes an encoded name exactly: escapes of two upper-case hex digits, nothing broken around it", () => {
+    const r = fresh();
+    // The address is only seen in the encoded name `…a%40example.org`, which each of these borders.
+    for (const text of [
+      "%4a%40example.org",
+      "%zza%40example.org",
+      "x%4y%40example.org",
+      "a%40example.org%4",
+      "a%40example.org%zz",
+    ]) {
+      const out = r.redactText(text);
+      expect(out).not.toContain("example.org");
+      expect(out).toMatch(/%3Cemail-\d%3E/);
+    }
+  });
+
   it("gives the spans of every value and every encoded name, sorted", () => {
     const r = fresh();
     const name = encodeName("/srv/x y");
@@ -109,7 +139,7 @@ describe("Redactor and encoded folder names", () => {
       [text.indexOf("10.0.0.1"), text.length],
     ]);
     expect(r.spansOf("no percent a@example.org")).toEqual([[11, 24]]);
-    expect(fresh(new Set()).spansOf("a@example.org")).toEqual([]);
+    expect(fresh(new Set()).spansOf(`a@example.org ${name}`)).toEqual([]);
   });
 });
 
@@ -142,7 +172,27 @@ describe("Redactor and JSON", () => {
       expect(keyLead(k)).toBe("");
     const r = fresh();
     // The lead itself is never replaced, and a value found only with it is.
-    expect(r.redactText("falconx", '"falconx": "')).toBe("<keyword-1>");
+    expect(r.redactText("falconx tail", '"falconx": "')).toBe("<keyword-1> tail");
+  });
+});
+
+describe("the keys that give a line its shape", () => {
+  // Written out from the log and file formats (docs/file-contract.md), apart from the code.
+  const keys = [
+    ...["type", "ts", "time", "role", "content", "text", "id", "name", "input", "tool_use_id", "is_error"],
+    ...["model", "usage", "input_tokens", "output_tokens", "format", "created", "cwd", "continues", "mode"],
+    ...["title", "pid", "host", "startedAt", "sha256", "savedAt", "source", "deletedAt", "memory", "sessions"],
+    "compress",
+  ];
+  it("are never replaced, even when a keyword equals one, and lead no value", () => {
+    for (const key of keys) {
+      const r = new Redactor({ homes: [], hosts: [], keywords: [key] }, new Set(["keyword"]));
+      expect(r.redactKey(key)).toBe(key);
+      expect(keyLead(key)).toBe("");
+      expect(r.redactJson({ [key]: 1 })).toEqual({ [key]: 1 });
+    }
+    const r = new Redactor({ homes: [], hosts: [], keywords: ["note"] }, new Set(["keyword"]));
+    expect(r.redactKey("note")).toBe("<keyword-1>");
   });
 });
 
@@ -154,6 +204,7 @@ describe("workspace keys and kinds", () => {
     expect(r.redactWorkspaceKey("a@example.org")).toBe("email-1");
     expect(r.redactWorkspaceKey(".x")).toBe("w.x");
     expect(r.redactWorkspaceKey("plain")).toBe("plain");
+    expect(r.redactWorkspaceKey("not a key")).toBe("not_a_key");
   });
 
   it("takes the kinds asked for, and keyword only when words were given", () => {
