@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OdaError } from "../errors";
 import { tempFolder } from "../test-temp";
-import { writeTestBundle as bundle, testManifest as manifestOf } from "./test-bundle";
+import { writeTestBundle as bundle, testManifest as manifestOf, TEST_BUNDLE_FILES } from "./test-bundle";
 import { bundleRoots, openBundle, readBundleReport, readOpenedBundle, unpackBundle } from "./unpack";
 
 // Where a bundle is unpacked, how it is opened again, and the refusals' sentences (docs/file-contract.md,
@@ -114,6 +114,15 @@ describe("openBundle", () => {
       unpacked: false,
     });
     expect(existsSync(join(dir, "elsewhere"))).toBe(false);
+  });
+
+  it("passes the ratio allowed on to the unpack", async () => {
+    const dir = tempFolder("oda-unpack-");
+    const zeros = [...TEST_BUNDLE_FILES, { path: "logs/zeros", data: "\0".repeat(4 * 1024 * 1024) }];
+    const file = await bundle(dir, "z.tar.gz", undefined, zeros);
+    expect((await refusal(openBundle(file, join(dir, "state")))).message).toContain("at most 100 times its size");
+    const opened = await openBundle(file, join(dir, "state"), { maxRatio: 100_000 });
+    expect(readFileSync(join(opened.logs, "zeros")).length).toBe(4 * 1024 * 1024);
   });
 
   it("unpacks again when the copy has no admin state or another manifest", async () => {
