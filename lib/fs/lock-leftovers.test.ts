@@ -93,4 +93,17 @@ describe("lockLeftoverProblems", () => {
       "A temporary lock file left by an interrupted Oda Admin process; it locks nothing, and nothing removes it. Delete it when no Oda Admin process is running.",
     );
   });
+
+  it("sorts the names as strings, not in the system's byte order", () => {
+    // UTF-8 puts U+FF01 before U+1F600, and libuv lists a folder in that byte order; a JavaScript string
+    // sort (UTF-16 code units) puts the surrogate pair of U+1F600 first.
+    const root = tempFolder("oda-lock-leftovers-order-");
+    const names = ["\uFF01.lock.new-000000000000", "\u{1F600}.lock.new-000000000000", "a.lock.new-000000000000"];
+    for (const name of names) writeFileSync(join(root, name), "");
+    expect(lockLeftoverProblems(root, [root]).map((p) => p.path)).toEqual([
+      "a.lock.new-000000000000",
+      "\u{1F600}.lock.new-000000000000",
+      "\uFF01.lock.new-000000000000",
+    ]);
+  });
 });

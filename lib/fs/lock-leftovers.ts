@@ -9,7 +9,7 @@ import { readLockStatus } from "./lock";
  * `lib/repair/home-lock.ts`): a process killed in between leaves
  * them, and nothing removes them afterwards.
  */
-const LEFTOVER = /^.*\.lock\.(new|stale|aside)-[0-9a-f]{12}$/;
+const LEFTOVER = /\.lock\.(new|stale|aside)-[0-9a-f]{12}$/;
 
 /** What the doctor says of a temporary lock file left behind. */
 export const LOCK_LEFTOVER_SENTENCE =

@@ -26,19 +26,33 @@ const REPAIR = [
  */
 export const TARGETS = [
   ["lib/fs/lock.ts", ["lib/fs/lock.test.ts", "lib/fs/lock-rules.test.ts", "lib/fs/home-lock.test.ts"]],
-  ["lib/fs/home-lock.ts", ["lib/fs/home-lock.test.ts", "lib/fs/lock-rules.test.ts"]],
+  [
+    "lib/fs/home-lock.ts",
+    [
+      "lib/fs/home-lock.test.ts",
+      "lib/fs/home-lock-faults.test.ts",
+      "lib/fs/home-lock-wait.test.ts",
+      "lib/fs/lock-rules.test.ts",
+    ],
+  ],
   ["lib/fs/atomic.ts", ["lib/fs/atomic.test.ts"]],
   ["lib/fs/open-regular.ts", ["lib/fs/open-regular.test.ts"]],
   ["lib/fs/safe-path.ts", ["lib/fs/safe-path.test.ts"]],
-  ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts"]],
+  ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts", "lib/fs/lock-leftovers-race.test.ts"]],
   ["lib/sessions/names.ts", ["lib/sessions/names.test.ts", "lib/sessions/folder-scan.test.ts"]],
   ["lib/sessions/checkpoint.ts", ["lib/sessions/checkpoint.test.ts", "lib/sessions/checkpoint-judge.test.ts"]],
   ["lib/sessions/zstd/decode.ts", ["lib/sessions/zstd/*.test.ts", "lib/sessions/limits.test.ts"]],
   ["lib/bundle/detectors.ts", ["lib/bundle/detectors.test.ts"]],
-  ["lib/bundle/redactor.ts", ["lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"]],
+  [
+    "lib/bundle/redactor.ts",
+    ["lib/bundle/redactor.test.ts", "lib/bundle/detectors.test.ts", "lib/bundle/text-stream.test.ts"],
+  ],
   ["lib/bundle/redact-log.ts", BUNDLE],
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
-  ["lib/bundle/unpack.ts", BUNDLE],
+  [
+    "lib/bundle/unpack.ts",
+    ["lib/bundle/unpack.test.ts", "lib/bundle/unpack-race.test.ts", "lib/bundle/notes.test.ts", ...BUNDLE],
+  ],
   ["lib/repair/undo.ts", ["lib/repair/undo.test.ts", "lib/repair/kinds.test.ts"]],
   ["lib/repair/engine.ts", ["lib/repair/engine.test.ts", ...REPAIR]],
   ["lib/repair/journal.ts", ["lib/repair/journal.test.ts", ...REPAIR]],
