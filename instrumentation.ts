@@ -13,7 +13,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   await import("./server/access/host-guard.cjs");
-  const { readLogLimits, setLogLimits } = await import("./lib/sessions/limits");
+  const { readLogLimits, setLogLimits } = await import("./lib/chats/limits");
   // The environment is read here, once: the live source's roots and a `serve --bundle` bundle.
   const { sources } = await import("./server/source/registry");
   const { liveContext } = await import("./server/source/context");

@@ -1,5 +1,5 @@
 // e2e specs import lib barrels that import "server-only": an empty module outside Next.
-import "./scripts/server-only/register.mjs";
+import "./scripts/node-shim/register.mjs";
 import { defineConfig, devices } from "@playwright/test";
 
 const CI = Boolean(process.env.CI);

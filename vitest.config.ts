@@ -5,8 +5,8 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": fileURLToPath(new URL("./", import.meta.url)),
-      // Outside Next's react-server build the package throws (see scripts/server-only/register.mjs).
-      "server-only": fileURLToPath(new URL("./scripts/server-only/empty.mjs", import.meta.url)),
+      // Outside Next's react-server build the package throws (see scripts/node-shim/register.mjs).
+      "server-only": fileURLToPath(new URL("./scripts/node-shim/empty.mjs", import.meta.url)),
     },
   },
   test: {

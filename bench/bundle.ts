@@ -66,7 +66,7 @@ function runChild(
       "--import",
       "tsx",
       "--import",
-      "./scripts/server-only/register.mjs",
+      "./scripts/node-shim/register.mjs",
       "bench/bundle.ts",
       "--child",
       mode,

@@ -43,7 +43,7 @@ function runChild(argv: string[]): { ms: number; peak: number } {
       "--import",
       "tsx",
       "--import",
-      "./scripts/server-only/register.mjs",
+      "./scripts/node-shim/register.mjs",
       "bench/export.ts",
       `--child=${JSON.stringify(argv)}`,
     ],

@@ -18,15 +18,15 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ISSUE_SIZES, makeHostileLogs } from "../e2e/hostile-logs";
 import { startServer } from "../e2e/server";
-import { writeTinyFrameLog } from "../lib/sessions/testing";
 import type { LoopReport } from "../server/views/loop-report";
+import { writeTinyFrameLog } from "../test-support/chats/testing";
 import { runVanishing } from "./vanish";
 
 /** The fuzz modules (the fuzz convention): one line each; a module not present yet is skipped. */
 const MODULES = [
-  { file: "lib/sessions/fuzz-logs.ts", fn: "fuzzLogs" },
-  { file: "lib/memory/fuzz.ts", fn: "fuzzMemory" },
-  { file: "lib/sessions/fuzz-folder.ts", fn: "fuzzFolder" },
+  { file: "test-support/chats/fuzz-logs.ts", fn: "fuzzLogs" },
+  { file: "test-support/memory/fuzz.ts", fn: "fuzzMemory" },
+  { file: "test-support/chats/fuzz-folder.ts", fn: "fuzzFolder" },
 ];
 
 type Fuzz = (runs: number, seed?: number) => Promise<{ inputs: number }>;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
-import { encodeName, groupName } from "../lib/sessions";
+import { encodeName, groupName } from "../lib/chats";
 import { makeHugeLog } from "./sessions-data";
 
 /**

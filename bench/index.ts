@@ -25,16 +25,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { closeAllIndexes, type RefreshResult, refreshIndex, type SearchResult, searchChats } from "../lib/index";
-import { extractText } from "../lib/index/extract";
-import { lineText, planLogReads, readLogTexts } from "../lib/index/log-texts";
-import { ftsTable } from "../lib/index/schema";
-import { groupRowids } from "../lib/index/search-group";
-import { newCutter } from "../lib/index/snippets";
-import { readTexts } from "../lib/index/texts";
-import { streamLog } from "../lib/sessions";
-import { LineSplitter } from "../lib/sessions/lines";
-import { ChatWriter } from "../lib/sessions/testing";
+import { streamLog } from "../lib/chats";
+import { LineSplitter } from "../lib/chats/lines";
+import { closeAllIndexes, type RefreshResult, refreshIndex, type SearchResult, searchChats } from "../lib/search-index";
+import { extractText } from "../lib/search-index/extract";
+import { lineText, planLogReads, readLogTexts } from "../lib/search-index/log-texts";
+import { ftsTable } from "../lib/search-index/schema";
+import { groupRowids } from "../lib/search-index/search-group";
+import { newCutter } from "../lib/search-index/snippets";
+import { readTexts } from "../lib/search-index/texts";
+import { ChatWriter } from "../test-support/chats/testing";
 import { identityOf, MEDIUM, makeIndexFolder, PHRASE, RARE, sentence } from "./index-data";
 
 const { values } = parseArgs({

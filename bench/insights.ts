@@ -16,7 +16,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { closeAllIndexes, handleOf, refreshIndex } from "../lib/index";
 import {
   activityByDay,
   insightsOverview,
@@ -25,7 +24,8 @@ import {
   usageByFolder,
   usageByPeriod,
 } from "../lib/insights";
-import { createChat } from "../lib/sessions/testing";
+import { closeAllIndexes, handleOf, refreshIndex } from "../lib/search-index";
+import { createChat } from "../test-support/chats/testing";
 import { makeText } from "./sessions-data";
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
-import { encodeName, groupName } from "../lib/sessions";
+import { encodeName, groupName } from "../lib/chats";
 import { RARE, sentence } from "./index-data";
 import { makeHugeLog } from "./sessions-data";
 

@@ -13,7 +13,7 @@
  *    files a process), the index's size, and a rare-word `search` in a new process;
  *  - `/api/chats` first rows: the route's stream (`streamChatList`) over the fresh index, in this process;
  *  - every new process's peak RSS (GNU time).
- * With `--sort`, only the chat list's orders read from the index, on the server's side (`lib/index/list-order.ts`):
+ * With `--sort`, only the chat list's orders read from the index, on the server's side (`lib/search-index/list-order.ts`):
  * for each column and direction, the first page (the count, a seek in the column's index, 200 summaries:
  * what `/api/chats?sort=…` sends first) and every page through to the end in pages of 2,000 by the cursor,
  * against a baseline timed in the same run, a plain `SELECT` of every row's list columns; and the default
@@ -27,11 +27,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Db } from "../lib/index/db";
-import { orderedChats, SORT_COLUMNS } from "../lib/index/list-order";
-import { IndexRows } from "../lib/index/list-rows";
-import { SUMMARY_COLUMNS } from "../lib/index/summary-codec";
-import { CHAT_SORT_KEYS } from "../lib/sessions/views";
+import { CHAT_SORT_KEYS } from "../lib/chats/views";
+import type { Db } from "../lib/search-index/db";
+import { orderedChats, SORT_COLUMNS } from "../lib/search-index/list-order";
+import { IndexRows } from "../lib/search-index/list-rows";
+import { SUMMARY_COLUMNS } from "../lib/search-index/summary-codec";
 import { RARE } from "./index-data";
 import { makeScaleFolder } from "./scale-data";
 import { bundleCli, type Run, timed } from "./sessions-list";
@@ -169,7 +169,7 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
 
 /** `/api/chats` first rows over the fresh index (the route's `streamChatList`), and when its check said so. */
 async function apiFirstRows(logs: string, state: string): Promise<string> {
-  const { closeAllIndexes } = await import("../lib/index");
+  const { closeAllIndexes } = await import("../lib/search-index");
   const { streamChatList } = await import("../server/views/chat-list");
   const { liveContext } = await import("../server/source/context");
   const ctx = liveContext({ home: null, logs, state, demo: false });
@@ -198,7 +198,7 @@ function medianMs(runs: number, f: () => unknown): number {
 
 /** `--sort`: the list's orders from the index at `n` chats, against a plain SELECT of every row. */
 async function benchSort(n: number): Promise<void> {
-  const { closeAllIndexes, handleOf, refreshIndex } = await import("../lib/index");
+  const { closeAllIndexes, handleOf, refreshIndex } = await import("../lib/search-index");
   const logs = await makeScaleFolder(out, n, HUGE, log);
   const state = join(out, `sort-state-${n}`);
   const built = () => {

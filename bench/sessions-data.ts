@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createChat } from "../lib/sessions/testing";
+import { createChat } from "../test-support/chats/testing";
 
 /** Generated bench data: a log folder of many small chats, and one huge log. */
 

@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { serverOnlyAlias } from "../scripts/server-only/alias";
+import { serverOnlyAlias } from "../scripts/node-shim/alias";
 
 const root = process.cwd();
 
@@ -35,7 +35,7 @@ export async function bundleCli(out: string): Promise<string> {
     // them the index build reads every chat on its writer's thread.
     entryPoints: {
       main: "cli/main.ts",
-      "chunks/read-thread": "lib/index/read-thread-main.ts",
+      "chunks/read-thread": "lib/search-index/read-thread-main.ts",
       "chunks/bundle-thread": "lib/bundle/bundle-thread-main.ts",
     },
     outdir: dist,
@@ -189,7 +189,7 @@ export async function benchApiChats(dir: string, chats: number, push: (line: str
   const state = join(root, "bench", "out", "sessions", `state-${chats}`);
   process.env.ODA_LOG_DIR = dir;
   process.env.ODA_ADMIN_STATE = state;
-  const { refreshIndex, closeAllIndexes } = await import("../lib/index");
+  const { refreshIndex, closeAllIndexes } = await import("../lib/search-index");
   const t0 = performance.now();
   await refreshIndex(state, dir, { compress: true });
   const refreshMs = performance.now() - t0;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sessions [-- --chats 100000] [-- --gb 0] [-- --list-only]`: lib/sessions against
+ * `npm run bench:sessions [-- --chats 100000] [-- --gb 0] [-- --list-only]`: lib/chats against
  * baselines measured in the same run. Data is generated once under bench/out.
  *  - `oda-admin sessions list --json` in a new process vs a plain read + parse of every checkpoint in a new
  *    process (wall, CPU, peak RSS), and `/api/chats` first rows with the index fresh (bench/sessions-list.ts);
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { indexLog, listChats, readLogLines } from "../lib/sessions";
+import { indexLog, listChats, readLogLines } from "../lib/chats";
 import { makeChatFolder, makeHugeLog } from "./sessions-data";
 import { benchApiChats, benchListProcess } from "./sessions-list";
 

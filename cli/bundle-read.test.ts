@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHAT_IDS, plantSecrets } from "../lib/bundle/testing";
-import { tempFolder } from "../lib/test-temp";
+import { CHAT_IDS, plantSecrets } from "../test-support/bundle/testing";
 import { runMain as run } from "../test-support/run-cli";
+import { tempFolder } from "../test-support/test-temp";
 
 /** Every file below `dir`, relative to it, with its SHA-256. */
 function tree(dir: string): Map<string, string> {

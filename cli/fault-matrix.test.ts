@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultPaths, makeFaultTree, PERMISSION } from "../e2e/fault-tree";
 import { createBundle, readBundle } from "../lib/bundle";
-import { listAllChats } from "../lib/sessions";
+import { listAllChats } from "../lib/chats";
 import { makeDemo } from "../scripts/demo";
 import { type CliRun, runCli } from "../test-support/run-cli";
 
@@ -255,7 +255,7 @@ describe("folders vanishing mid-run", () => {
       const last = before.chats.at(-1) as { folder: string };
       const gone = join(demo.logs, last.folder);
       const chats: { folder: string; problems: { message: string }[] }[] = [];
-      const { listChats } = await import("../lib/sessions");
+      const { listChats } = await import("../lib/chats");
       for await (const batch of listChats(demo.logs, { batchSize: 1 })) {
         if (!chats.length) rmSync(gone, { recursive: true, force: true });
         chats.push(...batch.chats);

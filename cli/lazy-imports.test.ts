@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createChat } from "../lib/sessions/testing";
+import { createChat } from "../test-support/chats/testing";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "oda-lazy-"));
@@ -37,7 +37,7 @@ function filesLoadedBy(...argv: string[]): string[] {
       "--import",
       "tsx",
       "--import",
-      pathToFileURL(join(root, "scripts", "server-only", "register.mjs")).href,
+      pathToFileURL(join(root, "scripts", "node-shim", "register.mjs")).href,
       "--import",
       `data:text/javascript,${encodeURIComponent(register)}`,
       "--input-type=module",
@@ -67,7 +67,7 @@ describe("the CLI imports only what a command uses", () => {
     expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
     expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
       "lib/errors.ts",
-      "lib/index/extract.ts",
+      "lib/search-index/extract.ts",
       "lib/roots.ts",
     ]);
   });
@@ -78,7 +78,7 @@ describe("the CLI imports only what a command uses", () => {
     expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
     expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
       "lib/errors.ts",
-      "lib/index/extract.ts",
+      "lib/search-index/extract.ts",
       "lib/roots.ts",
     ]);
   });
@@ -95,7 +95,7 @@ describe("the CLI imports only what a command uses", () => {
     await chat.appendTurn({ user: "hi", assistant: "hello", ts: "2026-11-29T18:00:01.000Z" });
     await chat.close();
     const files = filesLoadedBy("sessions", "list", "--json", "--logs", logs, "--home", logs);
-    expect(files.some((path) => path.endsWith("lib/sessions/checkpoint.ts"))).toBe(true);
+    expect(files.some((path) => path.endsWith("lib/chats/checkpoint.ts"))).toBe(true);
     expect(files.filter((path) => path.includes("/node_modules/zod/") || path.includes("checkpoint-schema"))).toEqual(
       [],
     );

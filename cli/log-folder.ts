@@ -1,4 +1,4 @@
-import { type LogFolder, logFolderOf } from "../lib/sessions/settings";
+import { type LogFolder, logFolderOf } from "../lib/chats/settings";
 import type { CommandContext } from "./context";
 
 /**

@@ -143,7 +143,7 @@ async function run(argv: string[], io: Io): Promise<number> {
  * then the flags. Imported when a command runs, so `--help` stays light.
  */
 async function applyLogLimits(ctx: CommandContext): Promise<void> {
-  const { readLogLimits, setLogLimits } = await import("../lib/sessions/limits");
+  const { readLogLimits, setLogLimits } = await import("../lib/chats/limits");
   // A bundle's limits are this computer's: its admin state's settings, not the bundle's own state folder.
   const { limits, problems } = readLogLimits(ctx.bundle ? ctx.bundle.adminState : ctx.roots.state);
   for (const p of problems) ctx.err(p);

@@ -1,4 +1,4 @@
-import { SEARCH_ROLES } from "../lib/index/extract";
+import { SEARCH_ROLES } from "../lib/search-index/extract";
 import type { Command } from "./context";
 import { bundleOptions, type CommandOptions } from "./options";
 import { storageHelp, usageHelp } from "./usage-help";

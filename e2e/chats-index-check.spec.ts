@@ -1,5 +1,5 @@
-import { closeAllIndexes, refreshIndex } from "../lib/index";
-import { openChat, settleFolder } from "../lib/sessions/testing";
+import { closeAllIndexes, refreshIndex } from "../lib/search-index";
+import { openChat, settleFolder } from "../test-support/chats/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, seed, test } from "./fixtures";
 

@@ -1,6 +1,6 @@
-import { closeAllIndexes, refreshIndex } from "../lib/index";
-import { listAllChats } from "../lib/sessions";
-import { leaveDeadLock, openChat, settleFolder } from "../lib/sessions/testing";
+import { listAllChats } from "../lib/chats";
+import { closeAllIndexes, refreshIndex } from "../lib/search-index";
+import { leaveDeadLock, openChat, settleFolder } from "../test-support/chats/testing";
 import { at, closedChat, problemFolder } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
-import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../lib/sessions/testing";
+import { appendUnfinishedLine, type ChatWriter, createChat, upgradeToFormat4 } from "../test-support/chats/testing";
 import { at, closedChat, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { LockHolder } from "../lib/fs/lock";
-import { createChat, leaveDeadLock } from "../lib/sessions/testing";
+import { createChat, leaveDeadLock } from "../test-support/chats/testing";
 import { at, closedChat, snapshot } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 import { useLiveChat } from "./live-chat";

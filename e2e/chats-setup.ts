@@ -11,7 +11,7 @@ import {
   openChat,
   type Turn,
   upgradeToFormat4,
-} from "../lib/sessions/testing";
+} from "../test-support/chats/testing";
 
 /** Log folders for the chats e2e tests, written with the project's own Oda-compatible writer. */
 

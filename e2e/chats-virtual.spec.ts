@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Checkpoint, encodeName, groupName, hashLogTail } from "../lib/sessions";
-import { createChat } from "../lib/sessions/testing";
+import { type Checkpoint, encodeName, groupName, hashLogTail } from "../lib/chats";
+import { createChat } from "../test-support/chats/testing";
 import { expect, seed, test } from "./fixtures";
 
 /** The chat list over 3,000 chats renders only the rows in view (TanStack Virtual). */

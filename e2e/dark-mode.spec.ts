@@ -1,8 +1,8 @@
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { listAllChats } from "../lib/chats";
 import { listSet } from "../lib/memory";
-import { listAllChats } from "../lib/sessions";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, type Oda, seedOnce, test } from "./fixtures";
 

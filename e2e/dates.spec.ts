@@ -1,7 +1,7 @@
 import type { Locator } from "@playwright/test";
-import { closeAllIndexes, refreshIndex } from "../lib/index";
 import { changeMemory, createMemory } from "../lib/memory";
-import { settleFolder } from "../lib/sessions/testing";
+import { closeAllIndexes, refreshIndex } from "../lib/search-index";
+import { settleFolder } from "../test-support/chats/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -1,7 +1,7 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeFifo } from "../lib/sessions/hostile-folder";
 import { makeDemo } from "../scripts/demo";
+import { makeFifo } from "../test-support/chats/hostile-folder";
 
 /**
  * The fault matrix's tree (issue 24), shared by `cli/fault-matrix.test.ts`

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { encodeName, groupName } from "../lib/sessions";
-import { leaveDeadLock } from "../lib/sessions/testing";
+import { encodeName, groupName } from "../lib/chats";
 import { makeDemoInto } from "../scripts/demo";
+import { leaveDeadLock } from "../test-support/chats/testing";
 import { closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, seedOnce, test } from "./fixtures";
 

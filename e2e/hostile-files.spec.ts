@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type HostileFolder, makeHostileFolder } from "../lib/sessions/hostile-folder";
+import { type HostileFolder, makeHostileFolder } from "../test-support/chats/hostile-folder";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 /**

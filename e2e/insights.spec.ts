@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../lib/index";
+import { encodeName, groupName } from "../lib/chats/names";
 import {
   activityByDay,
   type ChatsFilter,
@@ -14,7 +14,7 @@ import {
   usageByPeriod,
 } from "../lib/insights";
 import { startedQuarters, startedWithin } from "../lib/insights/started";
-import { encodeName, groupName } from "../lib/sessions/names";
+import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../lib/search-index";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, type Oda, seed, test } from "./fixtures";
 

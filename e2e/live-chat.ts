@@ -1,4 +1,4 @@
-import { type ChatWriter, createChat } from "../lib/sessions/testing";
+import { type ChatWriter, createChat } from "../test-support/chats/testing";
 import { at } from "./chats-setup";
 import { seed, test } from "./fixtures";
 

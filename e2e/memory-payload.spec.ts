@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { createMemory, previewPayloadChange, setEnabled } from "../lib/memory";
-import { putFile } from "../lib/memory/testing";
+import { putFile } from "../test-support/memory/testing";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 const run = promisify(execFile);

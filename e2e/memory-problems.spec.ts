@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createMemory, listAllProblems, listSet } from "../lib/memory";
-import { putFile } from "../lib/memory/testing";
+import { putFile } from "../test-support/memory/testing";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
 // Hand-written broken files: these tests are about files a person wrote wrongly.

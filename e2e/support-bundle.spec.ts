@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readOnlySentence } from "../lib/bundle/messages";
 import { unpackBundle } from "../lib/bundle/unpack";
-import { walkLogFolder } from "../lib/sessions/folder";
+import { walkLogFolder } from "../lib/chats/folder";
 import { makeDemoInto } from "../scripts/demo";
 import { expect, expectAccessible, seedOnce, test } from "./fixtures";
 import { startServer } from "./server";

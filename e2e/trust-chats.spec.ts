@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { leaveDeadLock } from "../lib/sessions/testing";
+import { leaveDeadLock } from "../test-support/chats/testing";
 import { at, closedChat } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 import { useLiveChat } from "./live-chat";

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { type ChatWriter, createChat } from "../lib/sessions/testing";
+import { type ChatWriter, createChat } from "../test-support/chats/testing";
 import { at } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

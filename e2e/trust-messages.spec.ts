@@ -1,4 +1,4 @@
-import { type ChatWriter, createChat } from "../lib/sessions/testing";
+import { type ChatWriter, createChat } from "../test-support/chats/testing";
 import { appendUnfinishedLine, at, readReportToolCall } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createChat } from "../test-support/chats/testing";
+import { groupName } from "./chats";
 import { logsDoctor, streamLogsDoctor } from "./doctor";
-import { groupName } from "./sessions";
-import { createChat } from "./sessions/testing";
 
 let root: string;
 let logs: string;

@@ -1,10 +1,10 @@
 import { join, relative } from "node:path";
+import { type ListChatsOptions, listChats } from "./chats/list";
+import { BULK_BATCH_OUTPUT } from "./chats/log-stream";
+import { logFolderOf } from "./chats/settings";
 import { lockFileProblem } from "./fs/home-lock";
 import { lockLeftoverProblems } from "./fs/lock-leftovers";
 import { listAllProblems } from "./memory/problems";
-import { type ListChatsOptions, listChats } from "./sessions/list";
-import { BULK_BATCH_OUTPUT } from "./sessions/log-stream";
-import { logFolderOf } from "./sessions/settings";
 
 /**
  * The doctor: every problem under the roots, found by reading everything

@@ -10,7 +10,21 @@
  * read through GET.
  */
 
-export type { SearchGroup, SearchResult, SnippetPart } from "./index/search";
+export type { ActivityBucket, ActivityItem, ActivityStrip } from "./chats/activity";
+export type { TailReport } from "./chats/line-index";
+// The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
+export type {
+  ChatListBatch,
+  ChatListSource,
+  ChatProblem,
+  ChatRow,
+  ChatSort,
+  ChatSortKey,
+  LinesView,
+  LineView,
+  LockView,
+  StatusView,
+} from "./chats/views";
 export type { ActivityReport } from "./insights/activity";
 export type { MemoryInsights } from "./insights/memory";
 export type { ChatStorageRow, StorageReport, StorageSums } from "./insights/storage";
@@ -25,18 +39,4 @@ export type { TokenBudget } from "./memory/payload";
 export type { VersionInfo } from "./memory/versions";
 export type { Repairable } from "./repair/problems";
 export type { RepairPreview, RepairTarget } from "./repair/targets";
-export type { ActivityBucket, ActivityItem, ActivityStrip } from "./sessions/activity";
-export type { TailReport } from "./sessions/line-index";
-// The server's views of a chat (its list rows, lines, lock and status) as its routes and actions return them.
-export type {
-  ChatListBatch,
-  ChatListSource,
-  ChatProblem,
-  ChatRow,
-  ChatSort,
-  ChatSortKey,
-  LinesView,
-  LineView,
-  LockView,
-  StatusView,
-} from "./sessions/views";
+export type { SearchGroup, SearchResult, SnippetPart } from "./search-index/search";

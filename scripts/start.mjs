@@ -15,7 +15,7 @@ const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const log = (line) => process.stderr.write(`${line}\n`);
 // The demo scripts load lib barrels that import "server-only": an empty module outside Next.
-const serverOnlyOff = ["--import", join(root, "scripts", "server-only", "register.mjs")];
+const serverOnlyOff = ["--import", join(root, "scripts", "node-shim", "register.mjs")];
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),

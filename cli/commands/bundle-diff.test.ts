@@ -2,11 +2,11 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBundle } from "../../lib/bundle";
-import { CHAT_IDS, plantSecrets } from "../../lib/bundle/testing";
-import { locateChat } from "../../lib/sessions/folder";
-import { createChat, openChat } from "../../lib/sessions/testing";
-import { tempFolder } from "../../lib/test-temp";
+import { locateChat } from "../../lib/chats/folder";
+import { CHAT_IDS, plantSecrets } from "../../test-support/bundle/testing";
+import { createChat, openChat } from "../../test-support/chats/testing";
 import { runMain as run } from "../../test-support/run-cli";
+import { tempFolder } from "../../test-support/test-temp";
 
 const memory = (title: string, text: string, enabled = true) =>
   `---\ntitle: ${title}\nenabled: ${enabled}\nsource: user\ncreated: 2026-11-29T18:24:08.123Z\n---\n\n${text}\n`;

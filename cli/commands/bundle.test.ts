@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBundle } from "../../lib/bundle/read";
-import { KEYWORD, plantSecrets, SECRETS } from "../../lib/bundle/testing";
-import { tempFolder } from "../../lib/test-temp";
+import { KEYWORD, plantSecrets, SECRETS } from "../../test-support/bundle/testing";
 import { runMain as run } from "../../test-support/run-cli";
+import { tempFolder } from "../../test-support/test-temp";
 
 describe("oda-admin bundle create / verify", () => {
   it("writes a bundle tar lists, a private map beside it, and verify accepts it", async () => {

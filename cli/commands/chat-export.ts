@@ -5,10 +5,10 @@ import { resolve } from "node:path";
 import { REDACT_KINDS } from "../../lib/bundle/detectors";
 import { kindsFrom, Redactor } from "../../lib/bundle/redactor";
 import { formatBinarySize } from "../../lib/bytes";
+import { openChatDownload } from "../../lib/chats";
 import { OdaError } from "../../lib/errors";
 import { EXPORT_FORMATS, type ExportFormat, type ExportSink, exportChat } from "../../lib/export";
 import { requireRoot } from "../../lib/roots";
-import { openChatDownload } from "../../lib/sessions";
 import { type Command, type CommandContext, flagString } from "../context";
 import { logFolder } from "../log-folder";
 

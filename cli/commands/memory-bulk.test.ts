@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemory, createWorkspaceSet, listDeleted, listSet } from "../../lib/memory";
-import { makeHome, memoryText, putFile } from "../../lib/memory/testing";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
 import { runMain as run } from "../../test-support/run-cli";
 
 let home: string;

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeHome, memoryText, putFile } from "../../lib/memory/testing";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
 import { runMain as run } from "../../test-support/run-cli";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));

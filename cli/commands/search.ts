@@ -1,4 +1,6 @@
 import { OdaError } from "../../lib/errors";
+import { noteCounts } from "../../lib/notes";
+import { requireRoot } from "../../lib/roots";
 import {
   checkQuery,
   indexStatus,
@@ -7,9 +9,7 @@ import {
   SEARCH_ROLES,
   type SearchResult,
   searchChats,
-} from "../../lib/index";
-import { noteCounts } from "../../lib/notes";
-import { requireRoot } from "../../lib/roots";
+} from "../../lib/search-index";
 import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
 import { logFolder } from "../log-folder";

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type ChatSummary, listChats, type Problem, showChat } from "../../lib/chats";
+import type { ListingCounts } from "../../lib/chats/remembered";
 import { OdaError } from "../../lib/errors";
 import { requireRoot } from "../../lib/roots";
-import { type ChatSummary, listChats, type Problem, showChat } from "../../lib/sessions";
-import type { ListingCounts } from "../../lib/sessions/remembered";
 import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
 import { logFolder } from "../log-folder";
@@ -86,13 +86,13 @@ const list: Command = async (ctx) => {
   const problems: Problem[] = [];
   const unreadable: string[] = [];
   let opened = false;
-  // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (lib/sessions/list-pool.ts): a chat
+  // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (lib/chats/list-pool.ts): a chat
   // served from its checkpoint is a dozen small system calls, which threads did not speed up in any run of
   // bench:sessions (idle or loaded), while each holds a heap of its own (227 MiB against 139 at 100,000 chats).
   const threads = process.env.ODA_ADMIN_LIST_THREADS !== undefined;
-  // The admin state remembers what each listing verified (lib/sessions/remembered.ts); loaded only with a state.
+  // The admin state remembers what each listing verified (lib/chats/remembered.ts); loaded only with a state.
   const memory = ctx.roots.state
-    ? (await import("../../lib/sessions/remembered")).openListingMemory(ctx.roots.state, compress)
+    ? (await import("../../lib/chats/remembered")).openListingMemory(ctx.roots.state, compress)
     : null;
   let counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
   // How many marks and notes each chat has in the admin state (issue 29): `notes` in --json when any.
@@ -150,7 +150,7 @@ const show: Command = async (ctx) => {
   const generation = flagString(ctx, "generation");
   const from = intFlag(ctx, "from", 1);
   const count = intFlag(ctx, "count", 50);
-  // One open of each log read, every read through it (lib/sessions/show.ts).
+  // One open of each log read, every read through it (lib/chats/show.ts).
   const { chat, read, changed } = await showChat(logDir, id, { compress, generation, from, count });
   const error = changed ?? read.error;
   if (ctx.flags.raw === true && !ctx.json) {

@@ -1,5 +1,4 @@
 import { OdaError } from "../../lib/errors";
-import { handleOf, refreshIndex } from "../../lib/index";
 import {
   type InsightsFilter,
   type Period,
@@ -10,6 +9,7 @@ import {
   usageByPeriod,
 } from "../../lib/insights";
 import { requireRoot } from "../../lib/roots";
+import { handleOf, refreshIndex } from "../../lib/search-index";
 import { type Command, type CommandContext, flagString } from "../context";
 import { reportLeftOut } from "../left-out";
 import { logFolder } from "../log-folder";

@@ -1,8 +1,8 @@
 "use client";
 
+import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/chats/views";
 import { readStarted, startedParam } from "@/lib/insights/started";
 import { systemTimeZone } from "@/lib/insights/tz";
-import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/sessions/views";
 import type { ListFilters } from "./list-view";
 
 const FIELD =

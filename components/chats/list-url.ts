@@ -2,7 +2,7 @@
 
 import { parseAsBoolean, parseAsString, parseAsStringLiteral, useQueryStates } from "nuqs";
 import { useMemo } from "react";
-import { CHAT_SORT_KEYS } from "@/lib/sessions/views";
+import { CHAT_SORT_KEYS } from "@/lib/chats/views";
 import { firstDirection, type ListFilters, type Sort, type SortKey } from "./list-view";
 
 const LOCKS = ["none", "live", "stale", "unknown"] as const;

@@ -1,6 +1,6 @@
+import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/chats/views";
 import { isOdaError } from "@/lib/errors";
 import { readStarted, startedQuarters, startedWithin, startedZone } from "@/lib/insights/started";
-import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/sessions/views";
 import type { ChatRow, ChatSort, ChatSortKey } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
@@ -128,7 +128,7 @@ export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
 }
 
 /**
- * Rows sorted by one column as the index orders them (`lib/index/list-order.ts`): in the column's first
+ * Rows sorted by one column as the index orders them (`lib/search-index/list-order.ts`): in the column's first
  * direction ties go by id A to Z, and the other direction is that list reversed (ties Z to A). Each row's key
  * is worked out once, not in every comparison: 100,000 rows make about 1.7 million comparisons, and a
  * `Date.parse` or `toLowerCase` in each froze the page for a second or more. The index's rows come sorted

@@ -3,9 +3,9 @@
 import { useEffect, useRef } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { parseGroupName } from "@/lib/chats/names";
 import { describeStartedDays, readStarted } from "@/lib/insights/started";
 import { systemTimeZone } from "@/lib/insights/tz";
-import { parseGroupName } from "@/lib/sessions/names";
 import { type ListFilters, startedRange } from "./list-view";
 
 /**

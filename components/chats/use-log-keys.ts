@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type Shortcut, useShortcuts } from "@/components/shell/shortcuts";
 import { useRead } from "@/components/shell/use-read";
-import type { LineSeek } from "@/lib/sessions/read";
+import type { LineSeek } from "@/lib/chats/read";
 import { formatCount } from "./format";
 
 interface Seek {

@@ -1,9 +1,9 @@
 import { type ReactNode, Suspense } from "react";
 import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
+import { walkLogFolder } from "@/lib/chats";
 import { memoryCounts } from "@/lib/memory";
 import { supportPages } from "@/lib/routes";
-import { walkLogFolder } from "@/lib/sessions";
 import { plural } from "@/lib/words";
 import type { SourceContext } from "@/server/source/context";
 import { chatsGlanceFromIndex } from "@/server/views/home-glance";

@@ -1,5 +1,5 @@
 /**
- * How the Usage figures are counted, stated as `lib/index/usage.ts` (the
+ * How the Usage figures are counted, stated as `lib/search-index/usage.ts` (the
  * index's usage facts) and `lib/insights` sum them: which lines, and what is
  * left out. Keep it in step with that code.
  */

@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { isOdaError } from "@/lib/errors";
-import { checkQuery } from "@/lib/index/query-check";
+import { checkQuery } from "@/lib/search-index/query-check";
 import { SEARCH_ROLE_LABELS, type SearchParams } from "./search-params";
 
 const input =

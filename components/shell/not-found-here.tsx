@@ -2,10 +2,10 @@
 
 import { useParams } from "next/navigation";
 import { Link } from "@/components/ui/link";
+import { noChatSentence } from "@/lib/chats/chat-words";
 import { noMemoryInSet } from "@/lib/memory/admin-words";
 import { isWorkspaceKey } from "@/lib/memory/names";
 import { chatsHref, memoryPages, setHref } from "@/lib/routes";
-import { noChatSentence } from "@/lib/sessions/chat-words";
 
 /** A route segment's value: decoded once when the router hands it over still encoded. */
 function segment(value: string | string[] | undefined): string {

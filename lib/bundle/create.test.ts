@@ -2,15 +2,15 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listAllChats, readChat } from "../sessions";
-import { encodeName } from "../sessions/names";
-import { tempFolder } from "../test-temp";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "../../test-support/bundle/testing";
+import { tempFolder } from "../../test-support/test-temp";
+import { listAllChats, readChat } from "../chats";
+import { encodeName } from "../chats/names";
 import { createBundle, prepareBundle } from "./create";
 import type { BundleScope } from "./plan";
 import { PREVIEW_FILES } from "./preview";
 import { readBundle } from "./read";
-import { testScope } from "./test-scope";
-import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "./testing";
 
 const temp = () => tempFolder("oda-bundle-");
 

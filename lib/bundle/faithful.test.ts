@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeDemo } from "../../scripts/demo";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { plantProblems, SECRETS } from "../../test-support/bundle/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { type DoctorReport, runDoctor } from "../doctor";
-import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
-import { testScope } from "./test-scope";
-import { plantProblems, SECRETS } from "./testing";
 import { unpackBundle } from "./unpack";
 
 /**

@@ -2,13 +2,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createChat } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
+import examples from "../../test-support/bundle/fixtures/gitleaks-examples.json" with { type: "json" };
+import { testScope } from "../../test-support/bundle/test-scope";
+import { createChat } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { createBundle } from "./create";
 import { REDACT_KINDS } from "./detectors";
-import examples from "./fixtures/gitleaks-examples.json" with { type: "json" };
 import { Redactor } from "./redactor";
-import { testScope } from "./test-scope";
 import { unpackBundle } from "./unpack";
 
 /**

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { plantSecrets } from "../../test-support/bundle/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { isOdaError } from "../errors";
-import { tempFolder } from "../test-temp";
 import { type BundleProgress, createBundle } from "./create";
 import { BUNDLE_HEAP_MB, bundleThreadFile, CANCELLED, runBundleThread } from "./in-worker";
-import { plantSecrets } from "./testing";
 
 const scope = {
   chats: "all" as const,

@@ -4,14 +4,14 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import { describe, expect, it } from "vitest";
-import { logLimits } from "../sessions/limits";
-import { createChat } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { createChat } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
+import { logLimits } from "../chats/limits";
 import { createBundle, prepareBundle } from "./create";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import type { MapEntry } from "./redactor";
-import { testScope } from "./test-scope";
 import { PIECE_CHARS } from "./text-stream";
 
 /**

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { compress } from "@mongodb-js/zstd";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeText } from "../../bench/sessions-data";
-import { createChat } from "../sessions/testing";
+import { createChat } from "../../test-support/chats/testing";
 
 const base = mkdtempSync(join(tmpdir(), "oda-bundle-memory-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -44,7 +44,7 @@ describe("a bundle's memory", () => {
         "--max-old-space-size=48",
         "--import",
         "tsx",
-        join(import.meta.dirname, "memory-child.ts"),
+        join(import.meta.dirname, "..", "..", "test-support", "bundle", "memory-child.ts"),
         logs,
         join(base, "b.tar.gz"),
       ],

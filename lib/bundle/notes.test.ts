@@ -1,13 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "../../test-support/bundle/testing";
+import { tempFolder } from "../../test-support/test-temp";
+import { readLines } from "../chats/read";
 import { addNote, checkedNotes } from "../notes";
-import { readLines } from "../sessions/read";
-import { tempFolder } from "../test-temp";
 import { createBundle } from "./create";
 import { readBundle } from "./read";
-import { testScope } from "./test-scope";
-import { CHAT_IDS, KEYWORD, plantSecrets, SECRETS } from "./testing";
 import { unpackBundle } from "./unpack";
 
 /** A planted log folder with notes on its first chat (one kept, one on a line that changed since) and its second. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { readLines } from "../chats/read";
 import { lineHash, type Note, noteSpan, notesFileName, notesFileText, readNotes } from "../notes";
-import { readLines } from "../sessions/read";
 import { redactLine } from "./redact-log";
 import type { Redactor } from "./redactor";
 import type { StagedFile } from "./stage";

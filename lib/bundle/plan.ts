@@ -1,12 +1,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import type { Generation } from "../chats/chat";
+import { walkLogFolder } from "../chats/folder";
+import { listAllChats } from "../chats/list";
+import { CACHE_FILE, LOCK_FILE, parseLogName } from "../chats/names";
+import { logFolderOf } from "../chats/settings";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
-import type { Generation } from "../sessions/chat";
-import { walkLogFolder } from "../sessions/folder";
-import { listAllChats } from "../sessions/list";
-import { CACHE_FILE, LOCK_FILE, parseLogName } from "../sessions/names";
-import { logFolderOf } from "../sessions/settings";
 import type { RedactKind } from "./detectors";
 
 /** What a person chose to put in a bundle. */

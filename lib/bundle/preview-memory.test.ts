@@ -36,7 +36,7 @@ function measure(
       join(import.meta.dirname, "../../scripts/server-only/register.mjs"),
       "--import",
       "tsx",
-      join(import.meta.dirname, "preview-memory-child.ts"),
+      join(import.meta.dirname, "..", "..", "test-support", "bundle", "preview-memory-child.ts"),
       join(base, `logs-${n}`),
       String(n),
       mode,

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { parseLogName } from "../sessions/names";
+import { parseLogName } from "../chats/names";
 import type { PlannedChats } from "./plan";
 import { type Prestaged, previewRewritten, type RewrittenLog, type StagedFile } from "./stage";
 

@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createChat } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { plantProblems, SECRETS } from "../../test-support/bundle/testing";
+import { createChat } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { createBundle, prepareBundle } from "./create";
-import { testScope } from "./test-scope";
-import { plantProblems, SECRETS } from "./testing";
 import { unpackBundle } from "./unpack";
 
 /**

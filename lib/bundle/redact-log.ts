@@ -1,10 +1,10 @@
 import { closeSync, readSync } from "node:fs";
 import { compress as compressFrame } from "@mongodb-js/zstd";
+import { type ChatDetails, DetailsBuilder, type DetailsRebuild, type RebuiltLog } from "../chats/details";
+import { LineSplitter, parseObject } from "../chats/lines";
+import { BULK_BATCH_OUTPUT, type LogEnd, openLogFile, streamLog } from "../chats/log-stream";
+import { withRawLog } from "../chats/problem";
 import { isOdaError, OdaError } from "../errors";
-import { type ChatDetails, DetailsBuilder, type DetailsRebuild, type RebuiltLog } from "../sessions/details";
-import { LineSplitter, parseObject } from "../sessions/lines";
-import { BULK_BATCH_OUTPUT, type LogEnd, openLogFile, streamLog } from "../sessions/log-stream";
-import { withRawLog } from "../sessions/problem";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
 import { keyLead, type Redactor } from "./redactor";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeName } from "../sessions/names";
+import { encodeName } from "../chats/names";
 import { REDACT_KINDS, type RedactKind } from "./detectors";
 import { keyLead, kindsFrom, Redactor } from "./redactor";
 

@@ -1,4 +1,4 @@
-import { decodeName, encodeName } from "../sessions/names";
+import { decodeName, encodeName } from "../chats/names";
 import { type DetectorContext, Detectors, type RedactKind } from "./detectors";
 
 /**

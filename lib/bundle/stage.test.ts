@@ -2,14 +2,14 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { encodeName, groupName } from "../sessions/names";
-import { createChat } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
+import { testScope } from "../../test-support/bundle/test-scope";
+import { createChat } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
+import { encodeName, groupName } from "../chats/names";
 import { createBundle } from "./create";
 import type { BundleScope } from "./plan";
 import { readBundle } from "./read";
 import { Spool } from "./spool";
-import { testScope } from "./test-scope";
 
 const temp = () => tempFolder("oda-bundle-stage-");
 

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { tempFolder } from "../test-temp";
-import { writeTestBundle } from "./test-bundle";
+import { writeTestBundle } from "../../test-support/bundle/test-bundle";
+import { tempFolder } from "../../test-support/test-temp";
 import { unpackBundle } from "./unpack";
 
 // Two processes opening bundles of the same name and time at once, made in-process: `hook.rename` stands

@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  writeTestBundle as bundle,
+  testManifest as manifestOf,
+  TEST_BUNDLE_FILES,
+} from "../../test-support/bundle/test-bundle";
+import { tempFolder } from "../../test-support/test-temp";
 import { OdaError } from "../errors";
-import { tempFolder } from "../test-temp";
-import { writeTestBundle as bundle, testManifest as manifestOf, TEST_BUNDLE_FILES } from "./test-bundle";
 import { bundleRoots, openBundle, readBundleReport, readOpenedBundle, unpackBundle } from "./unpack";
 
 // Where a bundle is unpacked, how it is opened again, and the refusals' sentences (docs/file-contract.md,

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test-support/chats/test-helpers";
+import { createChat } from "../../test-support/chats/testing";
 import { runMain as run } from "../../test-support/run-cli";
-import { tempDir } from "../sessions/test-helpers";
-import { createChat } from "../sessions/testing";
 import { exportChat } from "./chat-export";
 
 const T = "2026-11-29T18:";

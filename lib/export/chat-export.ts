@@ -1,7 +1,7 @@
 import { redactLine } from "../bundle/redact-log";
 import type { Redactor } from "../bundle/redactor";
+import { LineSplitter, parseObject } from "../chats/lines";
 import { isOdaError } from "../errors";
-import { LineSplitter, parseObject } from "../sessions/lines";
 import { htmlHead, htmlIntro, htmlTail, lineHtml, lineMarkdown } from "./render";
 
 /** The forms a chat is exported in. */

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { tempFolder } from "../../test-support/test-temp";
 import { OdaError } from "../errors";
-import { tempFolder } from "../test-temp";
 import { brokenLockSentence, withLockFile } from "./home-lock";
 import { describeThisProcess } from "./lock";
 

@@ -1,8 +1,8 @@
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeDeadHolder } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
+import { makeDeadHolder } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { LOCK_LEFTOVER_SENTENCE, lockLeftoverProblems } from "./lock-leftovers";
 
 // The race between a folder's listing and the read of a name in it, made in-process: `readdirSync` answers,

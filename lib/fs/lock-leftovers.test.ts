@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { createChat, makeDeadHolder } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import { runDoctor } from "../doctor";
-import { createChat, makeDeadHolder } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
 import { describeThisProcess } from "./lock";
 import { LOCK_LEFTOVER_SENTENCE, lockLeftoverProblems } from "./lock-leftovers";
 

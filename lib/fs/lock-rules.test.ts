@@ -14,8 +14,8 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { tempFolder } from "../../test-support/test-temp";
 import { OdaError } from "../errors";
-import { tempFolder } from "../test-temp";
 import { withLockFile } from "./home-lock";
 import {
   bootTimeMsOf,

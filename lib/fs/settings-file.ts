@@ -8,9 +8,9 @@ import { describeFileKind, openRegularSync } from "./open-regular";
  * refused at once instead of blocking), then parsed as JSON. It says why a
  * file could not be used and leaves the sentence to its caller: the memory
  * domain reports the home's problems (`lib/memory/settings.ts`), the log
- * limits the admin state's (`lib/sessions/limits.ts`), and the log folder's
+ * limits the admin state's (`lib/chats/limits.ts`), and the log folder's
  * form takes the default quietly, since those two report them
- * (`lib/sessions/settings.ts`).
+ * (`lib/chats/settings.ts`).
  */
 export type SettingsFileRead =
   /** Read and parsed (`missing`: no file, `value` is `{}`). */

@@ -1,4 +1,4 @@
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 import { loadPeriods, periodRanges } from "./periods";
 import { type InsightsFilter, resolveScope } from "./scope";
 import { type ReportScope, reportScope } from "./usage";

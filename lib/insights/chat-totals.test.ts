@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
 import { makeDemo } from "../../scripts/demo";
-import { closeAllIndexes } from "../index";
-import { type InsightsFixture, makeDstFixture } from "./test-fixture";
+import { type InsightsFixture, makeDstFixture } from "../../test-support/insights/test-fixture";
+import { closeAllIndexes } from "../search-index";
 
 // `usage chats --json` against `usage daily --json`: per-chat totals add up to the daily totals for the same filters.
 

@@ -1,6 +1,6 @@
 /**
  * `lib/insights`: where the tokens, the chats and the disk space go (issue 17),
- * answered from the search index (`lib/index`), which keeps per-chat,
+ * answered from the search index (`lib/search-index`), which keeps per-chat,
  * per-quarter-hour usage facts and per-chat storage facts as it refreshes.
  * Everything is summed in SQLite; local days come from the zone's offsets over
  * the covered range (see `tz.ts`), so `--tz` groups exactly across DST changes.
@@ -14,7 +14,7 @@
  */
 
 import "server-only";
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 import { type ActivityReport, activityByDay } from "./activity";
 import type { ChatsFilter } from "./links";
 import { type MemoryInsights, memoryInsights } from "./memory";

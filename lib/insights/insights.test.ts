@@ -3,9 +3,14 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { closeAllIndexes, refreshIndex } from "../index";
-import { encodeName, groupName } from "../sessions";
-import { diskSizes, growChat, type InsightsFixture, makeInsightsFixture } from "./test-fixture";
+import {
+  diskSizes,
+  growChat,
+  type InsightsFixture,
+  makeInsightsFixture,
+} from "../../test-support/insights/test-fixture";
+import { encodeName, groupName } from "../chats";
+import { closeAllIndexes, refreshIndex } from "../search-index";
 
 // Every number of `oda-admin usage … --json` and `oda-admin storage --json` over generated logs with known totals.
 

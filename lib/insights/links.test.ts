@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filterRows, NO_FILTERS } from "@/components/chats/list-view";
 import { toRow } from "@/server/views/chat-list";
-import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../index";
-import type { Db } from "../index/db";
-import { groupName, listAllChats } from "../sessions";
-import { createChat, settleFolder } from "../sessions/testing";
-import type { ChatRow } from "../sessions/views";
+import { createChat, settleFolder } from "../../test-support/chats/testing";
+import { type InsightsFixture, makeDstFixture } from "../../test-support/insights/test-fixture";
+import { groupName, listAllChats } from "../chats";
+import type { ChatRow } from "../chats/views";
+import { closeAllIndexes, handleOf, listChatsFromIndex, refreshIndex } from "../search-index";
+import type { Db } from "../search-index/db";
 import {
   activityByDay,
   chatsForFilter,
@@ -32,7 +33,6 @@ import {
   periodTable,
   storageFolderTable,
 } from "./tables";
-import { type InsightsFixture, makeDstFixture } from "./test-fixture";
 
 // Every total on the Insights page links to the chat list filtered to the chats it sums: the link, read back
 // as the chat list reads it, lists chats whose sums are that total (the same lines, the same days).

@@ -1,5 +1,5 @@
-import { groupName } from "../sessions/names";
-import { UNUSABLE_LOG } from "../sessions/views";
+import { groupName } from "../chats/names";
+import { UNUSABLE_LOG } from "../chats/views";
 import { type StartedDays, startedParam } from "./started";
 import type { Period, ReportScope } from "./usage";
 
@@ -141,7 +141,7 @@ export interface ListFilter {
   started?: StartedDays;
   tz?: string;
   cwd?: string | null;
-  /** The current log's format, or `UNUSABLE_LOG` / `NO_LOG_FILE` (`lib/sessions/views.ts`). */
+  /** The current log's format, or `UNUSABLE_LOG` / `NO_LOG_FILE` (`lib/chats/views.ts`). */
   format?: string;
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 import { dayName, type OffsetSpan, weekStart } from "./tz";
 
 /**

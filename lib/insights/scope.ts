@@ -1,4 +1,4 @@
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 import { localDay } from "./periods";
 import { checkTimeZone, localDaySql, type OffsetSpan, offsetSpans, parseDay, systemTimeZone } from "./tz";
 

@@ -1,4 +1,4 @@
-import { startQuarter } from "../index/quarter";
+import { startQuarter } from "../search-index/quarter";
 import { dayStart } from "./periods";
 import { checkTimeZone, offsetSpans, systemTimeZone } from "./tz";
 

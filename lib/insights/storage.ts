@@ -1,4 +1,4 @@
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 
 /**
  * Where the log folder's disk space goes, from the index's per-chat rows

@@ -1,7 +1,8 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeAllIndexes, handleOf, refreshIndex } from "../index";
-import { makeHome, memoryText, putFile } from "../memory/testing";
+import { growChat, type InsightsFixture, makeInsightsFixture } from "../../test-support/insights/test-fixture";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
+import { closeAllIndexes, handleOf, refreshIndex } from "../search-index";
 import { type InsightsOverview, insightsOverview } from ".";
 import {
   activityFolderTable,
@@ -14,7 +15,6 @@ import {
   periodTable,
   toCsv,
 } from "./tables";
-import { growChat, type InsightsFixture, makeInsightsFixture } from "./test-fixture";
 
 // The Insights page's tables (its table views and CSV files) over the same generated logs as the CLI tests.
 

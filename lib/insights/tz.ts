@@ -1,5 +1,5 @@
 import { OdaError } from "../errors";
-import { QUARTER_MS } from "../index/quarter";
+import { QUARTER_MS } from "../search-index/quarter";
 
 /**
  * Local days in SQL. SQLite has no time-zone database, so the zone's offset

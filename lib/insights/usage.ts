@@ -1,4 +1,4 @@
-import type { Db } from "../index/db";
+import type { Db } from "../search-index/db";
 import { loadModels, loadPeriods, periodRanges } from "./periods";
 import { type InsightsFilter, resolveScope, type Scope, totalsWhere } from "./scope";
 import { dayName } from "./tz";

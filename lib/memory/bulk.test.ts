@@ -1,14 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock, putFile } from "../../test-support/memory/testing";
 import { isOdaError } from "../errors";
 import { bulkChange, undoBulk } from "./bulk";
 import { createMemory } from "./change";
 import { listDeleted } from "./deleted";
 import { listSet } from "./list-set";
 import { writeSettings } from "./settings";
-import { freshHomePerTest } from "./test-home";
-import { makeClock, putFile } from "./testing";
 import { listVersions } from "./versions";
 import { createWorkspaceSet } from "./workspace-set";
 

@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock, memoryText, putFile } from "../../test-support/memory/testing";
 import {
   changeMemory,
   createMemory,
@@ -12,8 +14,6 @@ import {
   undoChatChange,
   writeSettings,
 } from ".";
-import { freshHomePerTest } from "./test-home";
-import { makeClock, memoryText, putFile } from "./testing";
 
 /**
  * The changes of `change.ts` at their edges: which refusals carry which code, when the token limit is

@@ -1,6 +1,8 @@
 import { readdir, readFile, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock, memoryText, putFile } from "../../test-support/memory/testing";
 import {
   changeMemory,
   chatPayload,
@@ -16,8 +18,6 @@ import {
   undoChatChange,
   writeSettings,
 } from ".";
-import { freshHomePerTest } from "./test-home";
-import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

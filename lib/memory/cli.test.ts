@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeHome, memoryText, putFile } from "./testing";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 

@@ -1,9 +1,9 @@
 import { promises as fsp } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock } from "../../test-support/memory/testing";
 import { changeMemory, createMemory, deleteMemory } from ".";
-import { freshHomePerTest } from "./test-home";
-import { makeClock } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock, memoryText, putFile } from "../../test-support/memory/testing";
 import { chatPayload, createMemory, editorContext, renderPayload, setEnabled, writeSettings } from ".";
-import { freshHomePerTest } from "./test-home";
-import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
 import {
   bulkChange,
   changeMemory,
@@ -12,7 +13,6 @@ import {
   setEnabled,
   undoChatChange,
 } from ".";
-import { freshHomePerTest } from "./test-home";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

@@ -1,11 +1,11 @@
 import { lstat, mkdir, rename, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { memoryText, putFile } from "../../test-support/memory/testing";
 import { chatPayload, listSet, readMemory, writeSettings } from ".";
 import { isSettled, LruCache, SETTLE_MS, settleClock } from "./file-cache";
 import { clearParseCache, parseCacheStats } from "./read-file";
-import { freshHomePerTest } from "./test-home";
-import { memoryText, putFile } from "./testing";
 
 let home: string;
 const realNow = settleClock.now;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fuzzSeeds, withSeed } from "../test-fuzz";
-import { fuzzMemory } from "./fuzz";
+import { fuzzMemory } from "../../test-support/memory/fuzz";
+import { fuzzSeeds, withSeed } from "../../test-support/test-fuzz";
 
 describe("memory fuzz", () => {
   for (const { label, seed } of fuzzSeeds(7)) {

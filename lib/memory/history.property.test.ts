@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { makeClock, makeHome } from "../../test-support/memory/testing";
 import { changeMemory, createMemory, listVersions, readMemory, restoreVersion, setEnabled, writeSettings } from ".";
-import { makeClock, makeHome } from "./testing";
 
 type Op = { kind: "text"; text: string } | { kind: "toggle" } | { kind: "restore"; pick: number };
 

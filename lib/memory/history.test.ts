@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { tempFolder } from "../../test-support/test-temp";
 import * as fsLayer from "../fs";
-import { tempFolder } from "../test-temp";
 import { settleClock } from "./file-cache";
 import {
   compactMoment,

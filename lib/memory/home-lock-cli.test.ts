@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
 import { brokenLockSentence } from "../fs/home-lock";
-import { makeHome, memoryText, putFile } from "./testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 const ID = "0a1b2c3d";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock, memoryText, putFile } from "../../test-support/memory/testing";
 import { createMemory, deleteMemory } from "./change";
 import { listAllDeleted, listProblemFiles, memoryCounts, memoryOverview } from "./overview";
 import { ZMemoryId, ZMemoryRef, ZSha256, ZVersionName, ZWorkspace } from "./schemas";
-import { freshHomePerTest } from "./test-home";
-import { makeClock, memoryText, putFile } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

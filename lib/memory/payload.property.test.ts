@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeHome, putFile } from "../../test-support/memory/testing";
 import { isOdaError } from "../errors";
 import { realRootOf } from "../fs";
 import {
@@ -17,7 +18,6 @@ import {
 import { SETTLE_MS, settleClock } from "./file-cache";
 import { checkMemoryId, checkWorkspace } from "./names";
 import { clearParseCache, parseCacheStats } from "./read-file";
-import { makeHome, putFile } from "./testing";
 
 const realNow = settleClock.now;
 beforeEach(() => clearParseCache());

@@ -1,11 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock } from "../../test-support/memory/testing";
 import { createMemory, setEnabled } from "./change";
 import { chatPayload } from "./payload";
 import { previewPayloadChange } from "./preview";
-import { freshHomePerTest } from "./test-home";
-import { makeClock } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

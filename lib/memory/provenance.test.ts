@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { makeClock } from "../../test-support/memory/testing";
 import { changeMemory, createMemory, deleteMemory } from "./change";
 import { chatMemories } from "./provenance";
-import { freshHomePerTest } from "./test-home";
-import { makeClock } from "./testing";
 import { listVersions } from "./versions";
 import { createWorkspaceSet } from "./workspace-set";
 

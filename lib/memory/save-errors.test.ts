@@ -8,7 +8,7 @@ import { chmod, chown, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeHome, memoryText, putFile } from "./testing";
+import { makeHome, memoryText, putFile } from "../../test-support/memory/testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 const ID = "0a1b2c3d";

@@ -3,10 +3,10 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeHome } from "../../test-support/memory/testing";
 import { chatPayload, serialiseMemoryFile, tokenBudgets } from ".";
 import { clearParseCache, parseCacheStats } from "./read-file";
 import { clearSetSizes } from "./set-sizes";
-import { makeHome } from "./testing";
 
 /**
  * The workspace sizes kept between token checks (set-sizes.ts) against the

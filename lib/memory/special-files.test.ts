@@ -7,9 +7,9 @@ import { execFile, execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { memoryText, putFile } from "../../test-support/memory/testing";
 import { listSet, listVersions, readSettings, restoreVersion } from ".";
-import { freshHomePerTest } from "./test-home";
-import { memoryText, putFile } from "./testing";
 
 const bin = fileURLToPath(new URL("../../bin/oda-admin", import.meta.url));
 

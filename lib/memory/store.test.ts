@@ -1,6 +1,8 @@
 import { chmod, mkdir, readdir, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freshHomePerTest } from "../../test-support/memory/test-home";
+import { memoryText, putFile } from "../../test-support/memory/testing";
 import {
   chatPayload,
   createMemory,
@@ -13,8 +15,6 @@ import {
   tokenBudgets,
   writeSettings,
 } from ".";
-import { freshHomePerTest } from "./test-home";
-import { memoryText, putFile } from "./testing";
 
 let home: string;
 freshHomePerTest((h) => (home = h));

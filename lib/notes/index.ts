@@ -6,7 +6,7 @@
  *   (each line of its range) still reads as it did (`kept`) or changed or is gone (`lost`).
  */
 
-import { readLines } from "../sessions/read";
+import { readLines } from "../chats/read";
 import { judgeNotes, type Note, type NoteState, noteSpan, readAllNotes, readNotes } from "./store";
 
 export {

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test-support/chats/test-helpers";
+import { createChat } from "../../test-support/chats/testing";
 import { runMain as run } from "../../test-support/run-cli";
-import { readLines } from "../sessions/read";
-import { tempDir } from "../sessions/test-helpers";
-import { createChat } from "../sessions/testing";
+import { readLines } from "../chats/read";
 import { addNote, checkedNotes } from ".";
 
 const T = "2026-11-29T18:00:";

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createChat } from "../../test-support/chats/testing";
 import { runMain as run } from "../../test-support/run-cli";
-import { refreshIndex, searchChats } from "../index";
-import { tempIndexRoots } from "../index/test-roots";
-import { readLines } from "../sessions/read";
-import { createChat } from "../sessions/testing";
+import { tempIndexRoots } from "../../test-support/search-index/test-roots";
+import { readLines } from "../chats/read";
+import { refreshIndex, searchChats } from "../search-index";
 import { addNote, noteCounts } from ".";
 
 const newRoots = tempIndexRoots("oda-search-notes-");

@@ -1,9 +1,9 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { listGenerations, readChatFolder } from "../chats/chat";
+import { locateChat, locateCopies } from "../chats/folder";
+import { CACHE_FILE, LOCK_FILE, logFileName } from "../chats/names";
 import { OdaError } from "../errors";
-import { listGenerations, readChatFolder } from "../sessions/chat";
-import { locateChat, locateCopies } from "../sessions/folder";
-import { CACHE_FILE, LOCK_FILE, logFileName } from "../sessions/names";
 import { type DecodedLog, decodeLog, encodeLog, rebuildCheckpoint, verifyConverted } from "./convert";
 import type { PlannedFile, RepairPlan } from "./engine";
 import { readOdaFile } from "./files";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
-import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
+import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "../../test-support/repair/testing";
 
 let world: RepairWorld;
 afterEach(() => world?.remove());

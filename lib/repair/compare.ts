@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
-import { listGenerations, readChatFolder } from "../sessions/chat";
-import { rebuildDetails } from "../sessions/details";
-import { realLogRoot } from "../sessions/links";
+import { listGenerations, readChatFolder } from "../chats/chat";
+import { rebuildDetails } from "../chats/details";
+import { realLogRoot } from "../chats/links";
 import { findCopies } from "./chat-plans";
 import { factOfPath } from "./files";
 

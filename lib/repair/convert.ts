@@ -1,10 +1,10 @@
 import { compress as compressNative } from "@mongodb-js/zstd";
+import { type Checkpoint, checkpointDetails } from "../chats/checkpoint";
+import { DetailsBuilder } from "../chats/details";
+import { parseObject } from "../chats/lines";
+import { streamLog } from "../chats/log-stream";
+import { withRawLog } from "../chats/problem";
 import { OdaError } from "../errors";
-import { type Checkpoint, checkpointDetails } from "../sessions/checkpoint";
-import { DetailsBuilder } from "../sessions/details";
-import { parseObject } from "../sessions/lines";
-import { streamLog } from "../sessions/log-stream";
-import { withRawLog } from "../sessions/problem";
 import { sha256Of } from "./journal";
 
 /**

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFile
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { makeDeadHolder } from "../../test-support/chats/testing";
+import { tempFolder } from "../../test-support/test-temp";
 import * as atomic from "../fs/atomic";
 import { readProcessStartTime } from "../fs/lock";
-import { makeDeadHolder } from "../sessions/testing";
-import { tempFolder } from "../test-temp";
 import { discardStaged, type RepairPlan, removeEmptiedDirs, runRepair, swapFiles, withRepairLock } from "./engine";
 import { changedSentence } from "./files";
 import { factOf, type Journal, journalFolder, listJournals, readJournal } from "./journal";

@@ -1,10 +1,17 @@
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  makeWorld,
+  type RepairWorld,
+  snapshotFiles,
+  unzstdTool,
+  writeChat,
+  zstdTool,
+} from "../../test-support/repair/testing";
+import { readChat } from "../chats";
 import { describeThisProcess } from "../fs/lock";
-import { readChat } from "../sessions";
 import { applyRepair, listJournals, listRepairable, previewRepair, undoRepair } from ".";
-import { makeWorld, type RepairWorld, snapshotFiles, unzstdTool, writeChat, zstdTool } from "./testing";
 
 let world: RepairWorld;
 afterEach(() => world?.remove());

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { logFolderOf } from "../chats/settings";
 import { isOdaError, OdaError } from "../errors";
 import { writeFileAtomic } from "../fs/atomic";
 import { judgeHolder, parseLockContent } from "../fs/lock";
-import { logFolderOf } from "../sessions/settings";
 import { repairsFolder } from "./journal";
 import { thisHolder } from "./locks";
 import { listRepairable } from "./problems";

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempFolder } from "../test-temp";
+import { tempFolder } from "../../test-support/test-temp";
 import {
   factOf,
   isRepairId,

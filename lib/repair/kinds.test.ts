@@ -3,10 +3,11 @@ import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { upgradeToFormat4 } from "../../test-support/chats/testing";
+import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "../../test-support/repair/testing";
+import { locateChat } from "../chats";
 import { describeThisProcess, readProcessStartTime } from "../fs/lock";
 import { listAllProblems } from "../memory/problems";
-import { locateChat } from "../sessions";
-import { upgradeToFormat4 } from "../sessions/testing";
 import {
   applyRepair,
   compareCopies,
@@ -17,7 +18,6 @@ import {
   spaceReport,
   undoRepair,
 } from ".";
-import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
 
 let world: RepairWorld;
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { makeDeadHolder } from "../../test-support/chats/writer";
+import { tempFolder } from "../../test-support/test-temp";
 import { describeThisProcess } from "../fs/lock";
-import { makeDeadHolder } from "../sessions/writer";
-import { tempFolder } from "../test-temp";
 import { clearOwnStaleLock, lockedSentence, releaseChatLock, takeChatLock, thisHolder } from "./locks";
 
 /**

@@ -1,8 +1,8 @@
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { LOCK_FILE } from "../chats/names";
 import { OdaError } from "../errors";
 import { createLockFile, describeThisProcess, type LockHolder, type LockStatus, readLockStatus } from "../fs/lock";
-import { LOCK_FILE } from "../sessions/names";
 
 /**
  * The chat's writer lock, taken the way Oda's writer takes it: `session.lock`

@@ -1,10 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { listGenerations, readChatFolder } from "../chats/chat";
+import { walkLogFolder } from "../chats/folder";
+import { logFolderOf } from "../chats/settings";
 import { isSystemError, isVanished, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { listAllProblems } from "../memory/problems";
-import { listGenerations, readChatFolder } from "../sessions/chat";
-import { walkLogFolder } from "../sessions/folder";
-import { logFolderOf } from "../sessions/settings";
 import { homeLockRepairable } from "./home-lock";
 import { listJournals } from "./journal";
 import { type RepairRoots, targetId } from "./targets";

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { leaveDeadLock, makeDeadHolder } from "../../test-support/chats/testing";
+import { makeWorld, type RepairWorld, snapshotFiles, unzstdTool, writeChat } from "../../test-support/repair/testing";
 import { describeThisProcess } from "../fs/lock";
-import { leaveDeadLock, makeDeadHolder } from "../sessions/testing";
 import { applyRepair, readJournal, resumeRepairs } from ".";
 import { type Journal, journalFolder, writeJournal } from "./journal";
-import { makeWorld, type RepairWorld, snapshotFiles, unzstdTool, writeChat } from "./testing";
 
 let world: RepairWorld;
 afterEach(() => world?.remove());

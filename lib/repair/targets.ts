@@ -1,10 +1,10 @@
 import { join } from "node:path";
+import { locateChat } from "../chats/folder";
+import { logFolderOf } from "../chats/settings";
 import { OdaError } from "../errors";
 import { HOME_LOCK_REPAIR } from "../fs/home-lock";
 import { assertMemoryId, assertWorkspace } from "../memory/names";
 import { requireRoot } from "../roots";
-import { locateChat } from "../sessions/folder";
-import { logFolderOf } from "../sessions/settings";
 import { planArchive, planForm, planSetAsideCopy } from "./chat-plans";
 import { type RepairPlan, runRepair } from "./engine";
 import { readOdaFile } from "./files";

@@ -1,10 +1,10 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "../../test-support/repair/testing";
 import { applyRepair, undoRepair } from ".";
 import { changedSentence } from "./files";
 import { journalFolder, readJournal, writeJournal } from "./journal";
-import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "./testing";
 import { findRepair } from "./undo";
 
 /**

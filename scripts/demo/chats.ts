@@ -1,13 +1,13 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeName, groupName } from "../../lib/sessions";
+import { encodeName, groupName } from "../../lib/chats";
 import {
   appendCutSave,
   type ChatWriter,
   createChat,
   leaveDeadLock,
   upgradeToFormat4,
-} from "../../lib/sessions/testing";
+} from "../../test-support/chats/testing";
 import type { Random } from "./random";
 
 const FOLDERS = [
@@ -146,7 +146,7 @@ async function writeConversation(writer: ChatWriter, random: Random, start: numb
 }
 
 /**
- * Writes the demo log folder through `lib/sessions`' writer: about 200 chats
+ * Writes the demo log folder through `lib/chats`' writer: about 200 chats
  * across several working folders and `_no-cwd`, and one chat for each case
  * an administrator meets (see the list in the function body).
  */

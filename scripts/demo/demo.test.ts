@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAllChats } from "../../lib/chats";
 import { listAllProblems, listDeleted, listSet, listVersions, listWorkspaces } from "../../lib/memory";
-import { listAllChats } from "../../lib/sessions";
 import { type Demo, makeDemo } from ".";
 
 let dir: string;

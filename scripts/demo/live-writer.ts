@@ -3,7 +3,7 @@
 // the live lock and the inspector's follow mode can be seen. It stops with its
 // parent (the IPC channel closes), and after at most 500 turns.
 import { parseArgs } from "node:util";
-import { openChat } from "../../lib/sessions/testing";
+import { openChat } from "../../test-support/chats/testing";
 
 const { values } = parseArgs({
   options: { logs: { type: "string" }, id: { type: "string" }, every: { type: "string" } },

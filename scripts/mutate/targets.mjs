@@ -39,9 +39,9 @@ export const TARGETS = [
   ["lib/fs/open-regular.ts", ["lib/fs/open-regular.test.ts"]],
   ["lib/fs/safe-path.ts", ["lib/fs/safe-path.test.ts"]],
   ["lib/fs/lock-leftovers.ts", ["lib/fs/lock-leftovers.test.ts", "lib/fs/lock-leftovers-race.test.ts"]],
-  ["lib/sessions/names.ts", ["lib/sessions/names.test.ts", "lib/sessions/folder-scan.test.ts"]],
-  ["lib/sessions/checkpoint.ts", ["lib/sessions/checkpoint.test.ts", "lib/sessions/checkpoint-judge.test.ts"]],
-  ["lib/sessions/zstd/decode.ts", ["lib/sessions/zstd/*.test.ts", "lib/sessions/limits.test.ts"]],
+  ["lib/chats/names.ts", ["lib/chats/names.test.ts", "lib/chats/folder-scan.test.ts"]],
+  ["lib/chats/checkpoint.ts", ["lib/chats/checkpoint.test.ts", "lib/chats/checkpoint-judge.test.ts"]],
+  ["lib/chats/zstd/decode.ts", ["lib/chats/zstd/*.test.ts", "lib/chats/limits.test.ts"]],
   ["lib/bundle/detectors.ts", ["lib/bundle/detectors.test.ts"]],
   [
     "lib/bundle/redactor.ts",

@@ -16,7 +16,7 @@ const root = resolve(import.meta.dirname, "..", "..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const log = (line) => process.stderr.write(`${line}\n`);
 // `server-only` throws outside Next's react-server build: an empty module in the CLI and the workers.
-const serverOnlyAlias = { "server-only": join(root, "scripts", "server-only", "empty.mjs") };
+const serverOnlyAlias = { "server-only": join(root, "scripts", "node-shim", "empty.mjs") };
 
 // The build needs the dev dependencies (next, esbuild), as `npm start` does.
 if (!existsSync(join(root, "node_modules", ".package-lock.json"))) {
@@ -50,8 +50,8 @@ await build({
     main: "cli/main.ts",
     "make-demo": "scripts/make-demo.ts",
     "live-writer": "scripts/demo/live-writer.ts",
-    // The index's reader thread, beside the chunk that starts it (lib/index/read-pool.ts looks there).
-    "chunks/read-thread": "lib/index/read-thread-main.ts",
+    // The index's reader thread, beside the chunk that starts it (lib/search-index/read-pool.ts looks there).
+    "chunks/read-thread": "lib/search-index/read-thread-main.ts",
     // The bundle thread, beside the chunk that starts it (lib/bundle/in-worker.ts looks there).
     "chunks/bundle-thread": "lib/bundle/bundle-thread-main.ts",
   },
@@ -91,13 +91,13 @@ if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(server, 
 unhashExternals(join(standalone, distDir, "node_modules"), join(server, distDir, "server"));
 // The decode and index refresh workers, compiled where the server looks for them (`<cwd>/server/workers/decode-thread.mjs`, `index-thread.mjs`; the
 // standalone server runs in its own folder): the clone's copy would need tsx, a dev dependency. The refresh's
-// reader threads, beside it (lib/index/read-pool.ts looks beside the code that starts them).
+// reader threads, beside it (lib/search-index/read-pool.ts looks beside the code that starts them).
 await build({
   absWorkingDir: root,
   entryPoints: {
     "decode-thread": "server/workers/decode-thread-main.ts",
     "index-thread": "server/workers/index-thread-main.ts",
-    "read-thread": "lib/index/read-thread-main.ts",
+    "read-thread": "lib/search-index/read-thread-main.ts",
     // The bundle thread of Support's preview and bundle (server/jobs/bundle-jobs.ts looks in <cwd>/server/workers).
     "bundle-thread": "lib/bundle/bundle-thread-main.ts",
   },

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { freeStaleLock } from "@/lib/sessions";
+import { freeStaleLock } from "@/lib/chats";
 import { runAction } from "@/server/access/action";
 import { requireLogFolder } from "@/server/source/context";
 

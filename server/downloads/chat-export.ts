@@ -1,8 +1,8 @@
 import "server-only";
 import { homedir, hostname } from "node:os";
 import { kindsFrom, REDACT_KINDS, Redactor } from "@/lib/bundle";
+import type { DownloadHead } from "@/lib/chats/worker-api";
 import { type ExportFormat, exportChat } from "@/lib/export";
-import type { DownloadHead } from "@/lib/sessions/worker-api";
 import { type Pull, pullInWorker } from "@/server/workers/log-worker";
 
 /** The content type of each export form. */

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { CANCELLED } from "@/lib/bundle/in-worker";
-import { testScope } from "@/lib/bundle/test-scope";
-import { plantSecrets } from "@/lib/bundle/testing";
-import { tempFolder } from "@/lib/test-temp";
+import { testScope } from "@/test-support/bundle/test-scope";
+import { plantSecrets } from "@/test-support/bundle/testing";
+import { tempFolder } from "@/test-support/test-temp";
 import { ABANDONED_AFTER_MS, bundleJob, cancelAbandonedJobs, startPreviewJob } from "./bundle-jobs";
 
 /** A job ended because nobody polled it is shown as cancelled, with its own sentence, never as failed. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { findInChat, nextErrorLine, seekLine } from "@/lib/sessions";
+import { findInChat, nextErrorLine, seekLine } from "@/lib/chats";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import type { LineView } from "@/server/views/chat-inspector";
 

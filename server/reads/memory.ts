@@ -107,7 +107,7 @@ export function readHealth(ctx: SourceContext) {
 export async function readFormRefusals(ctx: SourceContext, { compress }: z.infer<typeof ZFormCount>) {
   const logs = ctx.roots.logs;
   // Loaded on demand: only this read of the memory pages reads the log folder.
-  const { countFormRefusals } = await import("@/lib/sessions/form-count");
+  const { countFormRefusals } = await import("@/lib/chats/form-count");
   // No log folder: no chat to refuse.
   return logs ? countFormRefusals(logs, compress) : { refused: 0, total: 0 };
 }

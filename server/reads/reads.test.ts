@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemory, findMemory, memoryOverview } from "@/lib/memory";
-import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "@/lib/repair/testing";
 import { MISSING_ROOT } from "@/lib/roots";
 import { liveContext, type SourceContext } from "@/server/source/context";
 import { noSuchSource, SourceRegistry } from "@/server/source/registry";
+import { makeWorld, type RepairWorld, snapshotFiles, writeChat } from "@/test-support/repair/testing";
 import { READS, type ReadName, runRead } from ".";
 
 let world: RepairWorld | null = null;

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "@/cli/main";
-import { closeAllIndexes, refreshIndex } from "@/lib/index";
-import { makeWorld, type RepairWorld, writeChat } from "@/lib/repair/testing";
+import { closeAllIndexes, refreshIndex } from "@/lib/search-index";
 import { liveContext } from "@/server/source/context";
+import { makeWorld, type RepairWorld, writeChat } from "@/test-support/repair/testing";
 import { readIndexFolders, readSearch } from "./search";
 
 // A search never needs the log folder's form (`sessions.compress` in the Oda home's settings.json): the index

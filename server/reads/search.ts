@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/index";
 import { noteCounts } from "@/lib/notes";
+import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/search-index";
 import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
 import { refreshInWorker } from "@/server/workers/index-worker";
 

@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import type { Manifest } from "@/lib/bundle/manifest";
 import { readOnlySentence } from "@/lib/bundle/messages";
 import { bundleRoots, type OpenedBundle } from "@/lib/bundle/unpack";
+import { logFolderOf } from "@/lib/chats/settings";
 import { OdaError } from "@/lib/errors";
 import { type RootName, type Roots, requireRoot, resolveRoots } from "@/lib/roots";
-import { logFolderOf } from "@/lib/sessions/settings";
 
 /**
  * A source is what a page shows: the live installation, or one support bundle

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBundle } from "@/lib/bundle";
 import { readOnlySentence } from "@/lib/bundle/messages";
-import { testScope } from "@/lib/bundle/test-scope";
 import { MISSING_ROOT } from "@/lib/roots";
-import { tempFolder } from "@/lib/test-temp";
+import { testScope } from "@/test-support/bundle/test-scope";
+import { tempFolder } from "@/test-support/test-temp";
 import { bundleIdOf, LIVE_ID, readStartRoots, requireSourceRoot, requireWritable } from "./context";
 import { noSuchSource, SourceRegistry } from "./registry";
 

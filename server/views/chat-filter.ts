@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type ActivityItem, FILTER_CONTEXTS, type LineFilter } from "@/lib/sessions";
+import { type ActivityItem, FILTER_CONTEXTS, type LineFilter } from "@/lib/chats";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import type { LineView } from "@/server/views/chat-inspector";
 import { inWorker, streamInWorker } from "@/server/workers/log-worker";

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createChat } from "@/lib/sessions/testing";
+import { createChat } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
 import { detailsFor, linesFor } from "./chat-inspector";
 

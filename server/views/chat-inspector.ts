@@ -1,12 +1,12 @@
 import "server-only";
 import { cache } from "react";
 import { z } from "zod";
+import { type ChatDetails, outlineChat, readChatLock, type TailReport } from "@/lib/chats";
+import type { LinesView, LineView, LockView, StatusView } from "@/lib/chats/views";
 import { errorBody, isOdaError } from "@/lib/errors";
 import type { LockStatus } from "@/lib/fs/lock";
 import { systemErrorAsOda } from "@/lib/fs/system-error";
 import { parseCopy } from "@/lib/routes";
-import { type ChatDetails, outlineChat, readChatLock, type TailReport } from "@/lib/sessions";
-import type { LinesView, LineView, LockView, StatusView } from "@/lib/sessions/views";
 import { guardRoute } from "@/server/access/guard";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import { routeSource } from "@/server/source/edge";
@@ -17,7 +17,7 @@ export type { LinesView, LineView, LockView, StatusView };
 
 /**
  * The inspector's reads, as plain serialisable data. Ids are data: every call
- * finds the chat through `lib/sessions` (`locateChat`), never by joining a path.
+ * finds the chat through `lib/chats` (`locateChat`), never by joining a path.
  */
 
 function lockView(lock: LockStatus): LockView {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChatSort } from "@/lib/chats/views";
 import {
   checkIndexFreshness,
   closeAllIndexes,
@@ -9,9 +10,8 @@ import {
   indexStatus,
   readChatsFromIndex,
   refreshIndex,
-} from "@/lib/index";
-import { createChat, openChat, settleFolder } from "@/lib/sessions/testing";
-import type { ChatSort } from "@/lib/sessions/views";
+} from "@/lib/search-index";
+import { createChat, openChat, settleFolder } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
 import { inWorker } from "../workers/log-worker";
 import { CHECKING_INDEX, type ChatListBatch, streamChatList } from "./chat-list";
@@ -187,7 +187,7 @@ describe("the index's folder check on the decode worker", () => {
 describe("the chat list's notes (issue 29)", () => {
   it("gives each chat with marks or notes their count, from the index and from the folder alike", async () => {
     const { addNote } = await import("@/lib/notes");
-    const { readLines } = await import("@/lib/sessions/read");
+    const { readLines } = await import("@/lib/chats/read");
     const read = await readLines(logs, "c-b", { from: 1, count: 2 });
     for (const line of read.lines)
       await addNote(state, {

@@ -1,10 +1,10 @@
 import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/index";
+import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/chats";
+import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/chats/views";
 import { noteCounts } from "@/lib/notes";
-import { type ChatSummary, type Problem, parseLogName, splitRawLog } from "@/lib/sessions";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/sessions/views";
+import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/search-index";
 import type { SourceContext } from "@/server/source/context";
 import { refreshInWorker } from "@/server/workers/index-worker";
 import { inWorker, streamInWorker } from "@/server/workers/log-worker";
@@ -13,7 +13,7 @@ export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
 
 /**
  * The chat list's one data source: the search index when it is fresh (no log
- * opened), else the log folder walked through `lib/sessions` while the index
+ * opened), else the log folder walked through `lib/chats` while the index
  * refreshes in the background. The route and the client read `ChatListBatch`.
  */
 
@@ -144,7 +144,7 @@ export function laterBatchSize(first: number): number {
  * Without an index the folder is listed as it is read.
  *
  * `order` is the table's sort: the index's rows come in that order, read from
- * its index (`lib/index/list-order.ts`), and the first batch says so (`order`);
+ * its index (`lib/search-index/list-order.ts`), and the first batch says so (`order`);
  * rows from the folder come in its own order and the page sorts them.
  */
 export async function* streamChatList(

@@ -1,9 +1,9 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { problemAt, walkLogFolder, withRawLog } from "@/lib/sessions";
-import { tempDir } from "@/lib/sessions/test-helpers";
-import { createChat } from "@/lib/sessions/testing";
+import { problemAt, walkLogFolder, withRawLog } from "@/lib/chats";
+import { tempDir } from "@/test-support/chats/test-helpers";
+import { createChat } from "@/test-support/chats/testing";
 import { toChatProblem } from "./chat-list";
 
 describe("a problem as the chat list shows it", () => {

@@ -1,8 +1,8 @@
 import "server-only";
+import { decodeName, NO_CWD_GROUP, parseGroupName } from "@/lib/chats/names";
 import type { DoctorReport } from "@/lib/doctor";
 import type { Repairable } from "@/lib/repair";
 import { chatHref, memoryHref, memoryPages, setHref } from "@/lib/routes";
-import { decodeName, NO_CWD_GROUP, parseGroupName } from "@/lib/sessions/names";
 
 /** A link the Doctor page offers beside a problem. */
 export interface DoctorLink {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeAllIndexes, refreshIndex } from "@/lib/index";
 import { writeSettings } from "@/lib/memory";
-import { createChat, settleFolder } from "@/lib/sessions/testing";
+import { closeAllIndexes, refreshIndex } from "@/lib/search-index";
+import { createChat, settleFolder } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
 import { chatsGlanceFromIndex } from "./home-glance";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { handleOf, startIndexRefresh } from "@/lib/index";
-import { readMeta } from "@/lib/index/db";
-import { type IndexGlance, indexGlance } from "@/lib/index/list-groups";
+import { handleOf, startIndexRefresh } from "@/lib/search-index";
+import { readMeta } from "@/lib/search-index/db";
+import { type IndexGlance, indexGlance } from "@/lib/search-index/list-groups";
 import type { SourceContext } from "@/server/source/context";
 import { logFolder } from "@/server/views/chat-list";
 import { refreshInWorker } from "@/server/workers/index-worker";

@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import { isOdaError } from "@/lib/errors";
-import { handleOf } from "@/lib/index";
 import {
   chatsForFilter,
   type InsightsOverview,
@@ -11,6 +10,7 @@ import {
 } from "@/lib/insights";
 import type { ChatsFilter } from "@/lib/insights/links";
 import { MISSING_ROOT } from "@/lib/roots";
+import { handleOf } from "@/lib/search-index";
 import { guardPage } from "@/server/access/guard";
 import type { SourceContext } from "@/server/source/context";
 

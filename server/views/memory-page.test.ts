@@ -1,8 +1,8 @@
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshHomePerTest } from "@/lib/memory/test-home";
-import { memoryText, putFile } from "@/lib/memory/testing";
+import { freshHomePerTest } from "@/test-support/memory/test-home";
+import { memoryText, putFile } from "@/test-support/memory/testing";
 import { loadEditorMemory } from "./memory-page";
 
 let home: string;

@@ -1,5 +1,5 @@
 import "server-only";
-import { countProblemChats as countFromIndex, startIndexRefresh } from "@/lib/index";
+import { countProblemChats as countFromIndex, startIndexRefresh } from "@/lib/search-index";
 import type { SourceContext } from "@/server/source/context";
 import { logFolder, streamChatList } from "@/server/views/chat-list";
 import { refreshInWorker } from "@/server/workers/index-worker";

@@ -1,7 +1,7 @@
 import "server-only";
+import { locateChat } from "@/lib/chats";
 import { isOdaError } from "@/lib/errors";
 import { type ChatMemory, chatMemories } from "@/lib/memory";
-import { locateChat } from "@/lib/sessions";
 import type { SourceContext } from "../source/context";
 
 /**

@@ -2,7 +2,7 @@
 // `lib/bundle/bundle-thread-main.ts`. The installed package ships that body
 // compiled under this same name (`scripts/pack/build.mjs`), where the server
 // looks for it (`<cwd>/server/workers/bundle-thread.mjs`).
-import "../../scripts/server-only/register.mjs";
+import "../../scripts/node-shim/register.mjs";
 import { register } from "tsx/esm/api";
 
 register();

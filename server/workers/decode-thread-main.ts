@@ -1,15 +1,15 @@
 /**
  * The decode worker's body: runs `server/workers/decode-api.ts` (the reads of
- * `lib/sessions/worker-api.ts`, the index's folder check) on its own
+ * `lib/chats/worker-api.ts`, the index's folder check) on its own
  * thread so that decoding a log (a zstd bomb included) never blocks the
  * server's event loop. Loaded by `server/workers/decode-thread.mjs` through tsx in a
  * clone, and bundled by esbuild into the package's server (`scripts/pack/build.mjs`).
  */
 
 import { parentPort, workerData } from "node:worker_threads";
+import { prepareWorker } from "../../lib/chats/worker-api";
 import { errorToData } from "../../lib/errors";
 import { systemErrorAsOda } from "../../lib/fs/system-error";
-import { prepareWorker } from "../../lib/sessions/worker-api";
 import { decodeApi } from "./decode-api";
 
 const port = parentPort;

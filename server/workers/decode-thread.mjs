@@ -3,7 +3,7 @@
 // `server/workers/decode-thread-main.ts`. The installed package ships that body
 // compiled under this same name instead (`scripts/pack/build.mjs`), so no
 // TypeScript is compiled at run time there.
-import "../../scripts/server-only/register.mjs";
+import "../../scripts/node-shim/register.mjs";
 import { register } from "tsx/esm/api";
 
 register();

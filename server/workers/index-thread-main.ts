@@ -1,6 +1,6 @@
 /**
  * The index refresh worker's body: one background refresh of the search index
- * (`lib/index/refresh.ts`) on its own thread with its own SQLite connection,
+ * (`lib/search-index/refresh.ts`) on its own thread with its own SQLite connection,
  * so that reading logs never holds up the server's event loop. It posts
  * `{ progress: [done, total] }` as chats are done, then `{ result }` or
  * `{ error }`, and ends. Loaded by `server/workers/index-thread.mjs` through tsx in a
@@ -8,11 +8,11 @@
  */
 
 import { parentPort, workerData } from "node:worker_threads";
+import { readLogLimits, setLogLimits } from "../../lib/chats/limits";
 import { errorToData } from "../../lib/errors";
 import { systemErrorAsOda } from "../../lib/fs/system-error";
-import { closeAllIndexes, openIndex } from "../../lib/index/db";
-import { refreshIndex } from "../../lib/index/refresh";
-import { readLogLimits, setLogLimits } from "../../lib/sessions/limits";
+import { closeAllIndexes, openIndex } from "../../lib/search-index/db";
+import { refreshIndex } from "../../lib/search-index/refresh";
 
 /** What the server hands the worker. */
 interface Task {

@@ -2,7 +2,7 @@
 // does) and runs the TypeScript body, `server/workers/index-thread-main.ts`. The
 // installed package ships that body compiled under this same name instead
 // (`scripts/pack/build.mjs`), so no TypeScript is compiled at run time there.
-import "../../scripts/server-only/register.mjs";
+import "../../scripts/node-shim/register.mjs";
 import { register } from "tsx/esm/api";
 
 register();

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeHostileLogs } from "@/e2e/hostile-logs";
-import { closeAllIndexes, indexStatus, openIndex, searchChats, startIndexRefresh } from "@/lib/index";
-import { createChat, settleFolder } from "@/lib/sessions/testing";
+import { closeAllIndexes, indexStatus, openIndex, searchChats, startIndexRefresh } from "@/lib/search-index";
+import { createChat, settleFolder } from "@/test-support/chats/testing";
 import { refreshInWorker } from "./index-worker";
 
 let dir: string;

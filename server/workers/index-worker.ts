@@ -2,7 +2,7 @@ import "server-only";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { errorFromData, OdaError } from "@/lib/errors";
-import type { RefreshResult, RefreshRunner } from "@/lib/index";
+import type { RefreshResult, RefreshRunner } from "@/lib/search-index";
 
 /**
  * The server's index refresh runner: each background refresh runs on a worker

@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FIXTURES } from "@/lib/sessions/test-helpers";
-import { tempFolder } from "@/lib/test-temp";
+import { FIXTURES } from "@/test-support/chats/test-helpers";
+import { tempFolder } from "@/test-support/test-temp";
 
 /**
  * The decode worker does not keep an idle process alive, but a process
@@ -26,7 +26,7 @@ console.log(JSON.stringify({ id: read.chat.id, readWhole: read.readWhole }));
     );
     const run = spawnSync(
       process.execPath,
-      ["--import", pathToFileURL(join(root, "scripts", "server-only", "register.mjs")).href, "--import", "tsx", script],
+      ["--import", pathToFileURL(join(root, "scripts", "node-shim", "register.mjs")).href, "--import", "tsx", script],
       { cwd: root, encoding: "utf8", timeout: 120_000 },
     );
     expect(run.stderr).toBe("");

@@ -8,7 +8,7 @@ import type { DecodeApi } from "@/server/workers/decode-api";
 /**
  * The main thread's side of the decode worker (`server/workers/decode-thread.mjs`): one
  * worker thread per server process, started on first use, that runs the
- * reads of `lib/sessions/worker-api.ts`. Jobs share it and take turns (the
+ * reads of `lib/chats/worker-api.ts`. Jobs share it and take turns (the
  * decoder gives its event loop a turn every few milliseconds). A worker that
  * dies (out of memory, say) fails its jobs with a sentence and is replaced on
  * the next call.

@@ -23,7 +23,7 @@ import {
   setEnabled,
   writeSettings,
 } from "../../lib/memory/index";
-import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
+import { bundleChild as bundle } from "../../scripts/node-shim/bundle-child";
 
 /** What a run found: empty `failures` means every check held. */
 export interface CrashReport {

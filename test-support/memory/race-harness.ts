@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMemory, findMemory, listVersions, MESSAGES, writeSettings } from "../../lib/memory/index";
-import { bundleChild } from "../../scripts/server-only/bundle-child";
+import { bundleChild } from "../../scripts/node-shim/bundle-child";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");

@@ -11,8 +11,8 @@ import { spawn } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createMemory, findMemory, listVersions, writeSettings } from "../../lib/memory/index";
-import { makeHome } from "../../lib/memory/testing";
 import { bundleRaceProcesses, RaceServer } from "./race-harness";
+import { makeHome } from "./testing";
 
 /** What the rounds found: empty `lost` means every replaced write was kept. */
 export interface WriterReport {

@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 import { main } from "../../cli/main";
 import { decodeLog } from "../../lib/repair/convert";
 import { listJournals } from "../../lib/repair/journal";
-import { makeWorld, setCompress, writeChat } from "../../lib/repair/testing";
-import { bundleChild as bundle } from "../../scripts/server-only/bundle-child";
+import { bundleChild as bundle } from "../../scripts/node-shim/bundle-child";
+import { makeWorld, setCompress, writeChat } from "./testing";
 
 /** What a run found: empty `failures` means every check held. */
 export interface KillReport {

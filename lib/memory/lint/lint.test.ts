@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeHome, memoryText, putFile } from "../../../test-support/memory/testing";
 import { chatPayload } from "../payload";
-import { makeHome, memoryText, putFile } from "../testing";
 import { normaliseForCompare, similarity, wordsOf } from "./compare";
 import { type LintFinding, lintMemory, lintSets } from "./index";
 

@@ -1,4 +1,4 @@
-import { CHAT_SORT_KEYS } from "@/lib/sessions/views";
+import { CHAT_SORT_KEYS } from "@/lib/chats/views";
 import { guardRoute } from "@/server/access/guard";
 import { ndjsonRead } from "@/server/reads/ndjson";
 import { streamChatList } from "@/server/views/chat-list";

@@ -11,9 +11,9 @@ import { ChatFix } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Link } from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
+import { noChatSentence } from "@/lib/chats/chat-words";
 import { isOdaError } from "@/lib/errors";
 import { parseCopy } from "@/lib/routes";
-import { noChatSentence } from "@/lib/sessions/chat-words";
 import { guardPage } from "@/server/access/guard";
 import { pageSource } from "@/server/source/edge";
 import {

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { openChatDownload } from "@/lib/chats";
+import type { DownloadHead } from "@/lib/chats/worker-api";
 import { OdaError } from "@/lib/errors";
-import { openChatDownload } from "@/lib/sessions";
-import type { DownloadHead } from "@/lib/sessions/worker-api";
 import { downloadErrorResponse, primePull, primeStream } from "@/server/downloads/download";
 import { requireLogFolder, type SourceContext } from "@/server/source/context";
 import { runChatRoute } from "@/server/views/chat-inspector";

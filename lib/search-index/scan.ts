@@ -1,0 +1,205 @@
+import { readdirSync, type Stats, statSync } from "node:fs";
+import { sep } from "node:path";
+import { type ChatLocation, type Problem, walkLogFolder } from "../chats";
+import { RACY_MS } from "../chats/stat-identity";
+import type { Db } from "./db";
+
+/**
+ * What changed in the log folder since the index was built, found from names,
+ * sizes and mtimes only (no log is opened): the cheap first step of a refresh
+ * and the chat list's freshness check.
+ */
+
+/**
+ * A chat folder as seen now: where it is and the fingerprint of its files
+ * (`null` for a chat the index does not hold yet: nothing to compare it with,
+ * so its reader takes it just before reading it, off the scanning thread).
+ */
+export interface SeenChat {
+  loc: ChatLocation;
+  fingerprint: string | null;
+  /** When the fingerprint was taken (ms since the epoch, taken just before it): the racy rule's moment. */
+  verifiedMs?: number;
+  /** The newest modification time among the fingerprint's folder and files (ms since the epoch). */
+  newestMs?: number;
+}
+
+/** What the index holds about a chat, enough to decide what to re-read. */
+export interface IndexedChat {
+  cid: number;
+  id: string;
+  folder: string;
+  fingerprint: string;
+  log_name: string | null;
+  log_size: number | null;
+  log_mtime: number | null;
+  log_ino: number | null;
+  text_lines: number;
+  seek_line: number | null;
+  seek_dec: number | null;
+  seek_comp: number | null;
+  seek_sha: string | null;
+  bad_lines: number;
+  indexed_at: string;
+}
+
+/** The changes between the folder and the index. */
+export interface FolderChanges {
+  /** Chats new or changed since they were indexed (with the index's row when there is one). */
+  changed: { seen: SeenChat; row: ScannedRow | null }[];
+  /** Index rows of chats that are gone. */
+  gone: ScannedRow[];
+  /** Chats in the folder. */
+  total: number;
+  /** Folder-level problems (names that do not decode, chats stored twice). */
+  problems: Problem[];
+}
+
+/**
+ * The fingerprint of a chat folder: the folder's mtime, then `name:size:mtime`
+ * of each file, sorted. Any change to a log, checkpoint or lock changes it.
+ * When the folder's mtime is the one `known` starts with, no file was added,
+ * removed or renamed in it, so only the known files are stat'ed again (no
+ * directory read): the refresh of an unchanged folder costs a few stats per chat.
+ * `list` reads the folder instead of `readdirSync` (the reader keeps what it
+ * read for the chat's summary); it is called after the folder's stat, so a
+ * file added meanwhile changes the folder's mtime too. `stats`, when given,
+ * receives each file's stat by name (the reader's stat of the log before reading it);
+ * a stat it holds already when the file is reached (one `list` put there: the
+ * `fstat` of the log the reader opened) is used instead of a second stat.
+ */
+export function fingerprintChat(
+  dir: string,
+  known?: string,
+  list?: () => string[],
+  stats?: Map<string, Stats>,
+  watchChange = known?.startsWith(WATCHED) ?? false,
+  newest?: { mtimeMs: number },
+): string {
+  let dirStat: Stats;
+  try {
+    dirStat = statSync(dir);
+  } catch {
+    return "unreadable";
+  }
+  const seen = (st: Stats) => {
+    if (newest && st.mtimeMs > newest.mtimeMs) newest.mtimeMs = st.mtimeMs;
+  };
+  seen(dirStat);
+  // A chat with a file the system would not give is watched by change times too: a chmod changes no mtime.
+  const times = (st: Stats) => (watchChange ? `${st.mtimeMs}:${st.ctimeMs}` : `${st.mtimeMs}`);
+  const head = `${watchChange ? WATCHED : ""}${times(dirStat)}|`;
+  let names: string[];
+  if (known?.startsWith(head) && !watchChange) {
+    names = [];
+    for (const part of known.slice(head.length).split("|")) {
+      if (part) names.push(part.slice(0, part.lastIndexOf(":", part.lastIndexOf(":") - 1)));
+    }
+  } else {
+    try {
+      names = (list ? list() : readdirSync(dir)).filter((n) => !n.includes("|")).sort();
+    } catch {
+      return `${head}unreadable`;
+    }
+  }
+  const parts: string[] = [];
+  for (const name of names) {
+    // A file the caller opened already (the reader's current log) has its open's stat: not stat'ed again.
+    let st: Stats | undefined = stats?.get(name);
+    try {
+      st ??= statSync(`${dir}${sep}${name}`, { throwIfNoEntry: false });
+    } catch {
+      // A link that loops or cannot be followed: the reader reports it; here it only has to not stop the scan.
+      parts.push(`${name}:link:0`);
+      continue;
+    }
+    // Removed between the listing and the stat (a checkpoint's temporary file): not part of the chat.
+    if (!st) continue;
+    parts.push(`${name}:${st.size}:${times(st)}`);
+    stats?.set(name, st);
+    seen(st);
+  }
+  return head + parts.join("|");
+}
+
+/**
+ * The mark that starts the fingerprint of a chat indexed with a file or folder the system would not give:
+ * its change times are compared too, so giving access (which changes no mtime) has it read again.
+ */
+export const WATCHED = "!";
+
+/**
+ * The mark that starts the stored fingerprint of a chat whose folder or a file of it was modified within
+ * `RACY_MS` of its fingerprint (the listing's racy rule, `remembered.ts`): no fingerprint taken later equals
+ * it, so the next scan verifies the chat again, and its reader does not trust the log's size and time
+ * (`chat-read.ts`): a rewrite of the same size in the same tick of the file system's clock is caught.
+ */
+export const RACY = "?";
+
+/** The fingerprint to store: marked `RACY` when a time in it is within `RACY_MS` of `verifiedMs` (or after it). */
+export function storedFingerprint(fingerprint: string, newestMtimeMs: number, verifiedMs: number): string {
+  return newestMtimeMs + RACY_MS >= verifiedMs ? `${RACY}${fingerprint}` : fingerprint;
+}
+
+/** What the scan needs of each indexed chat. */
+export interface ScannedRow {
+  cid: number;
+  id: string;
+  folder: string;
+  fingerprint: string;
+}
+
+/** Every chat the index holds, keyed by id (only what the scan compares). */
+export function readIndexedChats(db: Db): Map<string, ScannedRow> {
+  const rows = db.prepare("SELECT cid, id, folder, fingerprint FROM chats").raw().all() as [
+    number,
+    string,
+    string,
+    string,
+  ][];
+  const map = new Map<string, ScannedRow>();
+  for (const [cid, id, folder, fingerprint] of rows) map.set(id, { cid, id, folder, fingerprint });
+  return map;
+}
+
+/** The whole row of an indexed chat, for re-reading it. */
+export function readIndexedChat(db: Db, cid: number): IndexedChat | null {
+  return (
+    (db
+      .prepare(
+        "SELECT cid, id, folder, fingerprint, log_name, log_size, log_mtime, log_ino, text_lines, seek_line, seek_dec, seek_comp, seek_sha, bad_lines, indexed_at FROM chats WHERE cid = ?",
+      )
+      .get(cid) as IndexedChat | undefined) ?? null
+  );
+}
+
+const tick = () => new Promise<void>((done) => setImmediate(done));
+
+/**
+ * Compares the log folder with the index. The stats are done in slices,
+ * yielding to the event loop between them, so a server keeps answering while
+ * a large folder is compared.
+ */
+export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<FolderChanges> {
+  const walk = walkLogFolder(logDir);
+  const indexed = readIndexedChats(db);
+  const changed: FolderChanges["changed"] = [];
+  let n = 0;
+  for (const loc of walk.chats) {
+    if (++n % slice === 0) await tick();
+    const row = indexed.get(loc.id) ?? null;
+    indexed.delete(loc.id);
+    if (!row) {
+      changed.push({ seen: { loc, fingerprint: null }, row });
+      continue;
+    }
+    const verifiedMs = Date.now();
+    const newest = { mtimeMs: 0 };
+    const known = row.fingerprint.startsWith(RACY) ? row.fingerprint.slice(RACY.length) : row.fingerprint;
+    const fingerprint = fingerprintChat(loc.dir, known, undefined, undefined, undefined, newest);
+    // A racy chat's stored fingerprint is marked, so it is never equal: it is verified again.
+    if (row.fingerprint !== fingerprint || row.folder !== loc.folder)
+      changed.push({ seen: { loc, fingerprint, verifiedMs, newestMs: newest.mtimeMs }, row });
+  }
+  return { changed, gone: [...indexed.values()], total: walk.chats.length, problems: walk.problems };
+}
