@@ -15,7 +15,7 @@ import {
 const SOURCE_HEADER = "x-oda-source";
 
 /** The port and token this server was started with: read from the environment once, when it starts. */
-const access = Object.freeze(accessConfigFromEnv());
+const access = Object.freeze(accessConfigFromEnv(process.env));
 
 /**
  * The first line of defence: Host, token and Origin for every request. It is

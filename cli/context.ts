@@ -1,4 +1,4 @@
-import { type Roots, resolveRoots } from "../lib/roots";
+import { type Env, type Roots, resolveRoots } from "../lib/roots";
 import type { CommandBundle } from "./bundle-roots";
 
 /** What every command receives: parsed options, the roots and an output sink. */
@@ -18,6 +18,11 @@ export interface CommandContext {
    * only on a terminal and never with `--json`.
    */
   progress: ((text: string, last: boolean) => void) | null;
+  /**
+   * The list threads the environment asks for (`listThreadsOf`, read once in `main`): a number to use
+   * exactly, `true` to let the listing choose; absent when not asked.
+   */
+  listThreads?: number | true;
 }
 
 /** A command returns its exit code. */
@@ -28,9 +33,21 @@ export function flagString(ctx: CommandContext, name: string): string | undefine
   return typeof value === "string" ? value : undefined;
 }
 
-export function makeRoots(flags: Record<string, string | boolean>): Roots {
+/** The roots from the flags, then the environment the CLI's edge read (`main`). */
+export function makeRoots(flags: Record<string, string | boolean>, env: Env): Roots {
   const str = (v: string | boolean | undefined) => (typeof v === "string" ? v : undefined);
-  return resolveRoots({ home: str(flags.home), logs: str(flags.logs), state: str(flags.state) });
+  return resolveRoots({ home: str(flags.home), logs: str(flags.logs), state: str(flags.state) }, env);
+}
+
+/**
+ * `ODA_ADMIN_LIST_THREADS` (for benchmarks): a whole number sets how many list threads a chat listing
+ * uses (0: none, at most 16); any other value lets the listing choose (`lib/chats/list-pool.ts`
+ * `listThreadCount`); unset, `undefined`.
+ */
+export function listThreadsOf(env: Env): number | true | undefined {
+  const value = env.ODA_ADMIN_LIST_THREADS;
+  if (value === undefined) return undefined;
+  return /^\d+$/.test(value) ? Math.min(16, Number(value)) : true;
 }
 
 /** Prints one JSON document (with --json) or the human text. */

@@ -1,5 +1,6 @@
 import { errorBody, isOdaError, OdaError } from "../lib/errors";
-import { type CommandContext, makeRoots } from "./context";
+import type { Env } from "../lib/roots";
+import { type CommandContext, listThreadsOf, makeRoots } from "./context";
 import { ClosedOutputError, type Io, processIo } from "./io";
 import { readPackage } from "./package-root";
 import {
@@ -56,18 +57,20 @@ export const CLOSED_OUTPUT = 141;
 /**
  * Runs the CLI with `argv` (without node and the script) and returns its exit
  * code: 0 done, 1 refused, problems found or items left out, 2 usage
- * (`EXIT_HELP`); 141 when its reader closed standard output.
+ * (`EXIT_HELP`); 141 when its reader closed standard output. `env` is the
+ * environment, read here once (the roots' variables, `ODA_ADMIN_LIST_THREADS`)
+ * and handed down in the command's context: nothing below reads `process.env`.
  */
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], io: Io = processIo(), env: Env = process.env): Promise<number> {
   try {
-    return await run(argv, io);
+    return await run(argv, io, env);
   } catch (error) {
     if (error instanceof ClosedOutputError) return CLOSED_OUTPUT;
     throw error;
   }
 }
 
-async function run(argv: string[], io: Io): Promise<number> {
+async function run(argv: string[], io: Io, env: Env): Promise<number> {
   const { command: match, words } = findCommand(argv);
   const group = match ? undefined : groupOf(words[0]);
   if (!match && words.length && !(group && words.length === 1)) {
@@ -108,7 +111,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     args: positionals.slice(match.split(" ").length),
     flags,
     json,
-    roots: makeRoots(flags),
+    roots: makeRoots(flags, env),
+    listThreads: listThreadsOf(env),
     out: io.out,
     err: io.err,
     // Progress is for a person watching a terminal: never in a pipe or a log file, never with --json.

@@ -13,11 +13,14 @@ export interface Roots {
   demo: boolean;
 }
 
-/** Flags win over the environment; the state folder defaults to `<home>/.oda-admin`. */
-export function resolveRoots(
-  flags: { home?: string; logs?: string; state?: string } = {},
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Roots {
+/** A process's environment as its edge read it (the CLI's `main`, the server's start), handed down. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Flags win over the environment; the state folder defaults to `<home>/.oda-admin`. `env` is the
+ * environment the caller's edge read once (lib/ never reads `process.env` itself).
+ */
+export function resolveRoots(flags: { home?: string; logs?: string; state?: string }, env: Env): Roots {
   const home = flags.home ?? env.ODA_HOME ?? null;
   const logs = flags.logs ?? env.ODA_LOG_DIR ?? null;
   const stateFlag = flags.state ?? env.ODA_ADMIN_STATE ?? null;

@@ -22,7 +22,7 @@ const run: Command = async (ctx) => {
     );
   const report = ctx.bundle
     ? (await import("../../lib/bundle/unpack")).readBundleReport(ctx.bundle.dir)
-    : await runDoctor(ctx.roots, { threads: true });
+    : await runDoctor(ctx.roots, { threads: ctx.listThreads ?? true });
   const count = report.sections.reduce((n, s) => n + s.problems.length, 0);
   if (ctx.json) {
     ctx.out(JSON.stringify(report, null, 2));

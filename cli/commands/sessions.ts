@@ -86,10 +86,10 @@ const list: Command = async (ctx) => {
   const problems: Problem[] = [];
   const unreadable: string[] = [];
   let opened = false;
-  // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (lib/chats/list-pool.ts): a chat
-  // served from its checkpoint is a dozen small system calls, which threads did not speed up in any run of
-  // bench:sessions (idle or loaded), while each holds a heap of its own (227 MiB against 139 at 100,000 chats).
-  const threads = process.env.ODA_ADMIN_LIST_THREADS !== undefined;
+  // On this thread unless ODA_ADMIN_LIST_THREADS asks for list threads (ctx.listThreads, lib/chats/list-pool.ts):
+  // a chat served from its checkpoint is a dozen small system calls, which threads did not speed up in any run
+  // of bench:sessions (idle or loaded), while each holds a heap of its own (227 MiB against 139 at 100,000 chats).
+  const threads = ctx.listThreads ?? false;
   // The admin state remembers what each listing verified (lib/chats/remembered.ts); loaded only with a state.
   const memory = ctx.roots.state
     ? (await import("../../lib/chats/remembered")).openListingMemory(ctx.roots.state, compress)

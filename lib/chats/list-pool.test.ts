@@ -1,6 +1,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { listThreadsOf } from "../../cli/context";
 import { main } from "../../cli/main";
 import { makeHostileFolder } from "../../test-support/chats/hostile-folder";
 import { FIXTURES, tempDir } from "../../test-support/chats/test-helpers";
@@ -14,12 +15,6 @@ import { listThreadCount, listThreadFile } from "./list-pool";
  * every chat of the golden fixtures, a hostile folder (FIFOs, sockets, links
  * leading outside, loops) and a stale lock, through the library and the CLI.
  */
-
-const envBefore = process.env.ODA_ADMIN_LIST_THREADS;
-afterEach(() => {
-  if (envBefore === undefined) delete process.env.ODA_ADMIN_LIST_THREADS;
-  else process.env.ODA_ADMIN_LIST_THREADS = envBefore;
-});
 
 /** Every fixture folder side by side, and the hostile folder beside them, in one log folder. */
 async function mixedFolder(): Promise<string> {
@@ -56,13 +51,14 @@ describe("the chat list on worker threads", () => {
 
   it("prints the same `sessions list --json` document with threads as without", async () => {
     const logs = await mixedFolder();
+    // The environment is handed to the CLI's edge, as bin/oda-admin hands it process.env.
     const run = async (threads: string) => {
-      process.env.ODA_ADMIN_LIST_THREADS = threads;
       const out: string[] = [];
-      const code = await main(["sessions", "list", "--json", "--logs", logs], {
-        out: (s) => out.push(s),
-        err: () => {},
-      });
+      const code = await main(
+        ["sessions", "list", "--json", "--logs", logs],
+        { out: (s) => out.push(s), err: () => {} },
+        { ODA_ADMIN_LIST_THREADS: threads },
+      );
       return { code, doc: JSON.parse(out.join("\n")) };
     };
     const alone = await run("0");
@@ -71,9 +67,20 @@ describe("the chat list on worker threads", () => {
   }, 60_000);
 
   it("starts no thread for a small folder, and as many as asked for when set", () => {
-    delete process.env.ODA_ADMIN_LIST_THREADS;
     expect(listThreadCount(10)).toBe(0);
+    // The environment is read once, at the CLI's edge: the listing gets the number as an argument.
+    expect(listThreadsOf({})).toBeUndefined();
+    expect(listThreadsOf({ ODA_ADMIN_LIST_THREADS: "3" })).toBe(3);
+    expect(listThreadsOf({ ODA_ADMIN_LIST_THREADS: "99" })).toBe(16);
+    expect(listThreadsOf({ ODA_ADMIN_LIST_THREADS: "some" })).toBe(true);
+    // Set in this process's environment, it changes nothing below the edge.
+    const before = process.env.ODA_ADMIN_LIST_THREADS;
     process.env.ODA_ADMIN_LIST_THREADS = "3";
-    expect(listThreadCount(10)).toBe(3);
+    try {
+      expect(listThreadCount(10)).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.ODA_ADMIN_LIST_THREADS;
+      else process.env.ODA_ADMIN_LIST_THREADS = before;
+    }
   });
 });

@@ -75,11 +75,10 @@ export function listThreadFile(): string | null {
  * and none on a machine whose cores are already busy: the threads then only
  * add their start and the copying of results to the same CPU time
  * (`bench:sessions` on a loaded 2-core machine). Otherwise one per idle core,
- * at most 4. `ODA_ADMIN_LIST_THREADS` sets the number (0: none), for benchmarks.
+ * at most 4. A caller that wants a set number passes it as `ListChatsOptions.threads`
+ * instead (the CLI reads `ODA_ADMIN_LIST_THREADS` at its edge, `cli/context.ts` `listThreadsOf`).
  */
 export function listThreadCount(chats: number, minChats = 2000): number {
-  const forced = process.env.ODA_ADMIN_LIST_THREADS;
-  if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(16, Number(forced));
   if (chats < minChats) return 0;
   const idle = Math.floor(availableParallelism() - (loadavg()[0] ?? 0));
   return idle < 1 ? 0 : Math.min(4, idle);

@@ -49,10 +49,16 @@ function readClockTicks(): number {
   return clockTicks;
 }
 
-/** `getconf CLK_TCK`, 100 when it cannot be run or prints no number. Exported for the tests (`env`: its PATH). */
-export function getconfClockTicks(env: Partial<NodeJS.ProcessEnv> = process.env): number {
+/**
+ * `getconf CLK_TCK`, 100 when it cannot be run or prints no number. Exported for the tests (`env`: its PATH;
+ * without it the child inherits this process's environment, which is not read here).
+ */
+export function getconfClockTicks(env?: Partial<NodeJS.ProcessEnv>): number {
   try {
-    const printed = execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", env: env as NodeJS.ProcessEnv });
+    const printed = execFileSync("getconf", ["CLK_TCK"], {
+      encoding: "utf8",
+      ...(env ? { env: env as NodeJS.ProcessEnv } : {}),
+    });
     return Number(printed.trim()) || 100;
   } catch {
     return 100;

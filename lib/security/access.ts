@@ -42,8 +42,8 @@ export function tokenCookieName(port: string | undefined): string {
   return `oda_admin_${port ?? "dev"}`;
 }
 
-/** The access settings of this process, from the environment the start script sets. */
-export function accessConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AccessConfig {
+/** The access settings of this process, from the environment the start script sets (read once by the caller). */
+export function accessConfigFromEnv(env: Readonly<Record<string, string | undefined>>): AccessConfig {
   return { token: env.ODA_ADMIN_TOKEN || undefined, port: env.ODA_ADMIN_PORT || undefined };
 }
 

@@ -13,7 +13,7 @@ import {
 } from "@/lib/security/access";
 
 /** The port and token this server was started with: read from the environment once, when it starts. */
-const access = Object.freeze(accessConfigFromEnv());
+const access = Object.freeze(accessConfigFromEnv(process.env));
 
 /**
  * The access rules again, inside the app: the proxy can be bypassed

@@ -24,7 +24,7 @@ process.exitCode = await command({
   args,
   flags,
   json: true,
-  roots: makeRoots(flags),
+  roots: makeRoots(flags, process.env),
   out: () => undefined,
   err: () => undefined,
   progress: null,
