@@ -65,22 +65,18 @@ describe("the CLI imports only what a command uses", () => {
     const loaded = loadedBy("--help");
     expect(loaded).toContain("cli/main.ts");
     expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
-    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
-      "lib/errors.ts",
-      "lib/search-index/extract.ts",
-      "lib/roots.ts",
-    ]);
+    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual(
+      ["lib/errors.ts", "lib/roots.ts", "lib/search-index/extract.ts"].sort(),
+    );
   });
 
   it("a refused option loads no command module and reads no settings: nothing is read or written", () => {
     const home = mkdtempSync(join(dir, "home-"));
     const loaded = loadedBy("memory", "list", "--home", home, "--worksapce", "foo");
     expect(loaded.filter((path) => path.startsWith("cli/commands/"))).toEqual([]);
-    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual([
-      "lib/errors.ts",
-      "lib/search-index/extract.ts",
-      "lib/roots.ts",
-    ]);
+    expect([...new Set(loaded.filter((path) => path.startsWith("lib/")))].sort()).toEqual(
+      ["lib/errors.ts", "lib/roots.ts", "lib/search-index/extract.ts"].sort(),
+    );
   });
 
   it("sessions list loads the sessions commands and none of the others", () => {
