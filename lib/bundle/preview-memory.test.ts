@@ -33,7 +33,7 @@ function measure(
       "--expose-gc",
       // The scale benches' chat writer imports what a server would (bench/index-data.ts).
       "--import",
-      join(import.meta.dirname, "../../scripts/server-only/register.mjs"),
+      join(import.meta.dirname, "../../scripts/node-shim/register.mjs"),
       "--import",
       "tsx",
       join(import.meta.dirname, "..", "..", "test-support", "bundle", "preview-memory-child.ts"),
