@@ -68,6 +68,21 @@ describe("placing an unpacked bundle while another process acts", () => {
     });
     await expect(unpackBundle(file, state)).rejects.toThrow("EACCES: refused here");
     expect(existsSync(dir as string)).toBe(true);
+    expect(readdirSync(join(state, "bundles"))).toEqual([(dir as string).slice(join(state, "bundles").length + 1)]);
+  });
+
+  it("puts the folder set aside back when the unpacked copy cannot be renamed into place", async () => {
+    const { file, state, dir, bundles } = await setUp(true);
+    writeFileSync(join(dir as string, "state", "notes-kept"), "");
+    rmSync(join(dir as string, "bundle", "manifest.json")); // no whole copy: it is to be replaced
+    hook.rename = (real, from, to) => {
+      if (!from.includes(".partial-") || from.endsWith("-replaced")) return real(from, to);
+      hook.rename = undefined;
+      throw systemError("EXDEV");
+    };
+    await expect(unpackBundle(file, state)).rejects.toThrow("EXDEV: refused here");
+    expect(existsSync(join(dir as string, "state", "notes-kept"))).toBe(true);
+    expect(readdirSync(bundles)).toEqual([(dir as string).slice(bundles.length + 1)]);
   });
 
   for (const code of ["ENOTEMPTY", "EEXIST"]) {

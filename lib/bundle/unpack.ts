@@ -86,31 +86,45 @@ function isUnpackedCopy(dir: string, manifestPath: string): boolean {
  * Renames the unpacked `partial` to `dir`. A folder already there (another
  * bundle of that name and time) is renamed aside first and removed after, so
  * `dir` is never half-written. When another process put the same bundle there
- * between those two renames, its folder is kept and `partial` removed.
+ * between those two renames, its folder is kept and `partial` removed. Any
+ * other failure removes `partial` and puts the folder set aside back.
  */
 function placeUnpacked(partial: string, dir: string): void {
   let aside: string | null = null;
-  if (existsSync(dir)) {
-    aside = `${partial}-replaced`;
-    try {
-      renameSync(dir, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      aside = null;
-    }
-  }
   try {
+    aside = setAside(dir, `${partial}-replaced`);
     renameSync(partial, dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const taken = code === "ENOTEMPTY" || code === "EEXIST";
-    if (!taken || !isUnpackedCopy(dir, join(partial, "bundle", "manifest.json"))) {
-      rmSync(partial, { recursive: true, force: true });
+    const taken =
+      (code === "ENOTEMPTY" || code === "EEXIST") && isUnpackedCopy(dir, join(partial, "bundle", "manifest.json"));
+    rmSync(partial, { recursive: true, force: true });
+    if (!taken) {
+      if (aside) putBack(aside, dir);
       throw error;
     }
-    rmSync(partial, { recursive: true, force: true });
-  } finally {
-    if (aside) rmSync(aside, { recursive: true, force: true });
+  }
+  if (aside) rmSync(aside, { recursive: true, force: true });
+}
+
+/** Renames `dir` to `aside` when it exists; null when there was nothing to set aside. */
+function setAside(dir: string, aside: string): string | null {
+  if (!existsSync(dir)) return null;
+  try {
+    renameSync(dir, aside);
+    return aside;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Renames `aside` back to `dir`; when another folder took `dir` meanwhile, `aside` is removed. */
+function putBack(aside: string, dir: string): void {
+  try {
+    renameSync(aside, dir);
+  } catch {
+    rmSync(aside, { recursive: true, force: true });
   }
 }
 
