@@ -1,6 +1,6 @@
 import { Link } from "@/components/ui/link";
 import type { InsightsOverview } from "@/lib/insights";
-import { chatsHref, storageFilter } from "@/lib/insights/links";
+import { filteredChatsHref, storageFilter } from "@/lib/insights/links";
 import {
   activityFolderTable,
   activityTable,
@@ -51,7 +51,7 @@ export function StorageSection({ overview: o }: { overview: InsightsOverview }) 
         <li>
           {n(s.chats)} chats take {formatBytes(s.totalBytes)} on disk.{" "}
           <Link
-            href={chatsHref(storageFilter(o.storage.cwd ?? undefined))}
+            href={filteredChatsHref(storageFilter(o.storage.cwd ?? undefined))}
             className="text-blue-800 underline dark:text-blue-300"
           >
             The chats and their bytes

@@ -1,6 +1,6 @@
 import { Link } from "@/components/ui/link";
 import type { InsightsOverview } from "@/lib/insights";
-import { chatsHref, scopeFilter } from "@/lib/insights/links";
+import { filteredChatsHref, scopeFilter } from "@/lib/insights/links";
 import { chatUsageTable, folderUsageTable, modelTable, periodTable } from "@/lib/insights/tables";
 import { BarChart, type BarSeries } from "./bar-chart";
 import { ChartCard } from "./chart-card";
@@ -39,7 +39,10 @@ export function UsageSection({ overview: o }: { overview: InsightsOverview }) {
       <p className="text-zinc-700 dark:text-zinc-300">
         {n(t.inputTokens)} input and {n(t.outputTokens)} output tokens ({n(t.totalTokens)} in all) over {n(t.messages)}{" "}
         messages.{" "}
-        <Link href={chatsHref(scopeFilter(o.usage.scope))} className="text-blue-800 underline dark:text-blue-300">
+        <Link
+          href={filteredChatsHref(scopeFilter(o.usage.scope))}
+          className="text-blue-800 underline dark:text-blue-300"
+        >
           The chats they come from
         </Link>
       </p>

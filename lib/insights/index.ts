@@ -33,9 +33,9 @@ import {
 export { type ActivityDay, type ActivityReport, activityByDay, type FolderChats } from "./activity";
 export {
   type ChatsFilter,
-  chatsHref,
   dayFilter,
   describeChatsFilter,
+  filteredChatsHref,
   folderChatsFilter,
   folderFilter,
   type ListFilter,

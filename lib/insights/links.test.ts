@@ -20,7 +20,7 @@ import {
   usageByFolder,
   usageByPeriod,
 } from ".";
-import { type ChatsFilter, chatsHref, describeChatsFilter, readChatsFilter, storageFilter } from "./links";
+import { type ChatsFilter, describeChatsFilter, filteredChatsHref, readChatsFilter, storageFilter } from "./links";
 import { readStarted, startedParam } from "./started";
 import {
   activityFolderTable,
@@ -204,7 +204,9 @@ describe("the chats behind each Insights total, across Berlin's change back to w
       }
     }
     const f = readChatsFilter({ model: "beta", cwd: "", from: "2026-10-24", to: "2026-10-26", tz: "Europe/Berlin" });
-    expect(chatsHref(f as ChatsFilter)).toBe("/chats?from=2026-10-24&to=2026-10-26&model=beta&cwd=&tz=Europe%2FBerlin");
+    expect(filteredChatsHref(f as ChatsFilter)).toBe(
+      "/chats?from=2026-10-24&to=2026-10-26&model=beta&cwd=&tz=Europe%2FBerlin",
+    );
     expect(describeChatsFilter(f as ChatsFilter)).toBe(
       "Chats active 2026-10-24 to 2026-10-26 with model beta with no working folder (days in Europe/Berlin)",
     );
@@ -212,7 +214,7 @@ describe("the chats behind each Insights total, across Berlin's change back to w
 
   it("sums the page's overall total's chats to it", () => {
     const report = usageByPeriod(db, "daily", { tz: "Europe/Berlin", since: "2026-10-25" });
-    const f = followed(chatsHref({ tz: "Europe/Berlin", from: "2026-10-25" }));
+    const f = followed(filteredChatsHref({ tz: "Europe/Berlin", from: "2026-10-25" }));
     expect(listedSum(db, f)).toEqual(pick(report.totals));
   });
 
@@ -384,7 +386,7 @@ describe("the chats behind each Insights total, across Berlin's change back to w
 
   it("sums each storage total's chats, chat by chat, to that total", () => {
     const report = storageReport(db);
-    expect(listedBytes(db, followed(chatsHref(storageFilter(undefined))))).toEqual(report.totals);
+    expect(listedBytes(db, followed(filteredChatsHref(storageFilter(undefined))))).toEqual(report.totals);
     const table = storageFolderTable(report);
     expect(report.folders.length).toBeGreaterThanOrEqual(2);
     expect(report.folders.some((f) => f.cwd === null)).toBe(true);
@@ -395,7 +397,9 @@ describe("the chats behind each Insights total, across Berlin's change back to w
     }
     // A folder's storage report (the page filtered to one folder) links to that folder's chats.
     const one = report.folders.find((f) => f.cwd !== null)?.cwd as string;
-    expect(listedBytes(db, followed(chatsHref(storageFilter(one))))).toEqual(storageReport(db, { cwd: one }).totals);
+    expect(listedBytes(db, followed(filteredChatsHref(storageFilter(one))))).toEqual(
+      storageReport(db, { cwd: one }).totals,
+    );
     // Dates and models do not narrow a storage list: the address keeps only the folder.
     expect(readChatsFilter({ sum: "bytes", cwd: "", from: "2026-10-25", model: "beta" })).toEqual({
       sum: "bytes",

@@ -28,7 +28,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const KEYS = ["from", "to", "model", "cwd", "tz", "sum"] as const;
 
 /** The chat list's address for a filter (`/chats?from=…`), keys in a fixed order. */
-export function chatsHref(f: ChatsFilter): string {
+export function filteredChatsHref(f: ChatsFilter): string {
   const q = new URLSearchParams();
   for (const k of KEYS) if (f[k] !== undefined) q.set(k, f[k] as string);
   const s = q.toString();

@@ -12,8 +12,8 @@ import type {
   UsageSums,
 } from "../types";
 import {
-  chatsHref,
   dayFilter,
+  filteredChatsHref,
   folderChatsFilter,
   folderFilter,
   formatChatsFilter,
@@ -80,7 +80,7 @@ export function periodTable(r: PeriodReport): Table {
     rows: r.rows.map((p) => [p.period, ...sumCells(p), p.chats, p.modelsUsed.join(", ")]),
     ...linked(
       ["Total tokens", "Chats"],
-      r.rows.map((p) => chatsHref(periodFilter(r.scope, r.period, p.period))),
+      r.rows.map((p) => filteredChatsHref(periodFilter(r.scope, r.period, p.period))),
     ),
   };
 }
@@ -93,7 +93,7 @@ export function modelTable(r: PeriodReport): Table {
     rows: r.totals.modelBreakdowns.map((m) => [m.modelName || NO_MODEL, ...sumCells(m)]),
     ...linked(
       ["Total tokens"],
-      r.totals.modelBreakdowns.map((m) => chatsHref(modelFilter(r.scope, m.modelName))),
+      r.totals.modelBreakdowns.map((m) => filteredChatsHref(modelFilter(r.scope, m.modelName))),
     ),
   };
 }
@@ -107,7 +107,7 @@ export function folderUsageTable(folders: FolderUsage[], scope?: ReportScope): T
     ...(scope &&
       linked(
         ["Chats", "Total tokens"],
-        folders.map((f) => chatsHref(folderFilter(scope, f.cwd))),
+        folders.map((f) => filteredChatsHref(folderFilter(scope, f.cwd))),
       )),
   };
 }
@@ -140,7 +140,7 @@ export function activityTable(r: ActivityReport): Table {
     rows: r.days.map((d) => [d.date, d.started, d.active]),
     links: {
       "Chats started": r.days.map((d) => (d.started ? listHref(startedDayFilter(r.scope, d.date)) : null)),
-      "Chats active": r.days.map((d) => (d.active ? chatsHref(dayFilter(r.scope, d.date)) : null)),
+      "Chats active": r.days.map((d) => (d.active ? filteredChatsHref(dayFilter(r.scope, d.date)) : null)),
     },
   };
 }
@@ -183,7 +183,7 @@ export function storageFolderTable(r: StorageReport): Table {
     rows: r.folders.map((f) => [f.cwd ?? NO_FOLDER, f.chats, ...storageCells(f)]),
     ...linked(
       ["Chats", "Total bytes"],
-      r.folders.map((f) => chatsHref(storageFilter(f.cwd))),
+      r.folders.map((f) => filteredChatsHref(storageFilter(f.cwd))),
     ),
   };
 }
