@@ -69,8 +69,14 @@ test("a bundle made in the page opens in a second server: every page under the b
   const replaced = page.getByRole("table", { name: "Values each redaction replaces" });
   await expect(replaced).toBeVisible();
   // every kind chosen has its row and its count, found or not; names need a keyword, as the page says
-  for (const kind of ["Home folders", "Host names", "E-mail addresses", "IP addresses", "API keys"])
-    await expect(replaced.getByRole("row", { name: new RegExp(`^${kind}.* \\d+$`) })).toBeVisible();
+  for (const kind of [
+    "User names in home folder paths",
+    "Host names",
+    "E-mail addresses",
+    "IP addresses",
+    "Keys, tokens and passwords",
+  ])
+    await expect(replaced.getByRole("row", { name: new RegExp(`^${kind} \\d+$`) })).toBeVisible();
   await expect(page.getByLabel("Keywords to replace too (comma-separated)")).toHaveAccessibleDescription(
     "The kinds above are found by themselves. People's and companies' names are not: give each one as a keyword.",
   );

@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRead } from "@/components/shell/use-read";
+import { kindName } from "@/lib/bundle/kind-words";
 import type { BundlePreview } from "@/server/jobs/bundle-jobs";
-import { KIND_LABELS } from "./scope-fields";
 
 /** Bytes as the Support page shows them. */
 export const size = (n: number) =>
@@ -53,7 +53,7 @@ export function BundlePreviewView({ preview, kinds }: { preview: BundlePreview; 
           {rows.map(([kind, n]) => (
             <tr key={kind}>
               <th scope="row" className="pr-4 text-left font-normal">
-                {KIND_LABELS[kind] ?? (kind === "keyword" ? "Keywords" : kind)}
+                {kindName(kind)}
               </th>
               <td>{n}</td>
             </tr>

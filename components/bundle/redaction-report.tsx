@@ -1,14 +1,6 @@
+import { kindName } from "@/lib/bundle/kind-words";
 import type { Manifest } from "@/lib/bundle/manifest";
 import { plural } from "@/lib/words";
-
-const KIND_WORDS: Record<string, string> = {
-  home: "User names in home folder paths",
-  host: "Host names",
-  email: "E-mail addresses",
-  ip: "IP addresses",
-  key: "Keys, tokens and passwords",
-  keyword: "Keywords",
-};
 
 /**
  * A bundle's redaction report, as its manifest carries it (never a value):
@@ -54,7 +46,7 @@ export function RedactionReport({ manifest }: { manifest: Manifest }) {
               {report.kinds.map((k) => (
                 <tr key={k.kind} className="align-top">
                   <th scope="row" className="pr-4 text-left font-normal">
-                    {KIND_WORDS[k.kind] ?? k.kind}
+                    {kindName(k.kind)}
                   </th>
                   <td className="pr-4 text-right">{k.values.toLocaleString("en")}</td>
                   <td className="pr-4 text-right">{k.replacements.toLocaleString("en")}</td>

@@ -1,5 +1,10 @@
 "use client";
 
+import type { RedactKind } from "@/lib/bundle/detectors";
+
+/** A kind found by itself (a keyword is given, not chosen). */
+type FoundKind = Exclude<RedactKind, "keyword">;
+
 /** What the page lets a person choose; it becomes the CLI's scope. */
 export interface ScopeForm {
   chats: "none" | "all" | "chosen";
@@ -12,8 +17,8 @@ export interface ScopeForm {
   dropText: boolean;
 }
 
-/** The redaction kinds, with the words the page shows for each. */
-export const KIND_LABELS: Record<string, string> = {
+/** The redaction kinds to choose from, each described as its checkbox says it (counts name them by `KIND_NAMES`). */
+export const KIND_CHOICES: Record<FoundKind, string> = {
   home: "Home folders and user names in paths",
   host: "Host names (this computer's, lock files')",
   email: "E-mail addresses",
@@ -27,7 +32,7 @@ export const INITIAL_SCOPE: ScopeForm = {
   since: "",
   memory: true,
   notes: false,
-  kinds: Object.fromEntries(Object.keys(KIND_LABELS).map((k) => [k, true])),
+  kinds: Object.fromEntries(Object.keys(KIND_CHOICES).map((k) => [k, true])),
   keywords: "",
   dropText: false,
 };
@@ -44,7 +49,7 @@ export function toScope(f: ScopeForm) {
     since: f.since || null,
     memory: f.memory,
     notes: f.notes,
-    kinds: Object.keys(KIND_LABELS).filter((k) => f.kinds[k]) as ("home" | "host" | "email" | "ip" | "key")[],
+    kinds: Object.keys(KIND_CHOICES).filter((k) => f.kinds[k]) as FoundKind[],
     keywords: list(f.keywords),
     dropText: f.dropText,
   };
@@ -97,7 +102,7 @@ export function ScopeFields({ value, onChange }: { value: ScopeForm; onChange: (
       </fieldset>
       <fieldset className={box}>
         <legend className="px-1 font-semibold">Redaction</legend>
-        {Object.entries(KIND_LABELS).map(([kind, label]) => (
+        {Object.entries(KIND_CHOICES).map(([kind, label]) => (
           <label key={kind} className="block text-sm">
             <input
               type="checkbox"
