@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzSeeds } from "../../test-support/test-fuzz";
 import { tempFolder } from "../../test-support/test-temp";
 import { acceptCheckpoint, checkpointDetails, hashLogTail, parseCheckpoint, readCheckpoint } from "./checkpoint";
 import { ZCheckpoint } from "./checkpoint-schema";
@@ -42,37 +43,40 @@ const odd = fc.oneof(
 );
 
 describe("checkpoint files", () => {
-  it("the quick check accepts exactly what the schema accepts, with unknown keys dropped", async () => {
-    const paths = [
-      ["cacheFormat"],
-      ["checkpointAt"],
-      ["identity"],
-      ...["id", "created", "cwd", "continues"].map((k) => ["identity", k]),
-      ["log"],
-      ...["name", "bytes", "tailSha256"].map((k) => ["log", k]),
-      ["details"],
-      ...["title", "messages", "lastActivity", "model", "inputTokens", "outputTokens"].map((k) => ["details", k]),
-      ["extra"],
-      ["details", "extra"],
-    ];
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...paths), odd), { maxLength: 3 }), async (edits) => {
-        const doc: Record<string, unknown> = structuredClone(valid);
-        for (const [path, value] of edits) {
-          const parent = path.length === 2 ? doc[path[0] as string] : doc;
-          if (parent && typeof parent === "object")
-            (parent as Record<string, unknown>)[path[path.length - 1] as string] = value;
-        }
-        const text = JSON.stringify(doc);
-        expect(await parseCheckpoint(text)).toEqual(bySchema(text));
-        // The quick check itself, not only the answer: it takes every document the schema takes (else each
-        // would pay for the schema), as the schema returns it, and nothing else.
-        const schema = ZCheckpoint.safeParse(JSON.parse(text));
-        expect(acceptCheckpoint(JSON.parse(text))).toEqual(schema.success ? schema.data : null);
-      }),
-      { numRuns: 2000 },
-    );
-  });
+  it.each(fuzzSeeds(2006))(
+    "the quick check accepts exactly what the schema accepts, with unknown keys dropped ($label seed $seed)",
+    async ({ label, seed }) => {
+      const paths = [
+        ["cacheFormat"],
+        ["checkpointAt"],
+        ["identity"],
+        ...["id", "created", "cwd", "continues"].map((k) => ["identity", k]),
+        ["log"],
+        ...["name", "bytes", "tailSha256"].map((k) => ["log", k]),
+        ["details"],
+        ...["title", "messages", "lastActivity", "model", "inputTokens", "outputTokens"].map((k) => ["details", k]),
+        ["extra"],
+        ["details", "extra"],
+      ];
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...paths), odd), { maxLength: 3 }), async (edits) => {
+          const doc: Record<string, unknown> = structuredClone(valid);
+          for (const [path, value] of edits) {
+            const parent = path.length === 2 ? doc[path[0] as string] : doc;
+            if (parent && typeof parent === "object")
+              (parent as Record<string, unknown>)[path[path.length - 1] as string] = value;
+          }
+          const text = JSON.stringify(doc);
+          expect(await parseCheckpoint(text)).toEqual(bySchema(text));
+          // The quick check itself, not only the answer: it takes every document the schema takes (else each
+          // would pay for the schema), as the schema returns it, and nothing else.
+          const schema = ZCheckpoint.safeParse(JSON.parse(text));
+          expect(acceptCheckpoint(JSON.parse(text))).toEqual(schema.success ? schema.data : null);
+        }),
+        { numRuns: label === "fixed" ? 2000 : 1000, seed },
+      );
+    },
+  );
 
   it("names the first field that does not fit, as the schema does", async () => {
     expect(await parseCheckpoint(JSON.stringify({ ...valid, log: { ...valid.log, bytes: -1 } }))).toEqual({

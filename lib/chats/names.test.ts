@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzSeeds } from "../../test-support/test-fuzz";
 import {
   CACHE_FILE,
   decodeName,
@@ -61,20 +62,22 @@ describe("encodeName / decodeName", () => {
     }
   });
 
-  it("round-trips any string", () => {
+  it.each(fuzzSeeds(7007))("round-trips any string ($label seed $seed)", ({ seed }) => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", minLength: 1 }), (s) => {
         expect(decodeName(encodeName(s))).toBe(s);
       }),
+      { seed },
     );
   });
 
-  it("decodes only what encodeName would write", () => {
+  it.each(fuzzSeeds(7008))("decodes only what encodeName would write ($label seed $seed)", ({ seed }) => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9._%-]{1,12}$/), (name) => {
         const value = decodeName(name);
         if (value !== null) expect(encodeName(value)).toBe(name);
       }),
+      { seed },
     );
   });
 });

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzSeeds } from "../../test-support/test-fuzz";
 import {
   checkTitleAndText,
   countCodePoints,
@@ -118,23 +119,26 @@ const fields = fc.record(
 );
 
 describe("parse ∘ serialise", () => {
-  it("round-trips any valid memory (fields, unknown fields, text)", () => {
-    fc.assert(
-      fc.property(fields, text, (f, t) => {
-        const parsed = parseMemorySource(serialiseMemoryFile(f, t));
-        expect(parsed.ok).toBe(true);
-        if (!parsed.ok) return;
-        const expected: MemoryFields = { ...f };
-        if (!f.otherFields?.length) delete expected.otherFields;
-        expect(parsed.fields).toEqual(expected);
-        expect(parsed.title).toBe(f.title);
-        expect(parsed.text).toBe(t);
-        // serialising again gives the same bytes
-        expect(serialiseMemoryFile(parsed.fields, parsed.text)).toBe(serialiseMemoryFile(f, t));
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it.each(fuzzSeeds(3004))(
+    "round-trips any valid memory (fields, unknown fields, text) ($label seed $seed)",
+    ({ label, seed }) => {
+      fc.assert(
+        fc.property(fields, text, (f, t) => {
+          const parsed = parseMemorySource(serialiseMemoryFile(f, t));
+          expect(parsed.ok).toBe(true);
+          if (!parsed.ok) return;
+          const expected: MemoryFields = { ...f };
+          if (!f.otherFields?.length) delete expected.otherFields;
+          expect(parsed.fields).toEqual(expected);
+          expect(parsed.title).toBe(f.title);
+          expect(parsed.text).toBe(t);
+          // serialising again gives the same bytes
+          expect(serialiseMemoryFile(parsed.fields, parsed.text)).toBe(serialiseMemoryFile(f, t));
+        }),
+        { numRuns: label === "fixed" ? 300 : 150, seed },
+      );
+    },
+  );
 });
 
 describe("format, the edges", () => {

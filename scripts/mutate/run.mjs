@@ -71,7 +71,7 @@ for (const { file, tests } of wanted) {
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, ODA_MUTATE_TESTS: tests.join(","), ODA_MUTATE_REPORT: report },
+      env: { ...process.env, ODA_MUTATE_TESTS: tests.join(","), ODA_MUTATE_REPORT: report, ODA_FUZZ_FIXED: "1" },
     },
   );
   if (r.status !== 0) failed++;
