@@ -77,6 +77,19 @@ describe("Redactor's counts and report", () => {
     ]);
   });
 
+  it("names no file when made for a preview (listFiles false), and counts the same", () => {
+    const r = new Redactor(ctx, all, false);
+    r.file = "b.txt";
+    r.redactText("10.0.0.1 x@example.org x@example.org");
+    r.file = "";
+    r.redactText("y@example.org");
+    r.nameFile("c.txt");
+    expect(r.report()).toEqual([
+      { kind: "email", values: 2, replacements: 3, files: [] },
+      { kind: "ip", values: 1, replacements: 1, files: [] },
+    ]);
+  });
+
   it("lists a file with no path yet under the empty path", () => {
     const r = fresh();
     r.redactText("a@example.org");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run mutate [-- <file>...] [-- --concurrency 2]`: StrykerJS with its vitest runner over the safety core
+// `npm run mutate [-- <file>...] [-- --concurrency 2] [-- --retest-static]`: StrykerJS with its vitest runner over the safety core
 // (scripts/mutate/targets.mjs), one file at a time, each with its own incremental file
 // (scripts/mutate/incremental/<file>.json, committed) so a rerun tests only the mutants whose code or
 // tests changed. Then the per-file scores (scripts/mutate/scores.mjs). Not part of `npm test`.
@@ -11,13 +11,18 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { forgetStaleStatic } from "./stale-static.mjs";
 import { TARGETS } from "./targets.mjs";
 
 const here = import.meta.dirname;
 const root = resolve(here, "..", "..");
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { concurrency: { type: "string", default: "2" }, list: { type: "boolean" } },
+  options: {
+    concurrency: { type: "string", default: "2" },
+    list: { type: "boolean" },
+    "retest-static": { type: "boolean" },
+  },
 });
 if (values.list) {
   for (const t of TARGETS) console.log(t.file);
@@ -52,6 +57,9 @@ for (const { file, tests } of wanted) {
   const report = join(root, "reports", "mutation", `${name}.json`);
   mkdirSync(dirname(incremental), { recursive: true });
   console.log(`\n▶ ${file} (tests: ${tests.join(" ")})`);
+  // Survived static mutants are tested again when the tests changed (StrykerJS would keep them survived).
+  const forgotten = forgetStaleStatic(root, incremental, tests, values["retest-static"]);
+  if (forgotten) console.log(`  ${forgotten} survived static mutant(s) tested again (scripts/mutate/stale-static.mjs)`);
   const r = spawnSync(
     process.execPath,
     [
