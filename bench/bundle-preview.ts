@@ -21,14 +21,20 @@ import { writeChat } from "./scale-data";
 import { makeHugeLog } from "./sessions-data";
 
 const { values } = parseArgs({
-  options: { chats: { type: "string" }, gb: { type: "string" }, "heap-mb": { type: "string" } },
+  options: {
+    chats: { type: "string" },
+    gb: { type: "string" },
+    "heap-mb": { type: "string" },
+    data: { type: "string" },
+  },
 });
 // The bundle thread's heap limit (the page's: BUNDLE_HEAP_MB). At 100,000 chats a preview needed more than that
 // until it held counts instead of an entry per file (docs/performance.md, Support bundles).
 const heapMb = Number(values["heap-mb"] ?? BUNDLE_HEAP_MB);
 const chats = Number(values.chats ?? 100_000);
 const gb = Number(values.gb ?? 1);
-const root = join(process.cwd(), "bench", "out");
+// --data DIR keeps the generated folders outside the checkout (a `next build` traces bench/out).
+const root = values.data ?? join(process.cwd(), "bench", "out");
 const log = (s: string) => console.log(s);
 
 async function makeFolder(): Promise<string> {

@@ -23,9 +23,11 @@ const { values } = parseArgs({
     child: { type: "string" },
     logs: { type: "string" },
     out: { type: "string" },
+    data: { type: "string" },
   },
 });
-const out = join(process.cwd(), "bench", "out", "bundle");
+// --data DIR keeps the generated folders outside the checkout (a `next build` traces bench/out).
+const out = join(values.data ?? join(process.cwd(), "bench", "out"), "bundle");
 
 /** Peak resident memory of this process so far (Linux). */
 function peakRss(): number {
