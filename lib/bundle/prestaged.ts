@@ -10,10 +10,9 @@ const nameKey = (name: { format: number; compressed: boolean }) => name.format *
 /**
  * The logs a bundle redacted while the doctor read them (`stageLogEarly`), each kept until `stageFiles` comes
  * to it: one string per planned chat (its range of the spool, its size and the details its checkpoint needs,
- * as JSON), not a `Map` by path of objects. The doctor reads every chat before staging starts, so at 100,000
- * chats these were held all at once: about 0.7 KiB a chat as objects keyed by path, a third of it as one
- * string in a slot per chat. Each chat's current log is the only one the doctor reads; a chat's slot holds
- * it with its format (the log staged later must be that same generation).
+ * as JSON), not a `Map` of objects keyed by their 100-byte paths. The doctor reads every chat before staging
+ * starts, so at 100,000 chats these are held all at once. Each chat's current log is the only one the doctor
+ * reads; a chat's slot holds it with its format (the log staged later must be that same generation).
  */
 
 export class PrestagedLogs implements Prestaged {
