@@ -97,7 +97,7 @@ const create: Command = async (ctx) => {
     : await createBundle(roots, scope, target, { version, onProgress });
   ctx.progress?.("", true);
   const m = made.manifest;
-  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
+  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.counts.files } }, () =>
     [
       `Wrote ${made.file}: ${m.counts.files} files, ${m.counts.bytes} bytes, ${m.counts.chats} chats, ${m.counts.memories} memories.`,
       `Replaced: ${
@@ -189,7 +189,7 @@ const redact: Command = async (ctx) => {
     version: readPackage().version,
   });
   const m = made.manifest;
-  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.files.length } }, () =>
+  emit(ctx, { ok: true, file: made.file, map: made.mapFile, manifest: { ...m, files: m.counts.files } }, () =>
     [
       `Wrote ${made.file}: ${m.counts.files} files, ${m.counts.redactedFiles} of them redacted.`,
       ...redactionLines(m),

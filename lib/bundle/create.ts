@@ -11,9 +11,12 @@ import { readSettings } from "../memory/settings";
 import { writeArchive } from "./archive";
 import { SecretRules } from "./gitleaks";
 import { BUNDLE_FORMAT, LEFT_OUT_SECTION, type Manifest } from "./manifest";
+import { manifestJson } from "./manifest-json";
 import { bundleNotes } from "./notes";
 import { type BundleScope, type LeftOut, PlannedChats, planBundle, plannedFiles } from "./plan";
+import { PrestagedLogs } from "./prestaged";
 import { PREVIEW_FILES, PrestagedFlags, PreviewTally } from "./preview";
+import { READ_AHEAD_LOGS, READ_AHEAD_MAX_BYTES, readAhead } from "./read-ahead";
 import { kindsFrom, type MapEntry, Redactor } from "./redactor";
 import { Spool } from "./spool";
 import { redactBundlePath, type StagedFile, type StageOptions, stageFiles, stageLogEarly } from "./stage";
@@ -138,7 +141,7 @@ export async function prepareBundle(
       onBytes,
       leftOut,
       fileMaxBytes,
-      prestaged: flags ?? new Map(),
+      prestaged: flags ?? (chats ? new PrestagedLogs(chats) : new Map()),
       onDecode: o.onDecode,
     };
     // Each log is read once: the doctor reads every chat's current log through, and a log that goes into the
@@ -214,7 +217,8 @@ export async function prepareBundle(
         problems: doctor.sections.reduce((n, s) => n + s.problems.length, 0),
         leftOut: notIn.length,
       },
-      files: listed.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+      // A bundle's list is its staged files themselves (`manifestJson` writes only what the manifest names).
+      files: preview ? listed.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })) : all,
       redaction: {
         keyRules: `gitleaks ${SecretRules.source.repository} at ${SecretRules.source.commit}`,
         kinds: redactor.report(),
@@ -223,7 +227,7 @@ export async function prepareBundle(
     };
     return {
       manifest,
-      entries: preview ? [] : [entryOf("manifest.json", json(manifest)), ...all],
+      entries: preview ? [] : [entryOf("manifest.json", manifestJson(manifest)), ...all],
       map: redactor.mapEntries(),
       dispose,
     };
@@ -235,8 +239,8 @@ export async function prepareBundle(
 
 /**
  * The doctor's reader of a chat's current log (`SummarizeOptions.rebuild`): a log the bundle holds is redacted
- * in the same read, one at a time (the spool has one writer, the redactor one file being redacted); any other
- * is read as the doctor reads it.
+ * in the same read, one at a time (the spool has one writer, the redactor one file being redacted), a small one
+ * read ahead meanwhile; any other is read as the doctor reads it.
  */
 function earlyStager(chats: PlannedChats | null, stage: StageOptions): (current: Generation) => Promise<RebuiltLog> {
   // A plan keeps no chat's files: the planned file of the log the doctor reads is made from what it read.
@@ -247,20 +251,39 @@ function earlyStager(chats: PlannedChats | null, stage: StageOptions): (current:
     stage.onDecode?.(current.path);
     return rebuildDetails(current.path, current.compressed, { batchOutput: BULK_BATCH_OUTPUT });
   };
+  // Small logs are read and decoded while the ones before them are redacted (`lib/bundle/read-ahead.ts`).
+  let readingAhead = 0;
   return async (current) => {
     const f = logOf(current);
     if (!f || passThrough || stage.prestaged?.has(f.source)) return read(current);
-    const turn = queue.then(() => stageLogEarly(f, stage));
+    const early = f.size <= READ_AHEAD_MAX_BYTES && readingAhead < READ_AHEAD_LOGS;
+    if (early) readingAhead++;
+    const ahead = early ? readAhead(f.source, f.compressed ?? true) : undefined;
+    const turn = queue.then(async () => {
+      try {
+        return await stageLogEarly(f, stage, await ahead);
+      } finally {
+        if (early) readingAhead--;
+      }
+    });
     queue = turn.catch(() => {});
     return (await turn) ?? read(current);
   };
 }
 
-/** What `createBundle` wrote. */
+/**
+ * What `createBundle` wrote. Its manifest lists the staged files themselves (each with more fields than
+ * `manifest.json` holds: only `path`, `size` and `sha256` went in); `listedFiles` makes a list to send on.
+ */
 export interface CreatedBundle {
   file: string;
   mapFile: string;
   manifest: Manifest;
+}
+
+/** The first `max` files of a manifest as `manifest.json` lists them (a bundle thread sends no more back). */
+export function listedFiles(manifest: Manifest, max: number): Manifest["files"] {
+  return manifest.files.slice(0, max).map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
 }
 
 /** Writes the bundle to `target` (a new file) and the placeholder map beside it, never into it. */

@@ -29,7 +29,7 @@ export interface BundleTask {
   version: string;
 }
 
-/** What it answers: the manifest, and the files written (none for a preview). */
+/** What it answers: the manifest (listing its first `PREVIEW_FILES` files; its counts cover all), and the files written (none for a preview). */
 export interface BundleResult {
   file: string | null;
   mapFile: string | null;

@@ -19,6 +19,8 @@ const PER_CHAT_BOUND = 800;
  * files per kind: about 1.3 KiB a chat now, 2.2 KiB when its plan also held every planned file to the end.
  */
 const BUNDLE_PER_CHAT_BOUND = 1800;
+/** The longest JSON text a bundle makes, per chat: none grows with the chats (the manifest is written list by list). */
+const MANIFEST_TEXT_PER_CHAT = 10;
 const SMALL = 200;
 const LARGE = 1400;
 
@@ -26,7 +28,7 @@ const LARGE = 1400;
 function measure(
   n: number,
   mode: "preview" | "bundle" = "preview",
-): { peakAbove: number; counts: { files: number; redactedFiles: number } } {
+): { peakAbove: number; longestJson: number; counts: { files: number; redactedFiles: number } } {
   const child = spawnSync(
     process.execPath,
     [
@@ -64,5 +66,11 @@ describe("the Support page's preview of every chat, and a bundle", () => {
     expect(large.counts.files).toBe(2 * LARGE + 2);
     const perChat = (large.peakAbove - small.peakAbove) / (LARGE - SMALL);
     expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(BUNDLE_PER_CHAT_BOUND);
+    // Nor does it make the manifest one string: it listed every file, and every rewritten one again per kind,
+    // about 570 bytes of heap a chat at once (with the objects it was made from, past the bundle thread's
+    // 160 MB at 100,000 chats). Now no JSON text grows with the chats.
+    const textPerChat = (large.longestJson - small.longestJson) / (LARGE - SMALL);
+    expect(textPerChat, `${textPerChat.toFixed(0)} bytes of JSON text per chat`).toBeLessThan(MANIFEST_TEXT_PER_CHAT);
+    expect(large.longestJson).toBeLessThan(64 * 1024);
   }, 120_000);
 });

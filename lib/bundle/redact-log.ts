@@ -7,6 +7,7 @@ import { withRawLog } from "../chats/problem";
 import { isOdaError, OdaError } from "../errors";
 import { dropEventText } from "./drop-text";
 import { LongLine } from "./long-line";
+import { type ReadAhead, replay } from "./read-ahead";
 import { keyLead, type Redactor } from "./redactor";
 import type { SpoolWriter } from "./spool";
 
@@ -116,6 +117,8 @@ export interface RedactLogOptions {
   lazy?: boolean;
   /** Counts each decode of a log (tests: a log is decoded once per bundle). */
   onDecode?: (source: string) => void;
+  /** The log as read ahead (`lib/bundle/read-ahead.ts`): its pieces, taken in place of a read (never `lazy`). */
+  ahead?: ReadAhead;
 }
 
 /** Decoded bytes held, while nothing has changed yet, to start writing from the last frame boundary. */
@@ -168,7 +171,10 @@ export async function redactLog(
     out?.write(data);
     bytes += data.length;
   };
-  const open = openLogFile(source);
+  const ahead = options.ahead && !options.lazy && !options.ahead.gaveUp ? options.ahead : null;
+  if (ahead && ahead.openError !== undefined) throw ahead.openError;
+  // Read ahead: no descriptor is needed (only a lazy start copies the original's bytes).
+  const open = ahead ? null : openLogFile(source);
   options.onDecode?.(source);
   /**
    * Lazy: from here on everything is written. The original's bytes before decoded offset `at` (a line start) go
@@ -179,6 +185,7 @@ export async function redactLog(
     if (writing) return true;
     writing = true;
     if (!out) return true;
+    if (!open) throw new Error("a log read ahead is never read lazily");
     if (!options.compressed) {
       copyRaw(source, open.fd, 0, at, write);
       return true;
@@ -245,11 +252,14 @@ export async function redactLog(
   let end: LogEnd | null = null;
   try {
     try {
-      for await (const item of streamLog(source, {
-        compressed: options.compressed,
-        batchOutput: BULK_BATCH_OUTPUT,
-        open,
-      })) {
+      const items = ahead
+        ? replay(ahead)
+        : streamLog(source, {
+            compressed: options.compressed,
+            batchOutput: BULK_BATCH_OUTPUT,
+            open: open ?? undefined,
+          });
+      for await (const item of items) {
         if (item.type === "end") {
           end = item;
           // The unfinished tail (a line with no `\n`, or what a cut frame held) stays unfinished.
@@ -317,7 +327,7 @@ export async function redactLog(
   } catch (error) {
     if (!(error instanceof LazyRestart)) throw error;
   } finally {
-    closeSync(open.fd);
+    if (open) closeSync(open.fd);
   }
   // And it stays a log that cannot be read past its last good frame: bytes where no zstd frame starts take the
   // place of the rest (a frame corrupted inside reads as this one problem too, at the same line).

@@ -9,6 +9,7 @@ import { openRegularSync } from "../fs/open-regular";
 import { isSystemError, isVanished } from "../fs/system-error";
 import { redactBytes } from "./bytes";
 import { type LeftOut, leftOutOf, type PlannedFile } from "./plan";
+import type { ReadAhead } from "./read-ahead";
 import { redactLog } from "./redact-log";
 import { dropRun, redactMemoryText } from "./redact-memory";
 import type { Redactor } from "./redactor";
@@ -301,6 +302,7 @@ async function rewriteLog(
   compressed: boolean,
   o: StageOptions,
   withRebuild: boolean,
+  ahead?: ReadAhead,
 ): Promise<{ log: RewrittenLog | null; rebuilt: RebuiltLog | null }> {
   const r = o.redactor;
   const counted = { ...r.replaced };
@@ -314,6 +316,8 @@ async function rewriteLog(
         rebuild: withRebuild ? new DetailsRebuild() : undefined,
         lazy,
         onDecode: o.onDecode,
+        // Read ahead only when small, so never lazy: its one read is taken whole (a lazy start never comes).
+        ahead: lazy ? undefined : ahead,
       });
       if (res.again || !res.changed) {
         o.spool?.discard();
@@ -340,14 +344,15 @@ async function rewriteLog(
 /**
  * Redacts one chat's current log while the doctor reads it (`SummarizeOptions.rebuild`): one decode gives the
  * doctor its details and problems and the bundle its redacted log, kept in `o.prestaged` for `stageFiles`.
+ * `ahead`: the log as read ahead while the logs before it were redacted (`lib/bundle/read-ahead.ts`).
  * Returns null when it is not to be staged now (a system error: the doctor and `stageFiles` meet it as usual).
  */
-export async function stageLogEarly(f: PlannedFile, o: StageOptions): Promise<RebuiltLog | null> {
+export async function stageLogEarly(f: PlannedFile, o: StageOptions, ahead?: ReadAhead): Promise<RebuiltLog | null> {
   const r = o.redactor;
   // Named by its bundle path when it is staged (`stageOne`): naming it now would count its path's values twice.
   r.file = `\u0000early:${f.source}`;
   try {
-    const { log, rebuilt } = await rewriteLog(f, f.compressed ?? true, o, true);
+    const { log, rebuilt } = await rewriteLog(f, f.compressed ?? true, o, true, ahead);
     if (!rebuilt) return null;
     o.prestaged?.set(f.source, log);
     o.onBytes?.(f.size);

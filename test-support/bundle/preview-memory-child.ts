@@ -10,7 +10,7 @@ import { testScope } from "./test-scope";
  * chats, each with its checkpoint, their working folders under /home, so every file is rewritten) into the
  * folder given, previews (or, with `bundle`, makes) a bundle of every chat with every kind on, and prints as
  * JSON the most the heap held above its start while it did (measured after a full collection at every 20th
- * progress report) and the counts.
+ * progress report), the longest text `JSON.stringify` made meanwhile and the counts.
  */
 const [logs, count, mode] = process.argv.slice(2) as [string, string, "preview" | "bundle"];
 const n = Number(count);
@@ -32,15 +32,23 @@ let reports = 0;
 const onProgress = () => {
   if (++reports % 20 === 0) peak = Math.max(peak, held());
 };
+// The longest JSON text made while it ran: a list of every file held as one string grows with the chats.
+let longestJson = 0;
+const stringify = JSON.stringify;
+JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+  const text = stringify(...args);
+  longestJson = Math.max(longestJson, text?.length ?? 0);
+  return text;
+}) as typeof stringify;
 const roots = { home: null, logs };
 if (mode === "bundle") {
   const target = join(logs, "..", `bundle-${n}.tar.gz`);
   const made = await createBundle(roots, testScope(), target, { version: "memory-test", onProgress });
   rmSync(target);
   rmSync(made.mapFile);
-  process.stdout.write(JSON.stringify({ peakAbove: peak - start, counts: made.manifest.counts }));
+  process.stdout.write(JSON.stringify({ peakAbove: peak - start, longestJson, counts: made.manifest.counts }));
 } else {
   const preview = await prepareBundle(roots, testScope(), null, { version: "memory-test", onProgress });
   preview.dispose();
-  process.stdout.write(JSON.stringify({ peakAbove: peak - start, counts: preview.manifest.counts }));
+  process.stdout.write(JSON.stringify({ peakAbove: peak - start, longestJson, counts: preview.manifest.counts }));
 }
