@@ -1,11 +1,12 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BOUNDED_READ, type DoctorReport, memoryDoctor, streamLogsDoctor } from "@/lib/doctor";
+import { BOUNDED_READ, type DoctorReport, memoryDoctor } from "@/lib/doctor";
 import { listRepairable, type Repairable } from "@/lib/repair";
 import { repairRoots } from "@/server/jobs/repairs";
 import type { SourceContext } from "@/server/source/context";
 import { type DoctorItem, doctorView } from "@/server/views/doctor-view";
+import { pullInWorker } from "@/server/workers/log-worker";
 
 /**
  * One step of the Doctor page's report as it streams: problems found since the
@@ -40,7 +41,7 @@ const itemsOf = (
 /**
  * The doctor report for the Doctor page, as it is found: the memory section
  * first (small), then the chat logs a batch of chats at a time with the count
- * read so far. A bundle's own `doctor.json` comes in one step per section.
+ * read so far (read on the decode worker). A bundle's own `doctor.json` comes in one step per section.
  * Ending the loop (the page went away) stops reading the logs.
  */
 export async function* streamDoctorReport(ctx: SourceContext): AsyncGenerator<DoctorStep> {
@@ -66,15 +67,22 @@ export async function* streamDoctorReport(ctx: SourceContext): AsyncGenerator<Do
   }
   if (!logs) return;
   let last = { done: 0, total: 0 };
-  for await (const step of streamLogsDoctor(logs, home, BOUNDED_READ)) {
-    last = step;
-    yield {
-      section: "chat logs",
-      items: itemsOf("chat logs", step.problems, repairable),
-      done: step.done,
-      total: step.total,
-      finished: false,
-    };
+  // On the decode worker, a step at a time as this stream is read: leaving the page cancels the reading there.
+  const steps = pullInWorker("doctorLogs", logs, home, BOUNDED_READ);
+  try {
+    for (let r = await steps.next(); !r.done; r = await steps.next()) {
+      const step = r.value;
+      last = step;
+      yield {
+        section: "chat logs",
+        items: itemsOf("chat logs", step.problems, repairable),
+        done: step.done,
+        total: step.total,
+        finished: false,
+      };
+    }
+  } finally {
+    steps.cancel();
   }
   yield { section: "chat logs", items: [], done: last.done, total: last.total, finished: true };
 }

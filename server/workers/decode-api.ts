@@ -1,4 +1,5 @@
 import { workerApi } from "../../lib/chats/worker-api";
+import { type DoctorOptions, type DoctorProgress, streamLogsDoctor } from "../../lib/doctor";
 import { checkIndexFreshness, type Freshness } from "../../lib/search-index";
 
 /**
@@ -14,6 +15,14 @@ export const decodeApi = {
   /** `lib/search-index`'s folder check, on this thread's own connection to the index. */
   indexFreshness(state: string | null, logDir: string): Promise<Freshness> {
     return checkIndexFreshness(state, logDir);
+  },
+
+  /**
+   * The Doctor page's reading of every chat log through (`lib/doctor.ts`), a step per batch of chats: on the
+   * server's event loop its walk of 100,000 chat folders and its decoding held every other request.
+   */
+  doctorLogs(logs: string, home: string | null, options: DoctorOptions): AsyncGenerator<DoctorProgress> {
+    return streamLogsDoctor(logs, home, options);
   },
 };
 
