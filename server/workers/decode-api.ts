@@ -1,5 +1,7 @@
 import { workerApi } from "../../lib/chats/worker-api";
 import { type DoctorOptions, type DoctorProgress, streamLogsDoctor } from "../../lib/doctor";
+import { listRepairable, type Repairable } from "../../lib/repair/problems";
+import type { RepairRoots } from "../../lib/repair/targets";
 import { checkIndexFreshness, type Freshness } from "../../lib/search-index";
 
 /**
@@ -23,6 +25,11 @@ export const decodeApi = {
    */
   doctorLogs(logs: string, home: string | null, options: DoctorOptions): AsyncGenerator<DoctorProgress> {
     return streamLogsDoctor(logs, home, options);
+  },
+
+  /** The repairs on offer (`lib/repair`): a look at every chat folder's logs, seconds at 100,000 chats. */
+  repairable(roots: RepairRoots): Promise<Repairable[]> {
+    return listRepairable(roots);
   },
 };
 
