@@ -439,6 +439,33 @@ describe("background refresh", () => {
   });
 });
 
+it("gives the status's folder check to `scan` when given (the server's decode worker), not this thread", async () => {
+  const { logs, state } = roots();
+  await writeChat(logs, "scan-1", "/a", [["scanned elsewhere", "ok"]]);
+  settleFolder(logs);
+  await refreshIndex(state, logs);
+  // A chat added since: this thread's own scan would say the index is behind.
+  await writeChat(logs, "scan-2", "/a", [["added later", "ok"]]);
+  settleFolder(logs);
+  let asked = 0;
+  const verdict = {
+    fresh: true,
+    built: true,
+    refreshedAt: "elsewhere",
+    changed: 0,
+    added: 0,
+    removed: 0,
+    total: 1,
+    sentence: "Checked on the worker.",
+  };
+  const status = await indexStatus(state, logs, async () => {
+    asked++;
+    return verdict;
+  });
+  expect(asked).toBe(1);
+  expect(status.freshness).toEqual(verdict);
+});
+
 // The folder names the writer uses are the reader's: keep the test honest about where chats live.
 it("stores chats where the reader finds them", () => {
   expect(groupName("/a")).toBe(`--${encodeName("/a")}--`);

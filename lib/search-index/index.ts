@@ -65,9 +65,16 @@ export async function startIndexRefresh(
   return { status: await readIndexStatus(handle), wait };
 }
 
-/** The index's size, counts, freshness and refresh progress. */
-export function indexStatus(state: string | null, logDir: string): Promise<IndexStatus> {
-  return readIndexStatus(openIndex(state, logDir));
+/**
+ * The index's size, counts, freshness and refresh progress. `scan`: the folder check run elsewhere (the
+ * server's decode worker, `checkIndexFreshness` on its own connection) instead of on this thread.
+ */
+export function indexStatus(
+  state: string | null,
+  logDir: string,
+  scan?: () => Promise<Freshness>,
+): Promise<IndexStatus> {
+  return readIndexStatus(openIndex(state, logDir), scan);
 }
 
 /** Searches the index as it is (refresh first for the newest lines). */

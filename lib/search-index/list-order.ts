@@ -25,7 +25,7 @@ interface SortColumn {
   index: string;
 }
 
-const LOCK_RANK = `CASE ${SUMMARY_SQL.lockState} WHEN 'unknown' THEN 1 WHEN 'live' THEN 2 WHEN 'stale' THEN 3 ELSE 0 END`;
+export const LOCK_RANK = `CASE ${SUMMARY_SQL.lockState} WHEN 'unknown' THEN 1 WHEN 'live' THEN 2 WHEN 'stale' THEN 3 ELSE 0 END`;
 const TOKENS =
   "coalesce(json_extract(ltrim(summary, '~'), '$.inputTokens'), 0) + coalesce(json_extract(ltrim(summary, '~'), '$.outputTokens'), 0)";
 
@@ -43,15 +43,26 @@ export const SORT_COLUMNS: Record<ChatSortKey, SortColumn> = {
 /** The list's order when none is asked for: newest activity first. */
 export const DEFAULT_ORDER: ChatSort = { key: "lastActivity", dir: "desc" };
 
+/** A chat's group (its log folder's first part) from its folder, as `indexedGroups` groups by it. */
+export const GROUP_OF_FOLDER = "substr(folder, 1, instr(folder, '/') - 1)";
+
 /**
- * The sort indexes, created where missing: part of a new index's schema, and added to an index of the same
+ * The groups' counts (`indexedGroups`: the chat list's first batch, Home) read from this index alone: over the
+ * table they read every chat's row and summary and sorted the groups (0.6–2.5 s at 100,000 chats on a loaded
+ * machine, each load; 0.06–0.18 s from this index, which holds the group, the cwd and the folder).
+ */
+const GROUP_INDEX = `CREATE INDEX IF NOT EXISTS chats_by_group ON chats(${GROUP_OF_FOLDER}, cwd, folder);`;
+
+/**
+ * The sort indexes (and the groups' index), created where missing: part of a new index's schema, and added to an index of the same
  * version when it is opened (adding them costs a pass over the chats; a rebuild would read every log again).
  * `chats_list`, the one order of earlier builds, is replaced by `chats_by_activity`.
  */
 export const SORT_INDEXES = `${Object.values(SORT_COLUMNS)
   .map((c) => `CREATE INDEX IF NOT EXISTS ${c.index} ON chats(${c.sql}${c.first === "desc" ? " DESC" : ""}, id);`)
   .join("\n")}
-DROP INDEX IF EXISTS chats_list;`;
+DROP INDEX IF EXISTS chats_list;
+${GROUP_INDEX}`;
 
 /** Where a page of an order ends: its last chat's value and id (the next page starts after it). */
 export interface OrderCursor {

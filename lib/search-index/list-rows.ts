@@ -1,7 +1,7 @@
 import type { ChatSort } from "../chats/views";
 import type { Db } from "./db";
 import { readMeta } from "./db";
-import { DEFAULT_ORDER, type OrderCursor, orderedChats } from "./list-order";
+import { DEFAULT_ORDER, GROUP_OF_FOLDER, type OrderCursor, orderedChats } from "./list-order";
 import { SUMMARY_COLUMNS, type SummaryColumns } from "./summary-codec";
 
 /** One chat's row as the chat list reads it from the index: what `decodeSummary` needs, and its source. */
@@ -114,8 +114,8 @@ export interface IndexedGroup {
 export function indexedGroups(db: Db): IndexedGroup[] {
   return db
     .prepare(
-      `SELECT substr(folder, 1, instr(folder, '/') - 1) AS "group", min(cwd) AS cwd, count(*) AS count
-       FROM chats GROUP BY 1`,
+      // Read from the groups' index alone (`chats_by_group`, its expression the same text), in its order.
+      `SELECT ${GROUP_OF_FOLDER} AS "group", min(cwd) AS cwd, count(*) AS count FROM chats GROUP BY 1`,
     )
     .all() as IndexedGroup[];
 }

@@ -1,4 +1,5 @@
 import { type IndexHandle, readMeta } from "./db";
+import { LOCK_RANK } from "./list-order";
 import { checkFreshness, type Freshness, judgeLockNow, withForm } from "./status";
 import { decodeSummary, SUMMARY_COLUMNS, SUMMARY_SQL, type SummaryColumns } from "./summary-codec";
 
@@ -49,9 +50,10 @@ export function countProblemChatsNow(handle: IndexHandle): number {
   const unlocked = db
     .prepare(`SELECT count(*) AS n FROM chats WHERE ${SUMMARY_SQL.lockState} = 'none' AND ${SUMMARY_SQL.problems} > 0`)
     .get() as { n: number };
-  const locked = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS} FROM chats WHERE ${SUMMARY_SQL.lockState} != 'none'`)
-    .all() as (SummaryColumns & { summary: string })[];
+  // The lock sort's index finds the chats with a lock (every state but none ranks above 0), not a pass over all.
+  const locked = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM chats WHERE ${LOCK_RANK} > 0`).all() as (SummaryColumns & {
+    summary: string;
+  })[];
   let count = unlocked.n;
   for (const row of locked) {
     const chat = decodeSummary(row.summary, row, handle.logDir);

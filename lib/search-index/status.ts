@@ -52,7 +52,10 @@ const FRESHNESS_REUSE_MS = 3000;
  * a check is reused for a few seconds (the search page's polling); `reuse:
  * false` always scans, for callers that serve the index's details as current.
  */
-export async function checkFreshness(handle: IndexHandle, options: { reuse?: boolean } = {}): Promise<Freshness> {
+export async function checkFreshness(
+  handle: IndexHandle,
+  options: { reuse?: boolean; scan?: () => Promise<Freshness> } = {},
+): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
   const known = recent.get(handle);
   if (
@@ -62,7 +65,7 @@ export async function checkFreshness(handle: IndexHandle, options: { reuse?: boo
     Date.now() - known.at < FRESHNESS_REUSE_MS
   )
     return known.freshness;
-  const freshness = await scanFreshness(handle);
+  const freshness = await (options.scan ? options.scan() : scanFreshness(handle));
   recent.set(handle, { at: Date.now(), refreshedAt, freshness });
   return freshness;
 }
@@ -109,8 +112,11 @@ function refreshingFreshness(handle: IndexHandle): Freshness {
   };
 }
 
-/** The index's size, counts, freshness and refresh job. */
-export async function readIndexStatus(handle: IndexHandle): Promise<IndexStatus> {
+/**
+ * The index's size, counts, freshness and refresh job. `scan` runs the folder check elsewhere (the server's
+ * decode worker): at 100,000 chats it holds a thread for seconds, and the search page polls this status.
+ */
+export async function readIndexStatus(handle: IndexHandle, scan?: () => Promise<Freshness>): Promise<IndexStatus> {
   const count = (sql: string) => (handle.db.prepare(sql).get() as { n: number }).n;
   // While a refresh runs the folder is not scanned again (the polling would slow the refresh down).
   const job = jobStatus(handle);
@@ -127,7 +133,7 @@ export async function readIndexStatus(handle: IndexHandle): Promise<IndexStatus>
     bytes,
     chats: count("SELECT count(*) AS n FROM chats"),
     entries: count("SELECT count(*) AS n FROM entries"),
-    freshness: job.running ? refreshingFreshness(handle) : await checkFreshness(handle),
+    freshness: job.running ? refreshingFreshness(handle) : await checkFreshness(handle, scan ? { scan } : {}),
     job,
     setAside: handle.setAside,
     leftOut: countLeftOut(handle),

@@ -4,6 +4,9 @@ import { systemErrorAsOda } from "@/lib/fs/system-error";
 import type { SourceContext } from "@/server/source/context";
 import { routeSource } from "@/server/source/edge";
 
+/** Resolves after the I/O and timers already due: a stream read faster than it is made lets other requests in. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const NDJSON = { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" };
 
 /** What a streamed read says when it fails: its sentence for an unexpected error, and its name in the log. */
@@ -40,6 +43,10 @@ export function ndjsonRead(
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
+        // Each document on a turn of its own: a client that takes them as fast as they are made (the chat list's
+        // 100,000 rows from the index) would otherwise be served in one run of promise callbacks, and every other
+        // request waited for its end (16 s at 100,000 chats on a loaded machine).
+        await turn();
         const next = await items.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(line(next.value)));

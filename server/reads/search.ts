@@ -4,6 +4,7 @@ import { noteCounts } from "@/lib/notes";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/search-index";
 import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
 import { refreshInWorker } from "@/server/workers/index-worker";
+import { inWorker } from "@/server/workers/log-worker";
 
 // The search page's reads: the results, the index's status and its working folders, each a plain
 // function of the request's source, read through GET like every other read.
@@ -60,7 +61,9 @@ export function readSearch(ctx: SourceContext, v: z.infer<typeof ZSearch>) {
  */
 export async function readIndexStatus(ctx: SourceContext, refresh: "when-stale" | "now") {
   const { logs, state } = indexRoots(ctx);
-  const status = await indexStatus(state, logs);
+  // The folder check (a walk of every chat folder) on the decode worker: on this thread it held every other
+  // request, the search's own results too, for seconds at 100,000 chats.
+  const status = await indexStatus(state, logs, () => inWorker("indexFreshness", state, logs));
   const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
   if (refresh === "now" || stale) {
     // Only a refresh reads the logs, and judges them against the folder's form.

@@ -1,4 +1,7 @@
 import { workerApi } from "../../lib/chats/worker-api";
+import { type DoctorOptions, type DoctorProgress, streamLogsDoctor } from "../../lib/doctor";
+import { listRepairable, type Repairable } from "../../lib/repair/problems";
+import type { RepairRoots } from "../../lib/repair/targets";
 import { checkIndexFreshness, type Freshness } from "../../lib/search-index";
 
 /**
@@ -14,6 +17,19 @@ export const decodeApi = {
   /** `lib/search-index`'s folder check, on this thread's own connection to the index. */
   indexFreshness(state: string | null, logDir: string): Promise<Freshness> {
     return checkIndexFreshness(state, logDir);
+  },
+
+  /**
+   * The Doctor page's reading of every chat log through (`lib/doctor.ts`), a step per batch of chats: on the
+   * server's event loop its walk of 100,000 chat folders and its decoding held every other request.
+   */
+  doctorLogs(logs: string, home: string | null, options: DoctorOptions): AsyncGenerator<DoctorProgress> {
+    return streamLogsDoctor(logs, home, options);
+  },
+
+  /** The repairs on offer (`lib/repair`): a look at every chat folder's logs, seconds at 100,000 chats. */
+  repairable(roots: RepairRoots): Promise<Repairable[]> {
+    return listRepairable(roots);
   },
 };
 

@@ -93,7 +93,7 @@ function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
 }
 
 /** The reads that yield items rather than return a value. */
-type Streaming = "listChats" | "chatActivity" | "downloadLog" | "downloadLine";
+type Streaming = "listChats" | "chatActivity" | "downloadLog" | "downloadLine" | "doctorLogs";
 type ItemOf<K extends keyof Api> = ReturnType<Api[K]> extends AsyncGenerator<infer T> ? T : never;
 
 /** Runs one read on the worker and resolves with its result. */
@@ -113,8 +113,8 @@ export interface Pull<T> {
   cancel: () => void;
 }
 
-/** Starts a paced read (a download) on the worker. */
-export function pullInWorker<K extends "downloadLog" | "downloadLine">(
+/** Starts a paced read (a download, the Doctor's reading of the logs) on the worker. */
+export function pullInWorker<K extends "downloadLog" | "downloadLine" | "doctorLogs">(
   fn: K,
   ...args: Parameters<Api[K]>
 ): Pull<ItemOf<K>> {

@@ -1,0 +1,64 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { liveContext } from "@/server/source/context";
+import { makeWorld, type RepairWorld, writeChat } from "@/test-support/repair/testing";
+import { type DoctorStep, streamDoctorReport } from "./doctor-stream";
+
+// The logs are read on the decode worker: on this thread (the server's event loop) the reading is refused.
+vi.mock("@/lib/doctor", async (original) => ({
+  ...(await original<typeof import("@/lib/doctor")>()),
+  streamLogsDoctor: () => {
+    throw new Error("the chat logs were read on the server's event loop");
+  },
+}));
+
+// The repairs on offer never arrive (at 100,000 chats they take a minute to list): only a step with problems waits.
+let offerArrives = true;
+vi.mock("@/lib/repair", async (original) => {
+  const lib = await original<typeof import("@/lib/repair")>();
+  return {
+    ...lib,
+    listRepairable: (roots: never) => (offerArrives ? lib.listRepairable(roots) : new Promise(() => {})),
+  };
+});
+vi.mock("@/server/workers/log-worker", async (original) => {
+  const worker = await original<typeof import("@/server/workers/log-worker")>();
+  return {
+    ...worker,
+    inWorker: (fn: string, ...args: unknown[]) =>
+      fn === "repairable" && !offerArrives
+        ? new Promise(() => {})
+        : (worker.inWorker as (...a: unknown[]) => Promise<unknown>)(fn, ...args),
+  };
+});
+
+let world: RepairWorld | null = null;
+afterEach(() => {
+  offerArrives = true;
+  world?.remove();
+  world = null;
+});
+
+describe("the Doctor page's report as it streams", () => {
+  it("reads the chat logs on the decode worker, with the count read and each problem", async () => {
+    world = makeWorld(false);
+    for (const id of ["c-1", "c-2", "c-3"]) await writeChat(world.logs, id, { compress: false });
+    writeFileSync(join(world.logs, "stray.txt"), "not a chat folder\n");
+    const steps: DoctorStep[] = [];
+    for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
+    const logs = steps.filter((s) => s.section === "chat logs");
+    expect(logs.at(-1)).toMatchObject({ finished: true, done: 3, total: 3 });
+    const found = logs.flatMap((s) => s.items.map((i) => i.message));
+    expect(found).toEqual([`${join(world.logs, "stray.txt")} is a regular file, not a folder; it is not read.`]);
+  });
+
+  it("sends the progress of chats without problems without waiting for the repairs on offer", async () => {
+    world = makeWorld(false);
+    for (const id of ["c-1", "c-2", "c-3"]) await writeChat(world.logs, id, { compress: false });
+    offerArrives = false;
+    const steps: DoctorStep[] = [];
+    for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
+    expect(steps.at(-1)).toMatchObject({ section: "chat logs", finished: true, done: 3, total: 3, items: [] });
+  });
+});
