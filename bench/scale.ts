@@ -127,7 +127,7 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
     const zstd = timed([
       "/bin/sh",
       "-c",
-      `find "$1" -name 'session*.zstd' -print0 | xargs -0 zstd -dcq > /dev/null`,
+      `find "$1/" -name 'session*.zstd' -print0 | xargs -0 zstd -dcq > /dev/null`,
       "sh",
       logs,
     ]);
