@@ -12,6 +12,7 @@
  *  - the index build (`index refresh`, a new process) vs `zstd -dc` of every log (`xargs zstd -dc`, many
  *    files a process), the index's size, and a rare-word `search` in a new process;
  *  - `/api/chats` first rows: the route's stream (`streamChatList`) over the fresh index, in this process;
+ *  - the chat page's read of one chat: `chat show chat-0 --json` in a new process;
  *  - every new process's peak RSS (GNU time).
  * With `--sort`, only the chat list's orders read from the index, on the server's side (`lib/search-index/list-order.ts`):
  * for each column and direction, the first page (the count, a seek in the column's index, 200 summaries:
@@ -25,6 +26,7 @@
  * The chats' files are dated an hour back, so none is racy (`remembered.ts`) unless the bench says so.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CHAT_SORT_KEYS } from "../lib/chats/views";
@@ -91,7 +93,11 @@ const dirBytes = (state: string) =>
   );
 
 async function benchSize(n: number, cli: string, baselineFile: string, rows: string[][]): Promise<void> {
-  log(`${n} chats:`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
+  log(`${n} chats (load average ${load()}):`);
   const logs = await makeScaleFolder(out, n, HUGE, log);
   const work = join(out, `run-${n}`);
   rmSync(work, { recursive: true, force: true });
@@ -113,13 +119,15 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
   const secondServed = servedIn(stdout);
   const base2 = timed([node, baselineFile, logs]);
   const baseWall = Math.min(base.wall, base2.wall);
+  // The chat page's read of one chat (every generated chat is alike, three turns; the big log is bench:sessions').
+  const show = timedTo(join(work, "show.json"), [node, cli, "chat", "show", "chat-0", "--json", "--logs", logs]);
   log(`  listing ${f2(first.wall)} s, then ${f2(second.wall)} s; without state ${f2(stateless.wall)} s`);
   let indexCells = ["-", "-", "-", "-"];
   if (!values["list-only"]) {
     const zstd = timed([
       "/bin/sh",
       "-c",
-      `find "$1" -name 'session*.zstd' -print0 | xargs -0 zstd -dcq > /dev/null`,
+      `find "$1/" -name 'session*.zstd' -print0 | xargs -0 zstd -dcq > /dev/null`,
       "sh",
       logs,
     ]);
@@ -158,13 +166,16 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
   const baseCpu = Math.min(base.cpu, base2.cpu);
   const x = (r: Run) => `${f2(r.wall)} s = ${f2(r.wall / baseWall)}× (CPU ${f2(r.cpu)} s = ${f2(r.cpu / baseCpu)}×)`;
   rows.push([
-    n.toLocaleString("en"),
+    `${n.toLocaleString("en")} (load ${load()})`,
     `${f2(baseWall)} s (CPU ${f2(baseCpu)} s), ${mib(base)}`,
     `${x(first)}, ${mib(first)} (${firstServed})`,
     `${x(second)}, ${mib(second)} (${secondServed})`,
     `${x(stateless)}, ${mib(stateless)}`,
+    `${f2(show.wall)} s, ${mib(show)}`,
     ...indexCells,
   ]);
+  // Each size's row as soon as it is measured: a million chats takes long enough to be stopped before the table.
+  log(`| ${rows.at(-1)?.join(" | ")} |`);
 }
 
 /** `/api/chats` first rows over the fresh index (the route's `streamChatList`), and when its check said so. */
@@ -303,6 +314,7 @@ async function main(): Promise<void> {
     "sessions list, first run",
     "second run",
     "without admin state",
+    "chat page (`chat show`, new process)",
     "/api/chats first rows",
     "rare-word search",
     "index build vs zstd -dc",

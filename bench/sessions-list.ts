@@ -14,7 +14,7 @@
  *    batch, and to the check's verdict.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { serverOnlyAlias } from "../scripts/node-shim/alias";
@@ -53,6 +53,9 @@ export async function bundleCli(out: string): Promise<string> {
     },
     logLevel: "warning",
   });
+  // The native packages stay external: found through a link to the checkout's node_modules when `out` is
+  // outside it (`bench:scale --out`).
+  if (!existsSync(join(out, "node_modules"))) symlinkSync(join(root, "node_modules"), join(out, "node_modules"));
   const file = join(out, "oda-admin.mjs");
   writeFileSync(
     file,

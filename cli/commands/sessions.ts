@@ -20,8 +20,9 @@ function intFlag(ctx: CommandContext, name: string, fallback: number): number {
   return Number(value);
 }
 
-/** The list entry the CLI prints for one chat. */
-function entryOf(chat: ChatSummary) {
+/** The list entry the CLI prints for one chat (`served`: how, when the admin state remembers listings). */
+function entryOf(chat: ChatSummary, served?: keyof ListingCounts) {
+  // Printed as JSON only: an undefined `served` (no admin state) is left out.
   return {
     id: chat.id,
     folder: chat.folder,
@@ -34,6 +35,7 @@ function entryOf(chat: ChatSummary) {
     cacheState: chat.cacheState,
     lock: chat.lock.state,
     problems: chat.problems.map((p) => p.message),
+    served,
   };
 }
 
@@ -117,7 +119,7 @@ const list: Command = async (ctx) => {
         continue;
       }
       const lines = batch.chats.map((chat) =>
-        JSON.stringify(withNotes(memory ? { ...entryOf(chat), served: servedFrom(chat) } : entryOf(chat))),
+        JSON.stringify(withNotes(entryOf(chat, memory ? servedFrom(chat) : undefined))),
       );
       if (!opened) {
         ctx.out('{"ok": true, "chats": [');

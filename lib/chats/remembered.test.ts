@@ -19,6 +19,7 @@ import { createChat } from "../../test-support/chats/testing";
 import { runMain as run } from "../../test-support/run-cli";
 import { encodeName } from "./names";
 import { isRacy, RACY_NS } from "./remembered";
+import { identityNow, sameAndSettled } from "./stat-identity";
 
 /**
  * The listing's memory (`remembered.ts`, the contract's "What Oda Admin may
@@ -250,6 +251,21 @@ describe("the listing's memory (sessions list with an admin state)", () => {
     expect(isRacy([id(at - RACY_NS)], at)).toBe(true);
     expect(isRacy(["-", id(at + 5n)], at)).toBe(true);
     expect(isRacy(["-"], at)).toBe(false);
+  });
+
+  it("a served chat's file: the same identity and settled, by the same 2 seconds (`sameAndSettled`)", () => {
+    const dir = tempDir();
+    const path = join(dir, "f");
+    writeFileSync(path, "x");
+    const id = identityNow(path);
+    const mtime = statSync(path, { bigint: true }).mtimeNs;
+    expect(sameAndSettled(path, id, mtime + RACY_NS + 1n)).toBe(true);
+    expect(sameAndSettled(path, id, mtime + RACY_NS)).toBe(false);
+    expect(sameAndSettled(path, id, mtime - 5n)).toBe(false);
+    expect(sameAndSettled(path, `${id}0`, mtime + RACY_NS + 1n)).toBe(false);
+    // An absent file is "-" and never racy; a file where none was remembered is a change.
+    expect(sameAndSettled(join(dir, "none"), "-", 0n)).toBe(true);
+    expect(sameAndSettled(path, "-", mtime + RACY_NS + 1n)).toBe(false);
   });
 });
 

@@ -2,12 +2,13 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
 import { readLockStatus } from "../fs/lock";
-import { type ChatSummary, type Generation, lockProblem } from "./chat";
+import { type ChatSummary, lockProblem } from "./chat";
 import type { ChatLocation } from "./folder";
 import { logLimits } from "./limits";
 import { CACHE_FILE, LOCK_FILE } from "./names";
 import type { Problem } from "./problem";
-import { identityNow, RACY_MS } from "./stat-identity";
+import { decodeRemembered, encodeRemembered } from "./remembered-codec";
+import { identityNow, RACY_NS, sameAndSettled } from "./stat-identity";
 
 /**
  * What Oda Admin may remember between listings (`docs/file-contract.md`): for
@@ -24,7 +25,7 @@ import { identityNow, RACY_MS } from "./stat-identity";
 export const LISTING_FILE = "listing.sqlite";
 
 /** A file modified within this long of its verification is verified again (the contract's 2 seconds). */
-export const RACY_NS = BigInt(RACY_MS) * 1_000_000n;
+export { RACY_NS };
 
 /** The modification time in an identity (`null` for an absent file). */
 function mtimeOf(identity: string): bigint | null {
@@ -60,18 +61,19 @@ export interface ListingMemory {
   close(): void;
 }
 
-interface Row {
-  folder: string;
-  dir_id: string;
-  log_name: string | null;
-  log_id: string;
-  cache_id: string;
-  verified_ns: bigint;
-  summary: string;
-}
+/** A record as the batch read gives it (`raw`: an array, no object per row): the columns of `range`. */
+type Row = [
+  folder: string,
+  dirId: string,
+  logName: string | null,
+  logId: string,
+  cacheId: string,
+  verifiedNs: bigint,
+  summary: string,
+];
 
 /** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
-const VERSION = 3;
+const VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS folders (
@@ -89,8 +91,8 @@ CREATE TABLE IF NOT EXISTS remembered (
   cache_id TEXT NOT NULL,
   verified_ns INTEGER NOT NULL,
   summary TEXT NOT NULL,
-  UNIQUE (rid, folder)
-);
+  PRIMARY KEY (rid, folder)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS line_counts (
   path TEXT PRIMARY KEY,
   log_id TEXT NOT NULL,
@@ -122,24 +124,23 @@ function rememberable(chat: ChatSummary): boolean {
   return !!chat.verified && !chat.problems.some((p: Problem) => p.kind === "system");
 }
 
-/** The remembered summary when the chat's three identities are those of `row` and none is racy, else `null`. */
+/**
+ * The remembered summary when the chat's three identities are those of `row` and none is racy, else `null`.
+ * Each identity is compared as soon as it is taken: the first one changed ends the check.
+ */
 function serveOne(loc: ChatLocation, row: Row): ChatSummary | null {
-  const ids = [identityNow(loc.dir)];
-  if (ids[0] !== row.dir_id) return null;
-  ids.push(row.log_name === null ? "-" : identityNow(`${loc.dir}${sep}${row.log_name}`));
-  if (ids[1] !== row.log_id) return null;
-  ids.push(identityNow(`${loc.dir}${sep}${CACHE_FILE}`));
-  if (ids[2] !== row.cache_id) return null;
-  if (isRacy(ids, row.verified_ns)) return null;
-  let stored: Omit<ChatSummary, "id" | "folder" | "group" | "cwd">;
+  const [, dirId, logName, logId, cacheId, verifiedNs, summary] = row;
+  if (!sameAndSettled(loc.dir, dirId, verifiedNs)) return null;
+  if (logName === null ? logId !== "-" : !sameAndSettled(`${loc.dir}${sep}${logName}`, logId, verifiedNs)) return null;
+  if (!sameAndSettled(`${loc.dir}${sep}${CACHE_FILE}`, cacheId, verifiedNs)) return null;
+  let chat: ChatSummary;
   try {
-    stored = JSON.parse(row.summary);
+    // The chat's place in the folder is the listing's.
+    chat = decodeRemembered(summary, loc);
   } catch {
     return null;
   }
-  // The chat's place in the folder is the listing's; a lock's holder may have died without a file changing.
-  const chat: ChatSummary = { id: loc.id, folder: loc.folder, group: loc.group, cwd: loc.cwd, ...stored };
-  for (const g of chat.generations) g.path = `${loc.dir}${sep}${g.name}`;
+  // A lock's holder may have died without a file changing.
   withLockNow(chat, loc.dir);
   chat.remembered = true;
   return chat;
@@ -171,6 +172,7 @@ export function openListingMemory(state: string | null, compress: boolean): List
     "SELECT folder, dir_id, log_name, log_id, cache_id, verified_ns, summary FROM remembered WHERE rid = ? AND folder BETWEEN ? AND ?",
   );
   range.safeIntegers(true);
+  range.raw(true);
   const put = db.prepare(
     "INSERT OR REPLACE INTO remembered (rid, folder, dir_id, log_name, log_id, cache_id, verified_ns, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -197,8 +199,6 @@ export function openListingMemory(state: string | null, compress: boolean): List
         continue;
       }
       // The chat's place and its logs' paths come from the listing's walk when served: not stored.
-      const { verified: _v, remembered: _r, id: _i, folder: _f, group: _g, cwd: _c, ...summary } = chat;
-      summary.generations = summary.generations.map(({ path: _p, ...g }) => g as Generation);
       put.run(
         ridOf(stamps.root),
         chat.folder,
@@ -207,7 +207,7 @@ export function openListingMemory(state: string | null, compress: boolean): List
         stamps.log,
         stamps.checkpoint,
         now,
-        JSON.stringify(summary),
+        encodeRemembered(chat),
       );
     }
   });
@@ -224,7 +224,7 @@ export function openListingMemory(state: string | null, compress: boolean): List
           if (loc.folder < lo) lo = loc.folder;
           if (loc.folder > hi) hi = loc.folder;
         }
-        for (const row of range.iterate(ridOf(first.root), lo, hi) as IterableIterator<Row>) rows.set(row.folder, row);
+        for (const row of range.all(ridOf(first.root), lo, hi) as Row[]) rows.set(row[0], row);
       } catch {
         broken = true;
         return locs.map(() => null);

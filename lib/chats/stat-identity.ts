@@ -6,6 +6,8 @@ import { type BigIntStats, statSync } from "node:fs";
  * in the same tick of the file system's clock as the verification leaves the same size and time.
  */
 export const RACY_MS = 2000;
+/** `RACY_MS` in nanoseconds. */
+export const RACY_NS = BigInt(RACY_MS) * 1_000_000n;
 
 /** A file's identity as the listing's memory keeps it: `dev:ino:size:mtimeNs:ctimeNs`, or `-` when absent. */
 export function statIdentity(st: BigIntStats | undefined): string {
@@ -15,6 +17,17 @@ export function statIdentity(st: BigIntStats | undefined): string {
 /** A path's identity now (`-` when it does not exist). */
 export function identityNow(path: string): string {
   return statIdentity(statSync(path, { bigint: true, throwIfNoEntry: false }));
+}
+
+/**
+ * True when the path's identity now is `expected` and the file was not modified within 2 seconds of
+ * `verifiedNs` (or after it): what the listing's memory asks of each of a chat's three files, with one stat
+ * and no string split (an absent file is `-`, never racy).
+ */
+export function sameAndSettled(path: string, expected: string, verifiedNs: bigint): boolean {
+  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  if (statIdentity(st) !== expected) return false;
+  return !st || st.mtimeNs + RACY_NS < verifiedNs;
 }
 
 /**
