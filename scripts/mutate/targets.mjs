@@ -52,7 +52,12 @@ export const TARGETS = [
   // create.test.ts and stage.test.ts added).
   [
     "lib/bundle/redact-log.ts",
-    ["lib/bundle/redact-log.test.ts", "lib/bundle/redact-log-frames.test.ts", "lib/bundle/redact-log-again.test.ts"],
+    [
+      "lib/bundle/redact-log.test.ts",
+      "lib/bundle/redact-log-frames.test.ts",
+      "lib/bundle/redact-log-again.test.ts",
+      "lib/bundle/redact-log-edges.test.ts",
+    ],
   ],
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
   [
