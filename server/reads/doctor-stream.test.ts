@@ -61,4 +61,14 @@ describe("the Doctor page's report as it streams", () => {
     for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
     expect(steps.at(-1)).toMatchObject({ section: "chat logs", finished: true, done: 3, total: 3, items: [] });
   });
+
+  it("links a problem to its repair once the repairs on offer are known (a chat stored twice)", async () => {
+    world = makeWorld(false);
+    await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/a" });
+    await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/b" });
+    const steps: DoctorStep[] = [];
+    for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
+    const links = steps.flatMap((s) => s.items.flatMap((i) => i.links.map((l) => l.label)));
+    expect(links).toContain("Repair chat c-twice");
+  });
 });
