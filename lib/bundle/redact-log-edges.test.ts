@@ -32,6 +32,23 @@ describe("redactLog at its edges", () => {
     expect(open()).toBe(before);
   });
 
+  it("passes on an error of the output met inside the read (a frame's flush after 1 MiB of lines)", async () => {
+    const file = join(temp(), "log.jsonl");
+    const line = `${message(filler(7, 100_000))}\n`;
+    writeFileSync(file, `${line.repeat(12)}${message(MAIL)}\n`); // 1.2 MB: the first flush comes before the end
+    let calls = 0;
+    const failing = {
+      write: () => {
+        calls++;
+        throw new Error("no space left");
+      },
+    };
+    await expect(redactLog(file, failing, { compressed: false, redactor: fresh(), dropText: false })).rejects.toThrow(
+      "no space left",
+    );
+    expect(calls).toBe(1);
+  });
+
   it("previews a cut or damaged zstd log (no output) as changed, writing nothing", async () => {
     const dir = temp();
     const whole = await compress(Buffer.from(`${message("a")}\n`), 3);

@@ -57,6 +57,8 @@ export const TARGETS = [
       "lib/bundle/redact-log-frames.test.ts",
       "lib/bundle/redact-log-again.test.ts",
       "lib/bundle/redact-log-edges.test.ts",
+      "lib/bundle/redact-log-restart.test.ts",
+      "lib/bundle/redact-log-copy.test.ts",
     ],
   ],
   ["lib/bundle/redact-memory.ts", ["lib/bundle/redact-memory.test.ts", ...BUNDLE]],
