@@ -103,7 +103,8 @@ const PAGES: Visit[] = [
   {
     name: "chat list",
     path: at("/chats"),
-    ready: (p) => expect(p.getByText(/^Showing \d+ of \d+ chats/)).toBeVisible(),
+    // the list is complete once the folder check is done: on a loaded machine, longer than the default 10 s
+    ready: (p) => expect(p.getByText(/^Showing \d+ of \d+ chats/)).toBeVisible({ timeout: 30_000 }),
   },
   {
     name: "inspector, conversation",
