@@ -180,6 +180,16 @@ describe("readCheckpoint", () => {
     for (let i = 0; i < 50; i++) hashLogTail(path, 5000);
     expect(open()).toBe(before);
   });
+
+  it("readCheckpoint closes what it opens for a checkpoint over 64 KiB (the second read)", async () => {
+    const path = join(tempFolder("oda-ckpt-fd-"), "session.cache.json");
+    const big = { ...valid, details: { ...valid.details, title: "x".repeat(70_000) } };
+    writeFileSync(path, JSON.stringify(big));
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 20; i++) expect(await readCheckpoint(path)).toEqual({ checkpoint: big });
+    expect(open()).toBe(before);
+  });
 });
 
 describe("checkpointDetails", () => {
