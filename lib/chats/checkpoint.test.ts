@@ -181,6 +181,16 @@ describe("readCheckpoint", () => {
     expect(open()).toBe(before);
   });
 
+  it("readCheckpoint gives the system's sentence, marked system, for a path it cannot read (ENOTDIR)", async () => {
+    const dir = tempFolder("oda-ckpt-sys-");
+    writeFileSync(join(dir, "chat"), "a file where the chat folder should be");
+    const path = join(dir, "chat", "session.cache.json");
+    expect(await readCheckpoint(path)).toEqual({
+      error: `${path} cannot be read: a part of its path is no longer a folder (the system answered "not a directory", ENOTDIR). It was probably replaced meanwhile; run the command again to see the folder as it is now.`,
+      system: true,
+    });
+  });
+
   it("readCheckpoint closes what it opens for a checkpoint over 64 KiB (the second read)", async () => {
     const path = join(tempFolder("oda-ckpt-fd-"), "session.cache.json");
     const big = { ...valid, details: { ...valid.details, title: "x".repeat(70_000) } };

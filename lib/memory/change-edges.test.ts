@@ -7,6 +7,7 @@ import {
   changeMemory,
   createMemory,
   deleteMemory,
+  listDeleted,
   restoreDeleted,
   restoreVersion,
   saveRawMemoryFile,
@@ -199,6 +200,36 @@ describe("undoing the second of two chat changes", () => {
       changed: true,
       memory: { text: "first chat" },
     });
+  });
+});
+
+describe("undoing a chat change made in the same millisecond as a person's save", () => {
+  it("writes back the person's state, though its version has the chat change's moment", async () => {
+    const moments = ["2026-11-29T18:24:08.123Z", "2026-11-29T18:24:09.000Z", "2026-11-29T18:24:09.000Z"];
+    const now = () => new Date((moments.length > 1 ? moments.shift() : moments[0]) as string);
+    const r = await createMemory(home, null, { title: "A", text: "first, by a person" }, { now });
+    const id = r.memory?.id as string;
+    await changeMemory(home, null, id, { text: "second, by a person" }, { now });
+    await changeMemory(home, null, id, { text: "by a chat" }, { now, source: "chat", sessionId: "s-1" });
+    expect(await undoChatChange(home, null, id, { now })).toMatchObject({
+      changed: true,
+      memory: { text: "second, by a person" },
+    });
+  });
+});
+
+describe("undoing a chat's new memory that now has a problem", () => {
+  it("deletes it with no title in Recently deleted, as a person's deletion of a file with a problem", async () => {
+    const r = await createMemory(
+      home,
+      null,
+      { title: "Long", text: "l".repeat(150) },
+      { source: "chat", sessionId: "s-1" },
+    );
+    const id = r.memory?.id as string;
+    await writeSettings(home, { textMaxChars: 100 }); // the file is now over the text limit: a problem
+    expect((await undoChatChange(home, null, id)).changed).toBe(true);
+    expect(await listDeleted(home, null)).toMatchObject([{ id, title: "" }]);
   });
 });
 
