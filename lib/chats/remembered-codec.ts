@@ -1,6 +1,7 @@
 import { sep } from "node:path";
 import type { ChatSummary, Generation } from "./chat";
 import type { ChatLocation } from "./folder";
+import { GENERATION_KEYS as GEN_KEYS, DETAIL_KEYS as KEYS, keysInOrder, PLACE_KEYS as PLACE } from "./summary-keys";
 
 /**
  * A remembered chat's summary as `listing.sqlite` keeps it (`remembered.ts`):
@@ -12,35 +13,7 @@ import type { ChatLocation } from "./folder";
  * in another order, is kept as a JSON object (`{`), as before, and decoded as such.
  */
 
-/** The summary's keys after the four the walk gives, in the order `summarizeChat` makes them. */
-const KEYS = [
-  "format",
-  "created",
-  "generations",
-  "continues",
-  "title",
-  "firstActivity",
-  "lastActivity",
-  "messages",
-  "models",
-  "inputTokens",
-  "outputTokens",
-  "cached",
-  "cacheState",
-  "cacheReason",
-  "behindBytes",
-  "lock",
-  "tail",
-  "problems",
-] as const;
-const PLACE = ["id", "folder", "group", "cwd"] as const;
-const GEN_KEYS = ["name", "format", "compressed", "path", "bytes", "current", "refused", "blocked"] as const;
 const NO_LOCK = JSON.stringify({ state: "none", reason: "No lock file." });
-
-function keysAre(value: object, order: readonly string[]): boolean {
-  const keys = Object.keys(value);
-  return keys.length === order.length && keys.every((k, i) => k === order[i]);
-}
 
 /** The stored form of a chat's summary (its `verified` and `remembered` marks are not kept). */
 export function encodeRemembered(chat: ChatSummary): string {
@@ -48,7 +21,11 @@ export function encodeRemembered(chat: ChatSummary): string {
   const gens = all.generations as unknown as Record<string, unknown>[];
   // An undefined value has no place in an array's JSON (it would come back null): kept whole.
   const plain = (o: object) => !Object.values(o).includes(undefined);
-  if (!keysAre(all, [...PLACE, ...KEYS]) || !plain(all) || !gens.every((g) => keysAre(g, GEN_KEYS) && plain(g))) {
+  if (
+    !keysInOrder(all, [...PLACE, ...KEYS]) ||
+    !plain(all) ||
+    !gens.every((g) => keysInOrder(g, GEN_KEYS) && plain(g))
+  ) {
     // Kept whole, as an object, but for what the walk gives.
     const { id: _i, folder: _f, group: _g, cwd: _c, ...summary } = all;
     summary.generations = summary.generations.map(({ path: _p, ...g }) => g as Generation);

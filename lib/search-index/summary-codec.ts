@@ -1,6 +1,7 @@
 import { join, sep } from "node:path";
 import type { ChatSummary } from "../chats";
 import { parseLogName } from "../chats/names";
+import { GENERATION_KEYS as GEN_KEYS, SUMMARY_KEYS as KEYS, keysInOrder } from "../chats/summary-keys";
 
 /**
  * A chat's summary as the index row keeps it: only what its columns and its
@@ -11,33 +12,6 @@ import { parseLogName } from "../chats/names";
  * the very object, keys in the same order; a summary this scheme cannot
  * give back exactly (keys in another order) is kept whole.
  */
-
-/** The summary's keys in the order `summarizeChat` makes them. */
-const KEYS = [
-  "id",
-  "folder",
-  "group",
-  "cwd",
-  "format",
-  "created",
-  "generations",
-  "continues",
-  "title",
-  "firstActivity",
-  "lastActivity",
-  "messages",
-  "models",
-  "inputTokens",
-  "outputTokens",
-  "cached",
-  "cacheState",
-  "cacheReason",
-  "behindBytes",
-  "lock",
-  "tail",
-  "problems",
-] as const;
-const GEN_KEYS = ["name", "format", "compressed", "path", "bytes", "current", "refused", "blocked"] as const;
 
 /** Values most chats have: left out when equal. */
 const DEFAULTS: Record<string, unknown> = {
@@ -95,11 +69,6 @@ const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.s
 const groupOf = (folder: string) => folder.slice(0, Math.max(0, folder.indexOf("/")));
 /** Where a chat folder is, from the log folder and its relative name. */
 const dirOf = (logDir: string, folder: string) => join(logDir, ...folder.split("/"));
-
-function keysInOrder(value: object, order: readonly string[]): boolean {
-  const keys = Object.keys(value);
-  return keys.length === order.length && keys.every((k, i) => k === order[i]);
-}
 
 /** The compact form of `summary`, a chat in `dir` of the log folder `logDir`. */
 export function encodeSummary(summary: ChatSummary, dir: string, logDir: string): string {
