@@ -10,7 +10,7 @@ import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { filterRows, groupOptions, groupRows, NO_FILTERS, type Sort, sameFilters, sortRows } from "./list-view";
+import { groupOptions, groupRows, NO_FILTERS, type Sort, sameFilters, shownRows } from "./list-view";
 import { ProblemList } from "./problem-list";
 import { StartedNote } from "./started-note";
 import { useChatList } from "./use-chat-list";
@@ -31,10 +31,10 @@ export function ChatList() {
     () => [...new Set(state.rows.map((r) => r.format).filter((f): f is number => f !== null))].sort((a, b) => a - b),
     [state.rows],
   );
-  // Rows the server sent in the table's order are not sorted again here.
+  // Rows the server sent in an order are not sorted here (`shownRows`).
   const shown = useMemo(
-    () => (served ? filterRows(state.rows, filters) : sortRows(filterRows(state.rows, filters), sort)),
-    [state.rows, filters, sort, served],
+    () => shownRows(state.rows, filters, sort, { order: state.order, inOrder: state.inOrder }),
+    [state.rows, filters, sort, state.order, state.inOrder],
   );
   // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
   // first batch, so the rows fill it and nothing under the pointer moves.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatRow } from "@/lib/types";
-import { type GroupLayout, groupRows, type ListItem, sortRows } from "./list-view";
+import { type GroupLayout, groupRows, type ListItem, NO_FILTERS, shownRows, sortRows } from "./list-view";
 
 /** A row with what grouping and sorting read. */
 function row(id: string, group: string, lastActivity: string, tokens = 0): ChatRow {
@@ -72,5 +72,26 @@ describe("sortRows", () => {
     expect(sortRows(rows, { key: "tokens", dir: "desc" }).map((r) => r.id)).toEqual(["a", "b", "c"]);
     expect(sortRows(rows, { key: "tokens", dir: "asc" }).map((r) => r.id)).toEqual(["c", "b", "a"]);
     expect(sortRows(rows, { key: "lastActivity", dir: "asc" }).map((r) => r.id)).toEqual(["b", "c", "a"]);
+  });
+});
+
+describe("the rows the table shows", () => {
+  const rows = [row("c-b", "g", "2026-11-02T00:00:00Z", 1), row("c-a", "g", "2026-11-01T00:00:00Z", 5)];
+  const newest = { key: "lastActivity", dir: "desc" } as const;
+  const tokens = { key: "tokens", dir: "desc" } as const;
+  const ids = (list: ChatRow[]) => list.map((r) => r.id);
+
+  it("keeps the server's order when it is the one chosen", () => {
+    expect(ids(shownRows(rows, NO_FILTERS, newest, { order: newest, inOrder: true }))).toEqual(["c-b", "c-a"]);
+  });
+
+  it("does not sort rows of another order at the click that asks the server for the new one", () => {
+    // They are replaced by the new order's first rows the moment after: sorting them here was wasted.
+    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: newest, inOrder: true }))).toEqual(["c-b", "c-a"]);
+  });
+
+  it("sorts the folder's rows, and the server's once the folder check changed some", () => {
+    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: null, inOrder: false }))).toEqual(["c-a", "c-b"]);
+    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: tokens, inOrder: false }))).toEqual(["c-a", "c-b"]);
   });
 });

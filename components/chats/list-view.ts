@@ -147,6 +147,26 @@ export function sortRows(rows: ChatRow[], sort: Sort): ChatRow[] {
   return keyed.map((k) => k.row);
 }
 
+/** How the rows held came: in the server's order (`order`, the index's), and still all in it (`inOrder`). */
+export interface Served {
+  order: Sort | null;
+  inOrder: boolean;
+}
+
+/**
+ * The rows the table shows. Rows the server sent in the order chosen are filtered, not sorted again. Rows
+ * it sent in another order are about to be dropped for the new order's (asked of the server at the same
+ * click): shown as they are until then, not sorted here (at 100,000 chats that sort was most of a click's
+ * time, for rows replaced the moment after). Others (the folder's, or rows the folder check changed) are
+ * sorted here.
+ */
+export function shownRows(rows: ChatRow[], filters: ListFilters, sort: Sort, served: Served): ChatRow[] {
+  const filtered = filterRows(rows, filters);
+  if (!served.order) return sortRows(filtered, sort);
+  const same = served.order.key === sort.key && served.order.dir === sort.dir;
+  return same && !served.inOrder ? sortRows(filtered, sort) : filtered;
+}
+
 const NO_CWD_LABEL = "_no-cwd (no working folder)";
 
 /** Working folders A to Z, `_no-cwd` last. */

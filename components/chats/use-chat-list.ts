@@ -3,9 +3,9 @@
 import { experimental_streamedQuery as streamedQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { sourcePrefixOf } from "@/components/shell/query-client";
-import type { ErrorBody } from "@/lib/errors";
 import { queryKeys } from "@/lib/query-keys";
 import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/types";
+import { type Chunk, readListStream } from "./list-stream";
 
 /** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
 export interface ChatListState {
@@ -35,98 +35,6 @@ const EMPTY: ChatListState = {
   inOrder: false,
   error: null,
 };
-
-type Chunk = ChatListBatch | { error: ErrorBody };
-
-/** How long batches may gather before the page shows them: one render per batch was 500 renders at 100,000 chats. */
-const SHOW_EVERY_MS = 120;
-
-/** Plain batches that arrived together, as one (an update, an error or the end of the index's rows stays apart). */
-function merge(chunks: Chunk[]): Chunk[] {
-  const out: Chunk[] = [];
-  for (const chunk of chunks) {
-    const last = out.at(-1);
-    if (last && !("error" in last) && !last.update && !("error" in chunk) && !chunk.update && !chunk.index) {
-      out[out.length - 1] = {
-        ...last,
-        rows: last.rows.concat(chunk.rows),
-        problems: last.problems.concat(chunk.problems),
-        done: chunk.done,
-        total: chunk.total,
-      };
-    } else out.push(chunk);
-  }
-  return out;
-}
-
-/**
- * Reads `/api/chats` (NDJSON) as the server lists the folder. Lines that arrive within `SHOW_EVERY_MS` of each
- * other go to the page as one batch; a pause in the stream shows what came so far.
- */
-async function* readListStream(signal: AbortSignal, url: string): AsyncGenerator<Chunk> {
-  let pending: Chunk[] = [];
-  let first = true;
-  for await (const chunk of readListLines(signal, url, (wait) => (pending.length ? wait : null))) {
-    if (first && chunk !== FLUSH) {
-      // The first rows go out at once: they are the first paint.
-      first = false;
-      yield chunk;
-    } else if (chunk === FLUSH) {
-      yield* merge(pending);
-      pending = [];
-    } else pending.push(chunk);
-  }
-  yield* merge(pending);
-}
-
-const FLUSH = Symbol("flush");
-
-/** The stream's lines, and `FLUSH` every `SHOW_EVERY_MS` (and when the stream pauses with lines gathered). */
-async function* readListLines(
-  signal: AbortSignal,
-  url: string,
-  gathering: (wait: number) => number | null,
-): AsyncGenerator<Chunk | typeof FLUSH> {
-  const response = await fetch(url, { signal, cache: "no-store" });
-  if (!response.ok || !response.body) {
-    const message = (await response.text()).trim() || `The chat list could not be read (${response.status}).`;
-    yield { error: { code: "unexpected", message } };
-    return;
-  }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  let shown = performance.now();
-  for (;;) {
-    const read = reader.read();
-    let next = await Promise.race([read, pause(gathering(SHOW_EVERY_MS))]);
-    if (next === PAUSED) {
-      yield FLUSH;
-      shown = performance.now();
-      next = await read;
-    }
-    const { value, done } = next;
-    if (done) break;
-    if (performance.now() - shown >= SHOW_EVERY_MS) {
-      yield FLUSH;
-      shown = performance.now();
-    }
-    buffered += value;
-    let nl = buffered.indexOf("\n");
-    while (nl >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.trim()) yield JSON.parse(line) as Chunk;
-      nl = buffered.indexOf("\n");
-    }
-  }
-}
-
-const PAUSED = Symbol("paused");
-
-/** Resolves with `PAUSED` after `ms` (never when `ms` is null: nothing is waiting to be shown). */
-function pause(ms: number | null): Promise<typeof PAUSED> {
-  return ms === null ? new Promise(() => {}) : new Promise((resolve) => setTimeout(() => resolve(PAUSED), ms));
-}
 
 /** Applies a batch sent after the index's rows were checked: changed and new rows, rows gone, folder problems. */
 function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullable<ChatListBatch["update"]>) {

@@ -128,6 +128,27 @@ describe("the chat list over a built index", () => {
   });
 });
 
+describe("the chat list's share of the server's time", () => {
+  it("makes a later batch a slice of rows at a time, with a turn of the event loop between slices", async () => {
+    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), 1, undefined, 1);
+    expect((await list.next()).value?.rows).toHaveLength(1);
+    // Other work due meanwhile (another request) runs between the slices of the next batch, not after it.
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const second = await list.next();
+    counting = false;
+    expect(second.value?.rows.map((r: { id: string }) => r.id)).toEqual(["c-b", "c-a"]);
+    expect(turns).toBeGreaterThanOrEqual(1);
+    await list.return(undefined);
+  });
+});
+
 describe("the index's folder check on the decode worker", () => {
   it("gives the verdict this thread's check gives, before and after a change", async () => {
     const here = () => checkIndexFreshness(state, logs);

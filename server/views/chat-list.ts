@@ -8,6 +8,7 @@ import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/l
 import type { SourceContext } from "@/server/source/context";
 import { refreshInWorker } from "@/server/workers/index-worker";
 import { inWorker, streamInWorker } from "@/server/workers/log-worker";
+import { SentRows } from "./sent-rows";
 
 export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
 
@@ -135,6 +136,16 @@ export function laterBatchSize(first: number): number {
 }
 
 /**
+ * The rows of a later batch are made this many at a time, with a turn of the event loop between (a
+ * `setImmediate`): a batch of 2,000 was one turn of about 0.7 s on a loaded machine, and a page asked for
+ * meanwhile (Home) waited for one batch at each of its many turns.
+ */
+export const ROWS_A_TURN = 250;
+
+/** Resolves after the I/O and timers already due. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Streams the chat list in batches, the first ones before the listing ends.
  * With a built index its rows go out at once, marked as being checked; then
  * the folder is compared with the index (names, sizes, mtimes). When nothing
@@ -151,6 +162,7 @@ export async function* streamChatList(
   ctx: SourceContext,
   batchSize = 200,
   order?: ChatSort,
+  rowsATurn = ROWS_A_TURN,
 ): AsyncGenerator<ChatListBatch> {
   const folder = logFolder(ctx);
   if (!folder) {
@@ -171,12 +183,19 @@ export async function* streamChatList(
     return;
   }
   const { count: total, problems } = index.rows;
-  const sent = new Map<string, string>();
+  const sent = new SentRows();
   const folderProblems = problems.map(toChatProblem);
   const groups = index.rows.groups;
   for (let i = 0, size = batchSize; i === 0 || i < total; i += size, size = laterBatchSize(batchSize)) {
-    const rows = index.rows.chatsAt(i, i + size).map((c) => withNotes(toRow(c), notes));
-    for (const row of rows) sent.set(row.id, JSON.stringify(row));
+    const rows: ChatRow[] = [];
+    const end = Math.min(i + size, total);
+    for (let at = i; at < end; at += rowsATurn) {
+      // The first slice of a batch follows the stream's own turn (`ndjsonRead`); the others get one here.
+      // Slices are read in turn, so each is a seek from where the last one ended (`IndexRows.at`).
+      if (at > i) await turn();
+      for (const c of index.rows.chatsAt(at, Math.min(at + rowsATurn, end))) rows.push(withNotes(toRow(c), notes));
+    }
+    for (const row of rows) sent.add(row);
     yield {
       rows,
       problems: i === 0 ? folderProblems : [],
@@ -208,7 +227,7 @@ export async function* streamChatList(
   for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
     const changed = batch.rows.filter((row) => {
       seen.add(row.id);
-      return sent.get(row.id) !== JSON.stringify(row);
+      return sent.differs(row);
     });
     latestProblems = latestProblems.concat(batch.problems);
     done = batch.done;
@@ -216,7 +235,7 @@ export async function* streamChatList(
     if (changed.length)
       yield { rows: changed, problems: [], done, total: listed, update: { removed: [], replaceProblems: false } };
   }
-  const removed = [...sent.keys()].filter((id) => !seen.has(id));
+  const removed = [...sent.ids()].filter((id) => !seen.has(id));
   const replaceProblems = JSON.stringify(latestProblems) !== JSON.stringify(folderProblems);
   yield {
     rows: [],

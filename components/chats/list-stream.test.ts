@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { ChatListBatch, ChatRow } from "@/lib/types";
+import { type Chunk, FLUSH, gatherBatches } from "./list-stream";
+
+/** The index's 100,000 rows as the server streams them: a first batch of 200, then batches of 2,000. */
+function* indexStream(total: number): Generator<Chunk | typeof FLUSH> {
+  const rows = (n: number) => Array.from({ length: n }, () => ({}) as ChatRow);
+  let done = 200;
+  yield { rows: rows(200), problems: [], done, total, index: { fresh: false, sentence: "Checking." } };
+  while (done < total) {
+    const n = Math.min(2000, total - done);
+    done += n;
+    // Each batch slower than the page's 120 ms: a tick after every one (the worst case for renders).
+    yield FLUSH;
+    yield { rows: rows(n), problems: [], done, total };
+  }
+  yield FLUSH;
+  // The folder check's verdict, seconds later.
+  yield FLUSH;
+  yield { rows: [], problems: [], done: total, total, update: { removed: [], replaceProblems: false } };
+}
+
+async function* slowly<T>(items: Iterable<T>): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+async function shown(total: number): Promise<ChatListBatch[]> {
+  const out: ChatListBatch[] = [];
+  for await (const chunk of gatherBatches(slowly(indexStream(total)))) out.push(chunk as ChatListBatch);
+  return out;
+}
+
+describe("the chat list's batches as the page shows them", () => {
+  it("shows 100,000 rows in about 15 renders, not one a batch, the first and the last at once", async () => {
+    const batches = await shown(100_000);
+    // Each render walks every row held: 51 batches of rows were 51 walks of up to 100,000 rows.
+    const renders = batches.filter((b) => !b.update);
+    expect(renders.length).toBeLessThanOrEqual(16);
+    expect(renders[0]?.rows).toHaveLength(200);
+    expect(renders.reduce((n, b) => n + b.rows.length, 0)).toBe(100_000);
+    // The last rows are shown before the verdict, which can take seconds to come.
+    expect(renders.at(-1)?.done).toBe(100_000);
+    expect(batches.at(-1)?.update).toBeDefined();
+    // Each render holds at least a third more rows than the one before (the last excepted).
+    let held = 0;
+    for (const b of renders.slice(0, -1)) {
+      if (held) expect(b.rows.length * 3).toBeGreaterThanOrEqual(held);
+      held += b.rows.length;
+    }
+  });
+
+  it("still shows a short list batch by batch", async () => {
+    const batches = await shown(4200);
+    expect(batches.map((b) => [b.rows.length, b.done])).toEqual([
+      [200, 200],
+      [2000, 2200],
+      [2000, 4200],
+      [0, 4200],
+    ]);
+  });
+});
