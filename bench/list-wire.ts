@@ -26,9 +26,9 @@ const server = await startServer({ home: join(out, "dashboard", "home"), logs, s
 const headers = { cookie: `oda_admin_${server.port}=${server.token}` };
 
 /** The list read whole: ms to the first line and to the end, bytes, and the bytes of the same rows as objects. */
-async function list(query = ""): Promise<string> {
+async function list(query = "", signal?: AbortSignal): Promise<string> {
   const t = performance.now();
-  const res = await fetch(`${server.baseURL}/api/chats${query}`, { headers });
+  const res = await fetch(`${server.baseURL}/api/chats${query}`, { headers, signal });
   const reader = (res.body as ReadableStream).pipeThrough(new TextDecoderStream()).getReader();
   const decode = wireDecoder();
   let first = 0;
@@ -81,6 +81,14 @@ try {
   await new Promise((r) => setTimeout(r, 1500));
   console.log(`Home while the list streams (asked 1.5 s in): ${await home()} (load ${load()})`);
   console.log(`  that list: ${await listing}`);
+  // A page left while its list streams (the browser aborts the fetch): does the server stop making rows?
+  const leave = new AbortController();
+  const left = list("?sort=tokens&dir=desc", leave.signal).catch(() => "abandoned");
+  await new Promise((r) => setTimeout(r, 1500));
+  leave.abort();
+  await left;
+  console.log(`Home right after a list abandoned 1.5 s in: ${await home()} (load ${load()})`);
+  console.log(`Home alone again: ${await home()} (load ${load()})`);
 } finally {
   await server.stop();
 }
