@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatListBatch, ChatRow } from "@/lib/types";
-import { type Chunk, FLUSH, gatherBatches } from "./list-stream";
+import { type Chunk, FLUSH, gatherBatches, readListStream } from "./list-stream";
 
 /** The index's 100,000 rows as the server streams them: a first batch of 200, then batches of 2,000. */
 function* indexStream(total: number): Generator<Chunk | typeof FLUSH> {
@@ -56,6 +56,27 @@ describe("the chat list's batches as the page shows them", () => {
       [2000, 2200],
       [2000, 4200],
       [0, 4200],
+    ]);
+  });
+});
+
+describe("the chat list read from /api/chats", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("says so where the list's errors go when the server sends columns this page does not read", async () => {
+    const body = `${JSON.stringify({ rows: [["c-a"]], problems: [], done: 1, total: 1, columns: ["id"] })}\n`;
+    vi.stubGlobal("fetch", async () => new Response(body));
+    const chunks: Chunk[] = [];
+    for await (const chunk of readListStream(new AbortController().signal, "/api/chats")) chunks.push(chunk);
+    expect(chunks).toEqual([
+      {
+        error: {
+          code: "unexpected",
+          message: "The chat list came in columns this page does not read; reload the page.",
+        },
+      },
     ]);
   });
 });

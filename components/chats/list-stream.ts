@@ -138,7 +138,18 @@ async function* readListLines(
       nl = buffered.indexOf("\n");
       if (!line.trim()) continue;
       const chunk = JSON.parse(line) as WireBatch | { error: ErrorBody };
-      yield "error" in chunk ? chunk : decode(chunk);
+      if ("error" in chunk) yield chunk;
+      else {
+        // A page older than the server (columns it does not read) says so where the list's errors go.
+        let batch: ChatListBatch;
+        try {
+          batch = decode(chunk);
+        } catch (error) {
+          yield { error: { code: "unexpected", message: (error as Error).message } };
+          return;
+        }
+        yield batch;
+      }
     }
   }
 }
