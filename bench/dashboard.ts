@@ -9,11 +9,12 @@
  *
  * The baseline, timed in the same run: Chromium loading the Bundles page (a page that reads no chat), so
  * each figure also reads as a multiple of what any page costs here. The server's RSS (its process tree) is
- * sampled every 100 ms for the peak, and again after 15 s idle at the end.
+ * sampled every 100 ms for the peak, and again after 15 s idle at the end. `--steps "chat list,Doctor"` times
+ * only the steps named (the default is every step).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { type RunningServer, startServer } from "../e2e/server";
@@ -28,8 +29,15 @@ const { values } = parseArgs({
     runs: { type: "string" },
     // Generated data (gigabytes at 100,000 chats): keep it outside the checkout, e.g. /work/bench-data/dash.
     out: { type: "string" },
+    // Only these steps, by name (comma-separated: chat list, Home, search, Doctor, big chat, line count,
+    // background job); the Doctor's whole report only with "Doctor whole". Memory is always sampled.
+    steps: { type: "string" },
+    // A heap snapshot of the server's main thread after the idle figure, written into this folder.
+    "heap-snapshot": { type: "string" },
   },
 });
+const SNAPSHOT = values["heap-snapshot"] ? resolve(values["heap-snapshot"]) : null;
+const ONLY = values.steps ? new Set(values.steps.split(",").map((s) => s.trim())) : null;
 const CHATS = Number(values.chats ?? 100_000);
 const HUGE = Number(values["huge-mb"] ?? 200) * 1_000_000;
 const RUNS = Number(values.runs ?? 3);
@@ -370,6 +378,17 @@ async function main() {
   mkdirSync(home0, { recursive: true });
   // The server's event loop: its longest stall (`instrumentation.ts` writes it with ODA_LOOP_REPORT).
   const loopReport = join(out, "dashboard", "loop.json");
+  for (const name of readdirSync(dirname(loopReport)).filter((n) => n.startsWith("loop.json.")))
+    rmSync(join(dirname(loopReport), name));
+  // The server takes NODE_OPTIONS from this process's environment (the bench is its edge).
+  if (SNAPSHOT)
+    process.env.NODE_OPTIONS = [
+      process.env.NODE_OPTIONS,
+      "--heapsnapshot-signal=SIGWINCH",
+      `--diagnostic-dir=${SNAPSHOT}`,
+    ]
+      .filter(Boolean)
+      .join(" ");
   const server = await startServer({ home: home0, logs, state }, { ODA_LOOP_REPORT: loopReport });
   let peak = 0;
   const sampler = setInterval(() => {
@@ -387,12 +406,12 @@ async function main() {
         ["chat list", () => chatList(page)],
         ["Home", () => home(page)],
         ["search", () => search(page)],
-        ["Doctor", () => doctor(page, run === 0)],
+        ["Doctor", () => doctor(page, run === 0 && (!ONLY || ONLY.has("Doctor whole")))],
         ["big chat", () => bigChat(page)],
         ["line count", () => lineCount(page)],
         ["background job", () => backgroundJob(browser, server, page)],
       ];
-      for (const [name, step] of steps)
+      for (const [name, step] of steps.filter(([name]) => !ONLY || ONLY.has(name)))
         await step().catch((error: unknown) =>
           log(`  ${name} failed in run ${run + 1}: ${String(error).split("\n")[0]}`),
         );
@@ -403,6 +422,28 @@ async function main() {
     await new Promise((r) => setTimeout(r, 15_000));
     record("server memory: after 15 s idle", 300, "MiB", treeRssMiB(server.pid));
     if (existsSync(loopReport)) log(`server event loop: ${readFileSync(loopReport, "utf8").trim()}`);
+    if (SNAPSHOT) {
+      mkdirSync(SNAPSHOT, { recursive: true });
+      const had = new Set(readdirSync(SNAPSHOT));
+      process.kill(server.pid, "SIGWINCH");
+      // Written once the snapshot is whole (its name appears when it starts: wait for its size to settle).
+      let size = -1;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const file = readdirSync(SNAPSHOT).find((n) => !had.has(n) && n.endsWith(".heapsnapshot"));
+        const now = file ? statSync(join(SNAPSHOT, file)).size : -1;
+        if (file && now > 0 && now === size) {
+          log(`heap snapshot of the server's main thread: ${join(SNAPSHOT, file)}`);
+          break;
+        }
+        size = now;
+      }
+    }
+    // The decode worker's threads (lanes) report their own heaps beside it, the last figure each wrote.
+    for (const name of readdirSync(dirname(loopReport)).filter((n) => n.startsWith("loop.json.")))
+      log(
+        `  thread ${name.slice("loop.json.".length)}: ${readFileSync(join(dirname(loopReport), name), "utf8").trim()}`,
+      );
   } finally {
     clearInterval(sampler);
     await browser.close();

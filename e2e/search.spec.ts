@@ -136,4 +136,17 @@ test.describe("search", () => {
     ).toBeVisible();
     await expectAccessible(page);
   });
+
+  test("a search in the URL comes with the page: its results are in the HTML, before any script runs", async ({
+    page,
+  }) => {
+    await page.goto("/search");
+    await expect(page.getByText("The search index is up to date (2 chats).")).toBeVisible({ timeout: 20_000 });
+    // No script loads: what shows is the server's HTML (the results once waited for the scripts to ask for them).
+    await page.route(/\.js(\?|$)/, (route) => route.abort());
+    await page.goto("/search?q=zebra");
+    const results = page.getByRole("list", { name: "Chats that match" });
+    await expect(results.getByRole("heading", { name: "Tell me about stripes" })).toBeVisible();
+    await expect(page.getByText("Searching…")).toHaveCount(0);
+  });
 });

@@ -2,18 +2,14 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { readBy } from "@/components/shell/read-query";
 import { useSourceRouter } from "@/components/shell/source";
 import { ActionError } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/button";
-import { queryKeys } from "@/lib/query-keys";
 import { IndexStatusPanel } from "./index-status";
-import { searchQueries } from "./queries";
+import { SEARCH_PAGE as PAGE, searchQueries } from "./queries";
 import { SearchForm } from "./search-form";
 import { type SearchParams, searchParamsString } from "./search-params";
 import { SearchResults } from "./search-results";
-
-const PAGE = 20;
 
 /** The search page's interactive part: the index's state, the form, and the results. */
 export function SearchView({ initial }: { initial: SearchParams }) {
@@ -21,29 +17,8 @@ export function SearchView({ initial }: { initial: SearchParams }) {
   const [params, setParams] = useState<SearchParams>(initial);
   const [chats, setChats] = useState(PAGE);
   const folders = useQuery(searchQueries.folders());
-  const { query, ...filters } = params;
-  const search = useQuery({
-    queryKey: queryKeys.search.query(query, {
-      ...filters,
-      problems: filters.problems ? "1" : "",
-      notes: filters.notes ? "1" : "",
-      chats: String(chats),
-    }),
-    // Through GET like every other read: searches run side by side, never queued behind an action.
-    ...readBy("search.results", {
-      query,
-      cwd: filters.cwd || undefined,
-      role: filters.role || undefined,
-      since: filters.since || undefined,
-      until: filters.until || undefined,
-      problems: filters.problems,
-      withNotes: filters.notes,
-      chats,
-    }),
-    enabled: query.trim().length > 0,
-    retry: false,
-    placeholderData: keepPreviousData,
-  });
+  const { query } = params;
+  const search = useQuery({ ...searchQueries.results(params, chats), placeholderData: keepPreviousData });
 
   function onSearch(next: SearchParams) {
     setParams(next);

@@ -152,7 +152,7 @@ export function walkLogFolder(logDir: string): FolderWalk {
 }
 
 /** The sentence for a chat stored in two places. */
-function duplicateSentence(id: string, first: string, second: string): string {
+export function duplicateSentence(id: string, first: string, second: string): string {
   return `Chat "${id}" is stored in two places: ${first} and ${second}.`;
 }
 

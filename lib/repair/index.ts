@@ -5,7 +5,8 @@
  * moved file byte for byte in `<state>/repairs/<id>/` with a journal, and can be
  * undone; an interrupted one is finished or rolled back by `resumeRepairs`.
  *
- * - `listRepairable(roots)`: every problem with a repair, and its id.
+ * - `listRepairable(roots)`: every problem with a repair, and its id; `chatsRepairable(roots, ids)` the
+ *   same for the chats named only, and `memoryRepairableReport(home)` for the memory only.
  * - `previewRepair(roots, target)` / `applyRepair(roots, target)`; `parseTarget("form:c-1")`.
  * - `undoRepair(state, id)`, `resumeRepairs(state, {dryRun})`, `listJournals(state)`.
  * - `compareCopies(logDir, id, compress)`: the two copies of a chat stored in two places.
@@ -19,8 +20,11 @@ export { type HomeLockSetAside, homeLockPath, setAsideHomeLock } from "./home-lo
 export { type FormJob, listJobs, runFormJob } from "./job";
 export { type FileFact, type Journal, type JournalFile, listJournals, type RepairKind, readJournal } from "./journal";
 export {
+  chatsOfProblems,
+  chatsRepairable,
   listRepairable,
   listRepairableReport,
+  memoryRepairableReport,
   type Repairable,
   type RepairableReport,
   type SpaceReport,

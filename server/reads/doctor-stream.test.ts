@@ -13,7 +13,7 @@ vi.mock("@/lib/doctor", async (original) => ({
   },
 }));
 
-// The repairs on offer never arrive (at 100,000 chats they take a minute to list): only a step with problems waits.
+// A listing of every chat's repairs never arrives (at 100,000 chats it took a minute): the report must not wait for it.
 let offerArrives = true;
 vi.mock("@/lib/repair", async (original) => {
   const lib = await original<typeof import("@/lib/repair")>();
@@ -27,7 +27,7 @@ vi.mock("@/server/workers/log-worker", async (original) => {
   return {
     ...worker,
     inWorker: (fn: string, ...args: unknown[]) =>
-      fn === "repairable" && !offerArrives
+      (fn === "repairable" || fn === "listRepairable") && !offerArrives
         ? new Promise(() => {})
         : (worker.inWorker as (...a: unknown[]) => Promise<unknown>)(fn, ...args),
   };
@@ -62,13 +62,26 @@ describe("the Doctor page's report as it streams", () => {
     expect(steps.at(-1)).toMatchObject({ section: "chat logs", finished: true, done: 3, total: 3, items: [] });
   });
 
-  it("links a problem to its repair once the repairs on offer are known (a chat stored twice)", async () => {
+  it("links a problem to its repair, looked up for that chat alone (a chat stored twice)", async () => {
+    world = makeWorld(false);
+    await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/a" });
+    await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/b" });
+    await writeChat(world.logs, "c-fine", { compress: false, cwd: "/srv/a" });
+    offerArrives = false;
+    const steps: DoctorStep[] = [];
+    for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
+    const items = steps.flatMap((s) => s.items);
+    expect(items.map((i) => i.message)).toEqual([expect.stringMatching(/^Chat "c-twice" is stored in two places: /)]);
+    expect(items.flatMap((i) => i.links.map((l) => l.label))).toEqual(["Open chat c-twice", "Repair chat c-twice"]);
+  });
+
+  it("offers no repair in a source that cannot write", async () => {
     world = makeWorld(false);
     await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/a" });
     await writeChat(world.logs, "c-twice", { compress: false, cwd: "/srv/b" });
     const steps: DoctorStep[] = [];
-    for await (const step of streamDoctorReport(liveContext({ ...world.roots, demo: false }))) steps.push(step);
-    const links = steps.flatMap((s) => s.items.flatMap((i) => i.links.map((l) => l.label)));
-    expect(links).toContain("Repair chat c-twice");
+    const ctx = { ...liveContext({ ...world.roots, demo: false }), canWrite: false };
+    for await (const step of streamDoctorReport(ctx)) steps.push(step);
+    expect(steps.flatMap((s) => s.items.flatMap((i) => i.links.map((l) => l.label)))).toEqual(["Open chat c-twice"]);
   });
 });

@@ -1,8 +1,13 @@
 import { workerApi } from "../../lib/chats/worker-api";
 import { type DoctorOptions, type DoctorProgress, streamLogsDoctor } from "../../lib/doctor";
-import { listRepairable, type Repairable } from "../../lib/repair/problems";
+import { chatsOfProblems, chatsRepairable, type Repairable } from "../../lib/repair/problems";
 import type { RepairRoots } from "../../lib/repair/targets";
 import { checkIndexFreshness, type Freshness } from "../../lib/search-index";
+
+/** A step of the Doctor's reading of the logs, with the repairs on offer for its chats (null: none offered here). */
+export interface DoctorLogsStep extends DoctorProgress {
+  repairable: Repairable[] | null;
+}
 
 /**
  * What the server's decode worker (`server/workers/decode-thread.mjs`) runs: the log
@@ -21,15 +26,20 @@ export const decodeApi = {
 
   /**
    * The Doctor page's reading of every chat log through (`lib/doctor.ts`), a step per batch of chats: on the
-   * server's event loop its walk of 100,000 chat folders and its decoding held every other request.
+   * server's event loop its walk of 100,000 chat folders and its decoding held every other request. With
+   * `repairs`, each step carries the repairs on offer for the chats its problems name, looked up by id
+   * (`chatsRepairable`): a listing of every chat's repairs held the first problem for a minute.
    */
-  doctorLogs(logs: string, home: string | null, options: DoctorOptions): AsyncGenerator<DoctorProgress> {
-    return streamLogsDoctor(logs, home, options);
-  },
-
-  /** The repairs on offer (`lib/repair`): a look at every chat folder's logs, seconds at 100,000 chats. */
-  repairable(roots: RepairRoots): Promise<Repairable[]> {
-    return listRepairable(roots);
+  async *doctorLogs(
+    logs: string,
+    home: string | null,
+    options: DoctorOptions,
+    repairs: RepairRoots | null = null,
+  ): AsyncGenerator<DoctorLogsStep> {
+    for await (const step of streamLogsDoctor(logs, home, options)) {
+      const chats = repairs && step.problems.length ? chatsOfProblems(step.problems.map((p) => p.path)) : [];
+      yield { ...step, repairable: repairs ? (chats.length ? chatsRepairable(repairs, chats) : []) : null };
+    }
   },
 };
 

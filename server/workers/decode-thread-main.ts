@@ -10,11 +10,15 @@ import { parentPort, workerData } from "node:worker_threads";
 import { prepareWorker } from "../../lib/chats/worker-api";
 import { errorToData } from "../../lib/errors";
 import { systemErrorAsOda } from "../../lib/fs/system-error";
+import { startThreadHeapReport } from "../views/loop-report";
 import { decodeApi } from "./decode-api";
 
 const port = parentPort;
 if (!port) throw new Error("The decode worker runs only as a worker thread.");
 for (const problem of prepareWorker(workerData?.state ?? null)) console.error(`oda-admin: ${problem}`);
+// For benches, read once at this thread's start as the server's start reads it: the thread's heap beside the loop report.
+const loopReport = process.env.ODA_LOOP_REPORT;
+if (loopReport) startThreadHeapReport(loopReport, workerData?.lane ?? "decode");
 
 /** A call; `pull` calls yield one item per `next` message (a download, paced by its reader). */
 type Call = { id: number; fn: keyof typeof decodeApi; args: unknown[]; pull?: boolean };

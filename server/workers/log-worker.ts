@@ -6,90 +6,172 @@ import { sources } from "@/server/source/registry";
 import type { DecodeApi } from "@/server/workers/decode-api";
 
 /**
- * The main thread's side of the decode worker (`server/workers/decode-thread.mjs`): one
- * worker thread per server process, started on first use, that runs the
- * reads of `lib/chats/worker-api.ts`. Jobs share it and take turns (the
- * decoder gives its event loop a turn every few milliseconds). A worker that
- * dies (out of memory, say) fails its jobs with a sentence and is replaced on
- * the next call.
+ * The main thread's side of the decode worker (`server/workers/decode-thread.mjs`): worker threads that run
+ * the reads of `lib/chats/worker-api.ts`, started on first use. Jobs of one thread share it and take turns
+ * (the decoder gives its event loop a turn every few milliseconds). A worker that dies (out of memory, say)
+ * fails its jobs with a sentence and is replaced on the next call.
+ *
+ * Two lanes, each its own thread and heap: `decode` for every read but one, and `doctor` for the Doctor's
+ * reading of every log, which would otherwise wait behind the chat list's folder check (a synchronous walk of
+ * every chat folder, seconds at 100,000 chats) and then hold the lane for minutes. A lane's thread is ended
+ * once it has had no job for `idleEndMs`, so an idle server gives its heap back (the folder check leaves
+ * hundreds of MB of it at 100,000 chats); the next call starts it again. After a read of a chat's lines it is
+ * kept `READER_KEEP_MS` at least: it holds that log's line index, which a big log takes seconds to build again,
+ * and a person reading the chat scrolls on after a pause.
  */
 
 type Api = DecodeApi;
 type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
 interface Job {
+  fn: keyof Api;
   push: (item: unknown) => void;
   end: (value: unknown) => void;
   fail: (error: Error) => void;
 }
 
+/** The threads: `doctor` runs only the Doctor's reading of the logs. */
+export type Lane = "decode" | "doctor";
+const laneOf = (fn: keyof Api): Lane => (fn === "doctorLogs" ? "doctor" : "decode");
+
+/** How long a thread is kept after a read of a chat's lines (the inspector's), idle or not. */
+const READER_KEEP_MS = 60_000;
+const READS_OF_A_CHAT = new Set<keyof Api>([
+  "chatDetails",
+  "readLines",
+  "filterLines",
+  "toolCounts",
+  "indexChat",
+  "seekPoint",
+  "downloadLine",
+]);
+
 /** The worker's old generation is capped so a runaway read ends the worker, not the server. */
 const WORKER_HEAP_MB = 1024;
 const DIED = "The log reader stopped unexpectedly while reading this chat; run oda-admin doctor.";
 
-interface State {
-  worker: Worker | null;
+/** One lane's thread and the jobs it runs. */
+interface Thread {
+  worker: Worker;
   jobs: Map<number, Job>;
-  next: number;
+  idle: ReturnType<typeof setTimeout> | null;
+  /** `Date.now()` before which the thread is not ended (a chat's reader may read on). */
+  keepUntil: number;
 }
-// On globalThis: every bundle of the server shares one worker.
-const KEY = Symbol.for("oda-admin.log-worker");
+interface State {
+  threads: Partial<Record<Lane, Thread>>;
+  next: number;
+  /** How long a lane's thread is kept without a job. */
+  idleEndMs: number;
+}
+// On globalThis: every bundle of the server shares the threads.
+const KEY = Symbol.for("oda-admin.log-worker.lanes");
 const state: State = ((globalThis as Record<symbol, unknown>)[KEY] as State) ?? {
-  worker: null,
-  jobs: new Map(),
+  threads: {},
   next: 1,
+  idleEndMs: 10_000,
 };
 (globalThis as Record<symbol, unknown>)[KEY] = state;
 
-function worker(): Worker {
-  if (state.worker) return state.worker;
+/** Sets how long an idle lane's thread is kept (10 s unless set; tests shorten it). */
+export function setIdleEnd(ms: number): void {
+  state.idleEndMs = ms;
+}
+
+/** The lanes that have a thread now. */
+export function runningLanes(): Lane[] {
+  return (Object.keys(state.threads) as Lane[]).filter((lane) => state.threads[lane]);
+}
+
+function thread(lane: Lane): Thread {
+  const running = state.threads[lane];
+  if (running) return running;
   const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "decode-thread.mjs");
   const w = new Worker(/*turbopackIgnore: true*/ file, {
     // The live admin state: its settings.json holds the log limits (one set per process).
-    workerData: { state: sources().liveRoots.state },
+    workerData: { state: sources().liveRoots.state, lane },
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
+  const t: Thread = { worker: w, jobs: new Map(), idle: null, keepUntil: 0 };
   w.on("message", (reply: Reply) => {
     if ("ready" in reply) return;
-    const job = state.jobs.get(reply.id);
+    const job = t.jobs.get(reply.id);
     if (!job) return;
     if (reply.error) {
-      forget(reply.id);
+      forget(t, reply.id);
       job.fail(errorFromData(reply.error));
     } else if (reply.done) {
-      forget(reply.id);
+      forget(t, reply.id);
       job.end(reply.value);
     } else job.push(reply.item);
   });
+  let ended = false;
   const fail = (error: unknown) => {
-    if (state.worker === w) state.worker = null;
+    if (ended) return;
+    ended = true;
+    if (t.idle) clearTimeout(t.idle);
+    if (state.threads[lane] === t) delete state.threads[lane];
+    // Only this thread's jobs: a thread started since (after an idle end) keeps its own.
+    if (!t.jobs.size) return;
     console.error("oda-admin: the decode worker stopped:", error);
-    for (const job of state.jobs.values()) job.fail(new OdaError("io", DIED));
-    state.jobs.clear();
+    for (const job of t.jobs.values()) job.fail(new OdaError("io", DIED));
+    t.jobs.clear();
   };
   w.on("error", fail);
   w.on("exit", (code) => fail(`exit ${code}`));
   w.unref();
-  state.worker = w;
-  return w;
+  state.threads[lane] = t;
+  return t;
 }
 
 /**
  * Ends a job. The worker keeps the process alive only while a job is pending:
  * a CLI or bench awaiting a reply must not exit before it comes, and an idle
- * worker must not keep a process from ending.
+ * worker must not keep a process from ending. With no job left, the thread is
+ * ended after `idleEndMs` unless a job comes first.
  */
-function forget(id: number): void {
-  state.jobs.delete(id);
-  if (!state.jobs.size) state.worker?.unref();
+function forget(t: Thread, id: number): void {
+  const job = t.jobs.get(id);
+  if (job && READS_OF_A_CHAT.has(job.fn)) t.keepUntil = Math.max(t.keepUntil, Date.now() + READER_KEEP_MS);
+  t.jobs.delete(id);
+  if (t.jobs.size) return;
+  t.worker.unref();
+  endWhenIdle(t);
 }
 
-function post(fn: keyof Api, args: unknown[], job: Job, pull = false): number {
+/** Ends `t` once it has had no job for the idle time (and is past its reader's keep). */
+function endWhenIdle(t: Thread): void {
+  if (t.idle) clearTimeout(t.idle);
+  t.idle = setTimeout(
+    () => {
+      t.idle = null;
+      if (t.jobs.size) return;
+      for (const [lane, running] of Object.entries(state.threads))
+        if (running === t) delete state.threads[lane as Lane];
+      void t.worker.terminate();
+    },
+    Math.max(state.idleEndMs, t.keepUntil - Date.now()),
+  );
+  t.idle.unref();
+}
+
+/**
+ * Starts a lane's thread ahead of its first job: the Doctor page does while the browser loads it, since a
+ * thread's start takes seconds in a clone (tsx compiles its modules). One that gets no job ends when idle.
+ */
+export function warmLane(lane: Lane): void {
+  const t = thread(lane);
+  if (!t.jobs.size && !t.idle) endWhenIdle(t);
+}
+
+function post(fn: keyof Api, args: unknown[], job: Omit<Job, "fn">, pull = false): { id: number; t: Thread } {
   const id = state.next++;
-  state.jobs.set(id, job);
-  const w = worker();
-  w.ref();
-  w.postMessage({ id, fn, args, pull });
-  return id;
+  const t = thread(laneOf(fn));
+  if (t.idle) clearTimeout(t.idle);
+  t.idle = null;
+  t.jobs.set(id, { ...job, fn });
+  t.worker.ref();
+  t.worker.postMessage({ id, fn, args, pull });
+  return { id, t };
 }
 
 /** The reads that yield items rather than return a value. */
@@ -125,7 +207,7 @@ export function pullInWorker<K extends "downloadLog" | "downloadLine" | "doctorL
     waiting = null;
     if (w) act(w);
   };
-  const id = post(
+  const { id, t } = post(
     fn,
     args,
     {
@@ -146,18 +228,17 @@ export function pullInWorker<K extends "downloadLog" | "downloadLine" | "doctorL
       if (over) return Promise.resolve({ value: undefined, done: true });
       return new Promise((end, fail) => {
         waiting = { end, fail };
-        state.worker?.postMessage({ id, next: true });
+        t.worker.postMessage({ id, next: true });
       });
     },
     cancel: () => {
       if (over) return;
       over = true;
-      forget(id);
-      state.worker?.postMessage({ id, cancel: true });
+      t.worker.postMessage({ id, cancel: true });
+      forget(t, id);
     },
   };
 }
-
 /** Runs a streaming read (`listChats`, `chatActivity`) on the worker, yielding its items as they arrive. */
 export async function* streamInWorker<K extends "listChats" | "chatActivity">(
   fn: K,

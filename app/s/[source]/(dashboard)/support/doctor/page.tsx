@@ -3,6 +3,7 @@ import { DoctorReport } from "@/components/support/doctor-report";
 import { PageHeader } from "@/components/ui/page-header";
 import { Time } from "@/components/ui/time";
 import { pageSource } from "@/server/source/edge";
+import { warmLane } from "@/server/workers/log-worker";
 
 export const metadata: Metadata = { title: "Doctor report" };
 export const dynamic = "force-dynamic";
@@ -14,6 +15,8 @@ export const dynamic = "force-dynamic";
 export default async function DoctorPage() {
   const ctx = await pageSource();
   const bundle = ctx.bundle;
+  // The report's reading of the logs runs on a thread of its own: started now, while the browser loads this page.
+  if (!bundle && ctx.roots.logs) warmLane("doctor");
   return (
     <div>
       <PageHeader
