@@ -3,8 +3,8 @@ import { z } from "zod";
 import { noteCounts } from "@/lib/notes";
 import { indexedFolders, indexStatus, SEARCH_ROLES, searchChats, startIndexRefresh } from "@/lib/search-index";
 import { requireLogFolder, requireSourceRoot, type SourceContext } from "@/server/source/context";
+import { folderCheck } from "@/server/workers/folder-check";
 import { refreshInWorker } from "@/server/workers/index-worker";
-import { inWorker } from "@/server/workers/log-worker";
 
 // The search page's reads: the results, the index's status and its working folders, each a plain
 // function of the request's source, read through GET like every other read.
@@ -63,7 +63,7 @@ export async function readIndexStatus(ctx: SourceContext, refresh: "when-stale" 
   const { logs, state } = indexRoots(ctx);
   // The folder check (a walk of every chat folder) on the decode worker: on this thread it held every other
   // request, the search's own results too, for seconds at 100,000 chats.
-  const status = await indexStatus(state, logs, () => inWorker("indexFreshness", state, logs));
+  const status = await indexStatus(state, logs, () => folderCheck(state, logs));
   const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
   if (refresh === "now" || stale) {
     // Only a refresh reads the logs, and judges them against the folder's form.

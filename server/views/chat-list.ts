@@ -6,8 +6,9 @@ import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } fr
 import { noteCounts } from "@/lib/notes";
 import { type IndexedChatRows, readChatsFromIndex, startIndexRefresh } from "@/lib/search-index";
 import type { SourceContext } from "@/server/source/context";
+import { folderCheck } from "@/server/workers/folder-check";
 import { refreshInWorker } from "@/server/workers/index-worker";
-import { inWorker, streamInWorker } from "@/server/workers/log-worker";
+import { streamInWorker } from "@/server/workers/log-worker";
 import { SentRows } from "./sent-rows";
 
 export type { ChatListBatch, ChatListSource, ChatProblem, ChatRow };
@@ -91,7 +92,7 @@ function readIndex(
   if (!state) return null;
   try {
     // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
-    const check = () => inWorker("indexFreshness", state, logDir);
+    const check = () => folderCheck(state, logDir);
     const rows = readChatsFromIndex(state, logDir, { compress, check, ...(order ? { order } : {}) });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);

@@ -4,8 +4,8 @@ import { readMeta } from "@/lib/search-index/db";
 import { type IndexGlance, indexGlance } from "@/lib/search-index/list-groups";
 import type { SourceContext } from "@/server/source/context";
 import { logFolder } from "@/server/views/chat-list";
+import { folderCheck } from "@/server/workers/folder-check";
 import { refreshInWorker } from "@/server/workers/index-worker";
-import { inWorker } from "@/server/workers/log-worker";
 
 /** Home's chat numbers from the index, and the check of the index against the log folder (on the decode worker). */
 export interface ChatsGlanceFromIndex {
@@ -35,7 +35,7 @@ export function chatsGlanceFromIndex(ctx: SourceContext): ChatsGlanceFromIndex |
     const glance = indexGlance(handle);
     // An index refreshed under the other form judged every log against it: its problems are not this folder's.
     if (!glance.built || readMeta(handle.db, "compress") !== String(folder.compress)) return null;
-    const recounted = inWorker("indexFreshness", state, folder.logDir).then(async (f) => {
+    const recounted = folderCheck(state, folder.logDir).then(async (f) => {
       if (f.fresh && f.refreshedAt === glance.refreshedAt) return null;
       try {
         const job = await startIndexRefresh(state, folder.logDir, {
