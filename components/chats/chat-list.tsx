@@ -44,7 +44,6 @@ export function ChatList() {
 
   return (
     <div className="space-y-4">
-      {listing && <Progress label="Listing chats" done={state.done} total={state.total || null} />}
       {state.index && (
         <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
           {state.index.checking ? (
@@ -87,11 +86,15 @@ export function ChatList() {
           </Button>
         </div>
       </div>
-      <p aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
-        {listing
-          ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
-          : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`}
-      </p>
+      {/* The bar sits in the line of counts, which stays when the listing ends: nothing below it moves then. */}
+      <div className="flex min-h-5 flex-wrap items-center gap-3">
+        <p aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {listing
+            ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
+            : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`}
+        </p>
+        {listing && <Progress inline label="Listing chats" done={state.done} total={state.total || null} />}
+      </div>
       {!listing && shown.length === 0 && state.rows.length > 0 ? (
         <div role="status" className="space-y-2 rounded-md border border-zinc-300 p-4 dark:border-zinc-700">
           <p className="font-semibold">No chat matches these filters.</p>
