@@ -2,9 +2,10 @@ import { availableParallelism } from "node:os";
 import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
+import { deferIndexes, restoreIndexes } from "./deferred-indexes";
 import type { ReadMessage, ReadTask } from "./read-messages";
 import { readChats, type TaskList } from "./read-pool";
-import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
+import { type ChangedChat, type FolderChanges, readIndexedChat, scanChanges } from "./scan";
 import { TextCodec } from "./text-codec";
 import { deleteEntries, readDictionary, storeDictionary } from "./texts";
 import { deleteUsage } from "./usage";
@@ -18,7 +19,8 @@ import { deleteUsage } from "./usage";
  * event loop between chats. Chats are written in
  * transactions of about 8 MiB of text each (one per chat cost more than the
  * inserts; `BATCH_CHARS`), and a large refresh turns FTS5's merging off until its end, then
- * merges the index once.
+ * merges the index once; it also makes the chats' secondary indexes once at its end
+ * (`deferred-indexes.ts`).
  */
 
 /** Options for `refreshIndex`. */
@@ -96,8 +98,10 @@ const BULK_HASH_BYTES = 32 * 1024 * 1024;
 /** Bytes of the changed chats' files known from their fingerprints (`name:size:mtime`; a new chat's is taken later). */
 function changedBytes(changes: FolderChanges): number {
   let bytes = 0;
-  for (const { seen } of changes.changed)
+  for (let i = 0; i < changes.changed.length; i++) {
+    const { seen } = changes.changed.at(i);
     for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":")[1]) || 0; // name:size:mtime[:ctime]; names hold no ":" only by habit
+  }
   return bytes;
 }
 
@@ -228,6 +232,8 @@ async function refreshOnce(
   if (bulk) {
     setFts(db, "automerge", 0);
     setFts(db, "hashsize", BULK_HASH_BYTES);
+    // The chats' and usage rows' secondary indexes made once at the end, not kept up to date row by row.
+    deferIndexes(db);
   }
   const batch = new WriteBatch(db);
   let done = 0;
@@ -235,10 +241,16 @@ async function refreshOnce(
     await readChanged();
   } catch (error) {
     batch.rollback();
+    try {
+      if (bulk) restoreIndexes(db);
+    } catch {
+      // A damaged file: the error that stopped the refresh is the one to report (its rebuild starts anew).
+    }
     throw error;
   }
   batch.commit();
   if (bulk) {
+    restoreIndexes(db);
     setFts(db, "automerge", DEFAULT_AUTOMERGE);
     setFts(db, "hashsize", DEFAULT_HASH_BYTES);
     if (!options.signal?.aborted) db.prepare("INSERT INTO lines_fts(lines_fts) VALUES ('optimize')").run();
@@ -252,15 +264,17 @@ async function refreshOnce(
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
   async function readChanged(): Promise<void> {
-    // Each chat's task (and its index row, and its writer) made when it is handed to a reader, dropped when done.
+    // Each chat's task (its location, index row and writer) made when it is handed to a reader, dropped when done.
     const writes = new Map<number, ChatWrite | null>();
+    const inFlight = new Map<number, ChangedChat>();
     const tasks: TaskList = {
       length: changes.changed.length,
       at(i: number): ReadTask {
-        const { seen, row } = changes.changed[i] as FolderChanges["changed"][number];
-        const indexed = row ? readIndexedChat(db, row.cid) : null;
+        const change = changes.changed.at(i);
+        inFlight.set(i, change);
+        const indexed = change.row ? readIndexedChat(db, change.row.cid) : null;
         writes.set(i, new ChatWrite(db, indexed));
-        return { seen, row: indexed, compress, logDir: handle.logDir };
+        return { seen: change.seen, row: indexed, compress, logDir: handle.logDir };
       },
     };
     // The index's dictionary for small text blocks, or one made from the first entries this refresh writes.
@@ -291,13 +305,15 @@ async function refreshOnce(
           // A chat folder removed or replaced while it was read, or one the system would not give: the next
           // refresh sees it as it is then; the others go on.
           if (error && !isSystemError(error)) throw error;
-          const loc = changes.changed[i]?.seen.loc;
+          const change = inFlight.get(i);
+          inFlight.delete(i);
+          const loc = change?.seen.loc;
           const sentences = [...(found ?? [])];
           if (error && loc)
             sentences.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, loc.dir)));
           if (loc && sentences.length) unreadable.set(loc.id, sentences);
           else if (loc) unreadable.delete(loc.id);
-          if (changes.changed[i]?.row) result.changed++;
+          if (change?.row) result.changed++;
           else result.added++;
           const r = writes.get(i)?.done;
           writes.delete(i);
