@@ -2,7 +2,8 @@ import { describeThisProcess, judgeHolder, type LockHolder } from "../fs/lock";
 import type { Db } from "./per-connection";
 
 /**
- * A bulk build's secondary indexes of the chats and usage tables, made once at its end instead of row by row.
+ * A first build's secondary indexes of the chats and usage tables (a bulk refresh of an index never built:
+ * `refresh.ts`), made once at its end instead of row by row.
  * Profiled on the build's writer (10,000 chats, replaying what the readers sent): the `chats` upsert, which
  * kept 14 indexes up to date (the sort orders, the groups', Insights' covering one), took over half the
  * writer's time; with the indexes dropped for the build and made again at its end the writer's CPU time
@@ -12,12 +13,12 @@ import type { Db } from "./per-connection";
  * stops half-way (a crash, a kill) leaves what is needed to make them again: `restoreIndexes` runs at the
  * build's end and after an error; when the file is opened (`db.ts`) it runs only if the process that
  * deferred them is gone (judged as `session.lock` is: `lib/fs/lock.ts`), so opening the index beside a
- * running build does not make them under it. Meanwhile the chat list's orders and Insights read the tables
- * without them: slower, not wrong.
+ * running build does not make them under it. The chat list, Home and Insights do not read an index before
+ * its first refresh ends; anything that reads it meanwhile reads the tables without them: slower, not wrong.
  */
 
 const META_KEY = "deferredIndexes";
-/** The tables whose secondary indexes a bulk build defers. */
+/** The tables whose secondary indexes a first build defers. */
 const TABLES = ["chats", "usage"];
 
 interface IndexDef {

@@ -19,7 +19,7 @@ import { deleteUsage } from "./usage";
  * event loop between chats. Chats are written in
  * transactions of about 8 MiB of text each (one per chat cost more than the
  * inserts; `BATCH_CHARS`), and a large refresh turns FTS5's merging off until its end, then
- * merges the index once; it also makes the chats' secondary indexes once at its end
+ * merges the index once; a first build also makes the chats' secondary indexes once at its end
  * (`deferred-indexes.ts`).
  */
 
@@ -229,12 +229,14 @@ async function refreshOnce(
   const total = changes.changed.length;
   options.onProgress?.(0, total);
   const bulk = total >= BULK_CHATS && total * 5 >= changes.total;
+  // A first build's secondary indexes of the chats and usage rows made once at its end, not row by row. Only a
+  // first build's: nothing reads an index not yet built, while a built one serves the chat list's orders.
+  const deferred = bulk && readMeta(db, "refreshedAt") === null;
   if (bulk) {
     setFts(db, "automerge", 0);
     setFts(db, "hashsize", BULK_HASH_BYTES);
-    // The chats' and usage rows' secondary indexes made once at the end, not kept up to date row by row.
-    deferIndexes(db);
   }
+  if (deferred) deferIndexes(db);
   const batch = new WriteBatch(db);
   let done = 0;
   try {
@@ -242,15 +244,15 @@ async function refreshOnce(
   } catch (error) {
     batch.rollback();
     try {
-      if (bulk) restoreIndexes(db);
+      if (deferred) restoreIndexes(db);
     } catch {
       // A damaged file: the error that stopped the refresh is the one to report (its rebuild starts anew).
     }
     throw error;
   }
   batch.commit();
+  if (deferred) restoreIndexes(db);
   if (bulk) {
-    restoreIndexes(db);
     setFts(db, "automerge", DEFAULT_AUTOMERGE);
     setFts(db, "hashsize", DEFAULT_HASH_BYTES);
     if (!options.signal?.aborted) db.prepare("INSERT INTO lines_fts(lines_fts) VALUES ('optimize')").run();
