@@ -144,7 +144,7 @@ function openExisting(path: string, logDir: string): Db | string {
  */
 function addSortIndexes(db: Db): void {
   try {
-    // Those a bulk build dropped and did not make again (it stopped half-way: `deferred-indexes.ts`) first;
+    // Those a first build dropped and did not make again (it stopped half-way: `deferred-indexes.ts`) first;
     // none while that build still runs: it makes them at its end.
     if (restoreIndexes(db, true)) db.exec(SORT_INDEXES);
   } catch (error) {

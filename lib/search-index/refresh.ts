@@ -95,18 +95,8 @@ const MAX_THREADS = 3;
  */
 const BULK_HASH_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of the changed chats' files known from their fingerprints (`name:size:mtime`; a new chat's is taken later). */
-function changedBytes(changes: FolderChanges): number {
-  let bytes = 0;
-  for (let i = 0; i < changes.changed.length; i++) {
-    const { seen } = changes.changed.at(i);
-    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":")[1]) || 0; // name:size:mtime[:ctime]; names hold no ":" only by habit
-  }
-  return bytes;
-}
-
 function defaultThreads(changes: FolderChanges): number {
-  if (changes.changed.length < THREADS_FROM_CHATS && changedBytes(changes) < THREADS_FROM_BYTES) return 0;
+  if (changes.changed.length < THREADS_FROM_CHATS && changes.knownBytes < THREADS_FROM_BYTES) return 0;
   // One per core, not per core but the writer's: profiled on 2 cores (10,000 chats), the writer was idle 60% of the
   // time waiting for its one reader, which was the bottleneck; a second reader overlaps it.
   return Math.max(1, Math.min(MAX_THREADS, availableParallelism()));

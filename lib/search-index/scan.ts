@@ -65,6 +65,8 @@ export interface FolderChanges {
   changed: ChangedChats;
   /** Of `changed`, the chats new to the index. */
   added: number;
+  /** Bytes of the changed chats' files known from their fingerprints (a new chat's is taken when it is read). */
+  knownBytes: number;
   /** Index rows of chats that are gone. */
   gone: ScannedRow[];
   /** Chats in the folder. */
@@ -204,6 +206,7 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
   // A new chat as its place in the walk; a changed one as what its scan found.
   const changed: (number | ChangedChat)[] = [];
   let added = 0;
+  let knownBytes = 0;
   for (let from = 0; from < scan.total; from += slice) {
     if (from) await tick();
     const locs = scan.chatsAt(from, from + slice);
@@ -217,6 +220,7 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
   return {
     changed: { length: changed.length, at },
     added,
+    knownBytes,
     gone: [...indexed.values()],
     total: scan.total,
     problems: scan.problems,
@@ -235,7 +239,10 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
     const known = row.fingerprint.startsWith(RACY) ? row.fingerprint.slice(RACY.length) : row.fingerprint;
     const fingerprint = fingerprintChat(loc.dir, known, undefined, undefined, undefined, newest);
     // A racy chat's stored fingerprint is marked, so it is never equal: it is verified again.
-    if (row.fingerprint !== fingerprint || row.folder !== loc.folder)
+    if (row.fingerprint !== fingerprint || row.folder !== loc.folder) {
       changed.push({ seen: { loc, fingerprint, verifiedMs, newestMs: newest.mtimeMs }, row });
+      // name:size:mtime[:ctime] after the folder's part; names hold no ":" only by habit.
+      for (const part of fingerprint.split("|").slice(1)) knownBytes += Number(part.split(":")[1]) || 0;
+    }
   }
 }
