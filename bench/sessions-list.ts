@@ -55,7 +55,12 @@ export async function bundleCli(out: string): Promise<string> {
   });
   // The native packages stay external: found through a link to the checkout's node_modules when `out` is
   // outside it (`bench:scale --out`).
-  if (!existsSync(join(out, "node_modules"))) symlinkSync(join(root, "node_modules"), join(out, "node_modules"));
+  // A link left by another checkout, since removed, leads nowhere: replaced.
+  const link = join(out, "node_modules");
+  if (!existsSync(link)) {
+    rmSync(link, { force: true });
+    symlinkSync(join(root, "node_modules"), link);
+  }
   const file = join(out, "oda-admin.mjs");
   writeFileSync(
     file,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { requireRoot } from "../roots";
+import { restoreIndexes } from "./deferred-indexes";
 import { SORT_INDEXES } from "./list-order";
 import type { Db } from "./per-connection";
 import { SCHEMA } from "./schema";
@@ -143,7 +144,9 @@ function openExisting(path: string, logDir: string): Db | string {
  */
 function addSortIndexes(db: Db): void {
   try {
-    db.exec(SORT_INDEXES);
+    // Those a first build dropped and did not make again (it stopped half-way: `deferred-indexes.ts`) first;
+    // none while that build still runs: it makes them at its end.
+    if (restoreIndexes(db, true)) db.exec(SORT_INDEXES);
   } catch (error) {
     console.error("oda-admin: the chat list's sort indexes could not be added yet:", error);
   }

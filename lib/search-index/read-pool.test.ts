@@ -119,7 +119,7 @@ describe("reading chats on reader threads", () => {
     );
     await w.writeSave(await w.encodeSave(lines), null);
     await w.close();
-    const [changed] = (await scanChanges(handleOf(roots().state, logs).db, logs)).changed;
+    const changed = (await scanChanges(handleOf(roots().state, logs).db, logs)).changed.at(0);
     const { port1, port2 } = new MessageChannel();
     serveReads(port1, { limits: logLimits(), dictionary: null });
     let batches = 0;

@@ -2,9 +2,10 @@ import { availableParallelism } from "node:os";
 import { isSystemError, systemErrorPath, systemErrorSentence } from "../fs/system-error";
 import { ChatMovedOn, ChatWrite } from "./chat-refresh";
 import { type Db, type IndexHandle, isCorruption, readMeta, rebuildIndex, writeMeta } from "./db";
+import { deferIndexes, restoreIndexes } from "./deferred-indexes";
 import type { ReadMessage, ReadTask } from "./read-messages";
 import { readChats, type TaskList } from "./read-pool";
-import { type FolderChanges, readIndexedChat, scanChanges } from "./scan";
+import { type ChangedChat, type FolderChanges, readIndexedChat, scanChanges } from "./scan";
 import { TextCodec } from "./text-codec";
 import { deleteEntries, readDictionary, storeDictionary } from "./texts";
 import { deleteUsage } from "./usage";
@@ -18,7 +19,8 @@ import { deleteUsage } from "./usage";
  * event loop between chats. Chats are written in
  * transactions of about 8 MiB of text each (one per chat cost more than the
  * inserts; `BATCH_CHARS`), and a large refresh turns FTS5's merging off until its end, then
- * merges the index once.
+ * merges the index once; a first build also makes the chats' secondary indexes once at its end
+ * (`deferred-indexes.ts`).
  */
 
 /** Options for `refreshIndex`. */
@@ -93,16 +95,8 @@ const MAX_THREADS = 3;
  */
 const BULK_HASH_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of the changed chats' files known from their fingerprints (`name:size:mtime`; a new chat's is taken later). */
-function changedBytes(changes: FolderChanges): number {
-  let bytes = 0;
-  for (const { seen } of changes.changed)
-    for (const part of seen.fingerprint?.split("|").slice(1) ?? []) bytes += Number(part.split(":")[1]) || 0; // name:size:mtime[:ctime]; names hold no ":" only by habit
-  return bytes;
-}
-
 function defaultThreads(changes: FolderChanges): number {
-  if (changes.changed.length < THREADS_FROM_CHATS && changedBytes(changes) < THREADS_FROM_BYTES) return 0;
+  if (changes.changed.length < THREADS_FROM_CHATS && changes.knownBytes < THREADS_FROM_BYTES) return 0;
   // One per core, not per core but the writer's: profiled on 2 cores (10,000 chats), the writer was idle 60% of the
   // time waiting for its one reader, which was the bottleneck; a second reader overlaps it.
   return Math.max(1, Math.min(MAX_THREADS, availableParallelism()));
@@ -225,19 +219,29 @@ async function refreshOnce(
   const total = changes.changed.length;
   options.onProgress?.(0, total);
   const bulk = total >= BULK_CHATS && total * 5 >= changes.total;
+  // A first build's secondary indexes of the chats and usage rows made once at its end, not row by row. Only a
+  // first build's: nothing reads an index not yet built, while a built one serves the chat list's orders.
+  const deferred = bulk && readMeta(db, "refreshedAt") === null;
   if (bulk) {
     setFts(db, "automerge", 0);
     setFts(db, "hashsize", BULK_HASH_BYTES);
   }
+  if (deferred) deferIndexes(db);
   const batch = new WriteBatch(db);
   let done = 0;
   try {
     await readChanged();
   } catch (error) {
     batch.rollback();
+    try {
+      if (deferred) restoreIndexes(db);
+    } catch {
+      // A damaged file: the error that stopped the refresh is the one to report (its rebuild starts anew).
+    }
     throw error;
   }
   batch.commit();
+  if (deferred) restoreIndexes(db);
   if (bulk) {
     setFts(db, "automerge", DEFAULT_AUTOMERGE);
     setFts(db, "hashsize", DEFAULT_HASH_BYTES);
@@ -252,15 +256,17 @@ async function refreshOnce(
   if (!options.signal?.aborted) writeMeta(db, "refreshedAt", new Date().toISOString());
 
   async function readChanged(): Promise<void> {
-    // Each chat's task (and its index row, and its writer) made when it is handed to a reader, dropped when done.
+    // Each chat's task (its location, index row and writer) made when it is handed to a reader, dropped when done.
     const writes = new Map<number, ChatWrite | null>();
+    const inFlight = new Map<number, ChangedChat>();
     const tasks: TaskList = {
       length: changes.changed.length,
       at(i: number): ReadTask {
-        const { seen, row } = changes.changed[i] as FolderChanges["changed"][number];
-        const indexed = row ? readIndexedChat(db, row.cid) : null;
+        const change = changes.changed.at(i);
+        inFlight.set(i, change);
+        const indexed = change.row ? readIndexedChat(db, change.row.cid) : null;
         writes.set(i, new ChatWrite(db, indexed));
-        return { seen, row: indexed, compress, logDir: handle.logDir };
+        return { seen: change.seen, row: indexed, compress, logDir: handle.logDir };
       },
     };
     // The index's dictionary for small text blocks, or one made from the first entries this refresh writes.
@@ -291,13 +297,15 @@ async function refreshOnce(
           // A chat folder removed or replaced while it was read, or one the system would not give: the next
           // refresh sees it as it is then; the others go on.
           if (error && !isSystemError(error)) throw error;
-          const loc = changes.changed[i]?.seen.loc;
+          const change = inFlight.get(i);
+          inFlight.delete(i);
+          const loc = change?.seen.loc;
           const sentences = [...(found ?? [])];
           if (error && loc)
             sentences.push(systemErrorSentence(error as NodeJS.ErrnoException, systemErrorPath(error, loc.dir)));
           if (loc && sentences.length) unreadable.set(loc.id, sentences);
           else if (loc) unreadable.delete(loc.id);
-          if (changes.changed[i]?.row) result.changed++;
+          if (change?.row) result.changed++;
           else result.added++;
           const r = writes.get(i)?.done;
           writes.delete(i);

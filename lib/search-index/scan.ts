@@ -1,6 +1,7 @@
 import { readdirSync, type Stats, statSync } from "node:fs";
 import { sep } from "node:path";
-import { type ChatLocation, type Problem, walkLogFolder } from "../chats";
+import type { ChatLocation, Problem } from "../chats";
+import { scanLogFolder } from "../chats/folder";
 import { RACY_MS } from "../chats/stat-identity";
 import type { Db } from "./db";
 
@@ -43,10 +44,29 @@ export interface IndexedChat {
   indexed_at: string;
 }
 
+/** A chat new or changed since it was indexed (with the index's row when there is one). */
+export interface ChangedChat {
+  seen: SeenChat;
+  row: ScannedRow | null;
+}
+
+/**
+ * The changed chats, each made when asked for: a chat new to the index is kept as its place in the folder's
+ * walk (`scanLogFolder`), not as a location, so a first build of a million chats does not hold a million
+ * locations (about 0.4 KB each: 672 MiB at its peak) from its scan to its end.
+ */
+export interface ChangedChats {
+  length: number;
+  at(i: number): ChangedChat;
+}
+
 /** The changes between the folder and the index. */
 export interface FolderChanges {
-  /** Chats new or changed since they were indexed (with the index's row when there is one). */
-  changed: { seen: SeenChat; row: ScannedRow | null }[];
+  changed: ChangedChats;
+  /** Of `changed`, the chats new to the index. */
+  added: number;
+  /** Bytes of the changed chats' files known from their fingerprints (a new chat's is taken when it is read). */
+  knownBytes: number;
   /** Index rows of chats that are gone. */
   gone: ScannedRow[];
   /** Chats in the folder. */
@@ -181,25 +201,48 @@ const tick = () => new Promise<void>((done) => setImmediate(done));
  * a large folder is compared.
  */
 export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<FolderChanges> {
-  const walk = walkLogFolder(logDir);
+  const scan = scanLogFolder(logDir);
   const indexed = readIndexedChats(db);
-  const changed: FolderChanges["changed"] = [];
-  let n = 0;
-  for (const loc of walk.chats) {
-    if (++n % slice === 0) await tick();
+  // A new chat as its place in the walk; a changed one as what its scan found.
+  const changed: (number | ChangedChat)[] = [];
+  let added = 0;
+  let knownBytes = 0;
+  for (let from = 0; from < scan.total; from += slice) {
+    if (from) await tick();
+    const locs = scan.chatsAt(from, from + slice);
+    for (let k = 0; k < locs.length; k++) compare(locs[k] as ChatLocation, from + k);
+  }
+  const at = (i: number): ChangedChat => {
+    const c = changed[i] as number | ChangedChat;
+    if (typeof c !== "number") return c;
+    return { seen: { loc: scan.chatsAt(c, c + 1)[0] as ChatLocation, fingerprint: null }, row: null };
+  };
+  return {
+    changed: { length: changed.length, at },
+    added,
+    knownBytes,
+    gone: [...indexed.values()],
+    total: scan.total,
+    problems: scan.problems,
+  };
+
+  function compare(loc: ChatLocation, place: number): void {
     const row = indexed.get(loc.id) ?? null;
     indexed.delete(loc.id);
     if (!row) {
-      changed.push({ seen: { loc, fingerprint: null }, row });
-      continue;
+      changed.push(place);
+      added++;
+      return;
     }
     const verifiedMs = Date.now();
     const newest = { mtimeMs: 0 };
     const known = row.fingerprint.startsWith(RACY) ? row.fingerprint.slice(RACY.length) : row.fingerprint;
     const fingerprint = fingerprintChat(loc.dir, known, undefined, undefined, undefined, newest);
     // A racy chat's stored fingerprint is marked, so it is never equal: it is verified again.
-    if (row.fingerprint !== fingerprint || row.folder !== loc.folder)
+    if (row.fingerprint !== fingerprint || row.folder !== loc.folder) {
       changed.push({ seen: { loc, fingerprint, verifiedMs, newestMs: newest.mtimeMs }, row });
+      // name:size:mtime[:ctime] after the folder's part; names hold no ":" only by habit.
+      for (const part of fingerprint.split("|").slice(1)) knownBytes += Number(part.split(":")[1]) || 0;
+    }
   }
-  return { changed, gone: [...indexed.values()], total: walk.chats.length, problems: walk.problems };
 }

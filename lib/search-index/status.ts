@@ -75,7 +75,7 @@ async function scanFreshness(handle: IndexHandle): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
   const knownProblems = readMeta(handle.db, "folderProblems") ?? "[]";
   const changes = await scanChanges(handle.db, handle.logDir);
-  const added = changes.changed.filter((c) => !c.row).length;
+  const added = changes.added;
   const changed = changes.changed.length - added;
   const removed = changes.gone.length;
   // A folder name that stopped (or started) decoding changes no chat, but the list's folder problems.

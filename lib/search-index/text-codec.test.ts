@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createChat } from "../../test-support/chats/testing";
 import { tempIndexRoots } from "../../test-support/search-index/test-roots";
 import { handleOf, refreshIndex, searchChats } from ".";
+import { indexesDeferred } from "./deferred-indexes";
 import { decodeBlock } from "./text-codec";
 import { readDictionary, readTexts } from "./texts";
 
@@ -85,10 +86,24 @@ describe("a full build", () => {
     const { logs, state } = roots();
     // Enough chats for a bulk build (merges deferred to one at the end), written in several transactions.
     await shortChats(logs, 1100);
-    const result = await refreshIndex(state, logs, { threads: 0 });
+    const indexes = (s: string) =>
+      handleOf(s, logs).db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    // A new file's indexes, before any chat is in it.
+    const fresh = indexes(roots().state);
+    const deferred: boolean[] = [];
+    const result = await refreshIndex(state, logs, {
+      threads: 0,
+      onProgress: (done) => {
+        if (done === 550) deferred.push(indexesDeferred(handleOf(state, logs).db));
+      },
+    });
     expect(result.added).toBe(1100);
     const db = handleOf(state, logs).db;
     expect(db.pragma("auto_vacuum", { simple: true })).toBe(2);
     expect(db.pragma("freelist_count", { simple: true })).toBe(0);
+    // The chats' secondary indexes were made once at the end (deferred-indexes.ts), and every one is there.
+    expect(deferred).toEqual([true]);
+    expect(indexes(state)).toEqual(fresh);
+    expect(indexesDeferred(db)).toBe(false);
   });
 });

@@ -1,0 +1,44 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempFolder } from "../../test-support/test-temp";
+
+/**
+ * What a first build's scan holds per chat from its start to its end, measured as the slope between a small
+ * and a larger folder in child processes after full collections: about 0.4 KB when every new chat was kept
+ * as its location (id, folder, group, working folder, path: 672 MiB at the peak of a million-chat build),
+ * its folder name and its place in the walk now (`ChangedChats` in scan.ts).
+ */
+const PER_CHAT_BOUND = 120;
+const SMALL = 2_000;
+const LARGE = 12_000;
+
+function measure(n: number): { held: number; changed: number; added: number; last: string } {
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--expose-gc",
+      "--import",
+      join(import.meta.dirname, "../../scripts/node-shim/register.mjs"),
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "..", "..", "test-support", "search-index", "scan-memory-child.ts"),
+      tempFolder("oda-scan-memory-"),
+      String(n),
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  expect(child.status, child.stderr).toBe(0);
+  return JSON.parse(child.stdout);
+}
+
+describe("a first build's scan of the log folder", () => {
+  it("holds each new chat's place in the walk, not its location", () => {
+    const small = measure(SMALL);
+    const large = measure(LARGE);
+    expect(large).toMatchObject({ changed: LARGE, added: LARGE });
+    expect(large.last).toMatch(/^chat-\d+$/);
+    const perChat = (large.held - small.held) / (LARGE - SMALL);
+    expect(perChat, `${perChat.toFixed(0)} bytes of heap per chat`).toBeLessThan(PER_CHAT_BOUND);
+  }, 120_000);
+});
