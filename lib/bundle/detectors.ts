@@ -66,28 +66,26 @@ const T_IPV6 = 64;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isHex = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
-/** True when `count` runs of one to `most` characters passing `ok`, each followed by `sep`, begin at `at`. */
-function runs(text: string, at: number, count: number, most: number, ok: (c: number) => boolean, sep: number): boolean {
-  let i = at;
-  for (let r = 0; r < count; r++) {
+/** `\.\d{1,3}\.\d` at `at` (a `.`): one to three digits, a dot, a digit. */
+function ipv4Hint(text: string, at: number): boolean {
+  let i = at + 1;
+  while (isDigit(text.charCodeAt(i))) i++;
+  const digits = i - at - 1;
+  return digits >= 1 && digits <= 3 && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1));
+}
+
+/** `::|:h{1,4}:h{1,4}:h{1,4}:` at `at` (a `:`): a second colon, or three runs of one to four hex digits each ended by one. */
+function ipv6Hint(text: string, at: number): boolean {
+  let i = at + 1;
+  if (text.charCodeAt(i) === 58) return true;
+  for (let run = 0; run < 3; run++) {
     const from = i;
-    while (i < text.length && ok(text.charCodeAt(i))) i++;
-    if (i === from || i - from > most || text.charCodeAt(i) !== sep) return false;
+    while (isHex(text.charCodeAt(i))) i++;
+    if (i === from || i - from > 4 || text.charCodeAt(i) !== 58) return false;
     i++;
   }
   return true;
 }
-
-/** `\.\d{1,3}\.\d` at `at` (a `.`). */
-const ipv4Hint = (text: string, at: number) => runs(text, at + 1, 1, 3, isDigit, 46) && hasDigitAfter(text, at + 1);
-/** The first character after the run of digits from `at` and the `.` after it is a digit. */
-function hasDigitAfter(text: string, at: number): boolean {
-  let i = at;
-  while (isDigit(text.charCodeAt(i))) i++;
-  return isDigit(text.charCodeAt(i + 1));
-}
-/** `::|:h{1,4}:h{1,4}:h{1,4}:` at `at` (a `:`). */
-const ipv6Hint = (text: string, at: number) => text.charCodeAt(at + 1) === 58 || runs(text, at + 1, 3, 4, isHex, 58);
 
 /** An IPv6 address written out whole: eight groups, or six and an IPv4 tail (`1:2:3:4:5:6:1.2.3.4`). */
 function allGroups(v: string): boolean {
