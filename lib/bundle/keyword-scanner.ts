@@ -92,7 +92,7 @@ export class KeywordScanner {
     this.outWords = Int32Array.from(flat);
   }
 
-  /** Words found by the last `collect`, and where each starts (its first `hits` entries). */
+  /** Words found by the last `collect` (or `collectBytes`), and where each starts: as many entries as it returned. */
   hitWords = new Int32Array(64);
   hitStarts = new Int32Array(64);
 
