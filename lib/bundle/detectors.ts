@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { secretRules } from "./gitleaks";
+import { KeywordScanner } from "./keyword-scanner";
 
 /**
  * What a support bundle replaces, kind by kind (issue 14, Redaction). Each
@@ -48,14 +49,44 @@ const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]*\d)/g;
 const VERSION_BEFORE = /(?:\b(?:version|release|ver\.?|build)\s*:?\s*|\bv)$/i;
 // A run of hex and colons with a `::` or seven colons, proved by `net.isIPv6`.
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?![\w:])/g;
-// Cheap first looks: a kind's full patterns run only on text that passes its filter (most log lines pass none).
-// Each passes everything its kind can find. Literal searches and patterns that begin with a literal are
-// fast; on a 1 GB log these looks were most of a bundle's time.
-const hasHome = (t: string) => t.includes("/home/") || t.includes("Users");
-// Digits around two dots: a timestamp's `01.000Z` (on every log line) does not pass, any IPv4 address does.
-const IPV4_HINT = /\.\d{1,3}\.\d/;
-// `::`, or three groups between colons (an address without `::` has eight groups); not a time of day.
-const IPV6_HINT = /::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:/;
+// Cheap first looks: a kind's full patterns run only on a string where the one scan of it (`Triggers`) found
+// what every match of the kind holds (most log lines hold none). On a 1 GB log these looks were most of a
+// bundle's time when each was a search of its own.
+const T_KEYWORD = 1;
+const T_HOMES = 2;
+/** `/home/`, or `users` (of `/Users/` and `C:\Users\`), in either case: every HOME_SHAPE match holds one. */
+const T_HOME_SHAPE = 4;
+const T_EMAIL = 8;
+const T_HOST = 16;
+/** `.` and a digit: where `\.\d{1,3}\.\d` may start, which every IPv4 address holds and a timestamp's `01.000Z` does not. */
+const T_IPV4 = 32;
+/** `::`, or `:` and a hex digit: where `:h{1,4}:h{1,4}:h{1,4}:` may start (an address without `::` has eight groups). */
+const T_IPV6 = 64;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/** `\.\d{1,3}\.\d` at `at` (a `.`): one to three digits, a dot, a digit. */
+function ipv4Hint(text: string, at: number): boolean {
+  let i = at + 1;
+  while (isDigit(text.charCodeAt(i))) i++;
+  const digits = i - at - 1;
+  return digits >= 1 && digits <= 3 && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1));
+}
+
+/** `::|:h{1,4}:h{1,4}:h{1,4}:` at `at` (a `:`): a second colon, or three runs of one to four hex digits each ended by one. */
+function ipv6Hint(text: string, at: number): boolean {
+  let i = at + 1;
+  if (text.charCodeAt(i) === 58) return true;
+  for (let run = 0; run < 3; run++) {
+    const from = i;
+    while (isHex(text.charCodeAt(i))) i++;
+    if (i === from || i - from > 4 || text.charCodeAt(i) !== 58) return false;
+    i++;
+  }
+  return true;
+}
+
 /** An IPv6 address written out whole: eight groups, or six and an IPv4 tail (`1:2:3:4:5:6:1.2.3.4`). */
 function allGroups(v: string): boolean {
   const parts = v.split(":");
@@ -74,6 +105,13 @@ export class Detectors {
   /** Values learned private so far (see `learn`), and their pattern (rebuilt after a new one). */
   private readonly known = new Map<string, RedactKind>();
   private knownRe: RegExp | null | undefined = null;
+  /** One scan of each string for gitleaks' keywords and every kind's first look (the `T_` bits). */
+  private readonly scanner: KeywordScanner;
+  /** Each scanner word's `T_` bits, and its index among the rules' keywords (or -1). */
+  private readonly wordBits: Int32Array;
+  private readonly ruleWord: Int32Array;
+  /** Bits of the kinds whose words are not all ASCII (the scanner's alphabet): their patterns always run. */
+  private readonly always: number;
 
   constructor(
     ctx: DetectorContext,
@@ -92,42 +130,99 @@ export class Detectors {
       kinds.has("host") && hosts.length
         ? new RegExp(`(?<![A-Za-z0-9-])(?:${hosts.map(escapeRegExp).join("|")})(?![A-Za-z0-9-])`, "gi")
         : null;
+    const bits = new Map<string, number>();
+    let always = 0;
+    const add = (bit: number, list: readonly string[]) => {
+      for (const w of list) {
+        // A word past ASCII (`é` is found as `É` too): its kind's pattern runs on every string.
+        if (/[^\x00-\x7f]/.test(w)) always |= bit;
+        else bits.set(w.toLowerCase(), (bits.get(w.toLowerCase()) ?? 0) | bit);
+      }
+    };
+    if (this.keywords) add(T_KEYWORD, words);
+    if (this.homes) add(T_HOMES, homes);
+    if (this.hosts) add(T_HOST, hosts);
+    if (kinds.has("home")) add(T_HOME_SHAPE, ["/home/", "users"]);
+    if (kinds.has("email")) add(T_EMAIL, ["@"]);
+    if (kinds.has("ip")) {
+      add(
+        T_IPV4,
+        [..."0123456789"].map((d) => `.${d}`),
+      );
+      add(
+        T_IPV6,
+        [..."0123456789abcdef:"].map((h) => `:${h}`),
+      );
+    }
+    const rules = kinds.has("key") ? secretRules().words : [];
+    this.scanner = new KeywordScanner([...rules, ...bits.keys()]);
+    const ruleIndex = new Map(rules.map((w, i) => [w, i]));
+    this.wordBits = Int32Array.from(this.scanner.words, (w) => bits.get(w) ?? 0);
+    this.ruleWord = Int32Array.from(this.scanner.words, (w) => ruleIndex.get(w) ?? -1);
+    this.always = always;
   }
 
-  /** Every span of `text` that an enabled kind replaces, earliest first, overlaps resolved. */
-  find(text: string): Found[] {
+  /**
+   * Every span of `text` that an enabled kind replaces, earliest first, overlaps resolved. `bytes`: the text's
+   * own bytes, one a character (`KeywordScanner.collectBytes`), scanned in its place.
+   */
+  find(text: string, bytes?: Uint8Array): Found[] {
+    const n = bytes ? this.scanner.collectBytes(bytes) : this.scanner.collect(text);
+    const { hitWords, hitStarts } = this.scanner;
+    let seen = this.always;
+    for (let h = 0; h < n; h++) {
+      const bit = this.wordBits[hitWords[h] as number] as number;
+      if (bit === T_IPV4) {
+        if (!(seen & T_IPV4) && ipv4Hint(text, hitStarts[h] as number)) seen |= T_IPV4;
+      } else if (bit === T_IPV6) {
+        if (!(seen & T_IPV6) && ipv6Hint(text, hitStarts[h] as number)) seen |= T_IPV6;
+      } else seen |= bit;
+    }
+    return this.findWith(text, seen, n);
+  }
+
+  /** `find` with every kind's patterns run, whatever the first looks say (what `find` must equal: the tests). */
+  findEverywhere(text: string): Found[] {
+    return this.findWith(text, -1, -1);
+  }
+
+  /** The patterns of the kinds in `seen` run on `text`; `n` the scanner's hits in it (-1: the rules scan it). */
+  private findWith(text: string, seen: number, n: number): Found[] {
     const found: Found[] = [];
-    const { kinds } = this;
-    if (this.keywords)
+    const { kinds, scanner } = this;
+    if (this.keywords && seen & T_KEYWORD)
       for (const m of text.matchAll(this.keywords))
         push(found, "keyword", m.index, m.index + m[0].length, m[0].toLowerCase());
-    if (this.homes)
+    if (this.homes && seen & T_HOMES)
       for (const m of text.matchAll(this.homes)) push(found, "home", m.index, m.index + m[0].length, m[0]);
-    if (kinds.has("home") && hasHome(text)) {
+    if (kinds.has("home") && seen & T_HOME_SHAPE) {
       for (const m of text.matchAll(HOME_SHAPE)) {
         if (PLACEHOLDER.test(m[2] as string)) continue; // already redacted
         const start = m.index + (m[1] as string).length;
         push(found, "home", start, start + (m[2] as string).length, m[2] as string, m.index);
       }
     }
-    if (kinds.has("email") && text.includes("@"))
+    if (kinds.has("email") && seen & T_EMAIL)
       for (const m of text.matchAll(EMAIL)) push(found, "email", m.index, m.index + m[0].length, m[0].toLowerCase());
     // Keys, tokens and passwords: gitleaks' published rules (gitleaks.ts), never a list of our own.
-    if (kinds.has("key")) for (const f of secretRules().find(text)) push(found, "key", f.start, f.end, f.value, f.from);
-    if (kinds.has("ip")) {
-      if (IPV4_HINT.test(text))
-        for (const m of text.matchAll(IPV4))
-          if (isIPv4(m[0]) && !VERSION_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index)))
-            push(found, "ip", m.index, m.index + m[0].length, m[0]);
-      if (IPV6_HINT.test(text)) {
-        for (const m of text.matchAll(IPV6)) {
-          const v = m[0];
-          if (/[0-9A-Fa-f]/.test(v) && (v.includes("::") || allGroups(v)) && isIPv6(v))
-            push(found, "ip", m.index, m.index + v.length, v.toLowerCase());
-        }
+    if (kinds.has("key")) {
+      const rules = secretRules();
+      const keys = n < 0 ? rules.find(text) : rules.findAt(text, scanner.hitWords, scanner.hitStarts, n, this.ruleWord);
+      for (const f of keys) push(found, "key", f.start, f.end, f.value, f.from);
+    }
+    const ip = kinds.has("ip");
+    if (ip && seen & T_IPV4)
+      for (const m of text.matchAll(IPV4))
+        if (isIPv4(m[0]) && !VERSION_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index)))
+          push(found, "ip", m.index, m.index + m[0].length, m[0]);
+    if (ip && seen & T_IPV6) {
+      for (const m of text.matchAll(IPV6)) {
+        const v = m[0];
+        if (/[0-9A-Fa-f]/.test(v) && (v.includes("::") || allGroups(v)) && isIPv6(v))
+          push(found, "ip", m.index, m.index + v.length, v.toLowerCase());
       }
     }
-    if (this.hosts)
+    if (this.hosts && seen & T_HOST)
       for (const m of text.matchAll(this.hosts))
         push(found, "host", m.index, m.index + m[0].length, m[0].toLowerCase());
     const known = this.knownPattern();

@@ -1,3 +1,4 @@
+import { KeywordScanner } from "./keyword-scanner";
 import data from "./rules/gitleaks.json" with { type: "json" };
 
 /**
@@ -134,17 +135,36 @@ export class SecretRules {
     this.keywordRules = this.keywords.words.map((w) => this.byKeyword.get(w) ?? []);
   }
 
+  /** The rules' keywords, lower-case, as `findAt` numbers them. */
+  get words(): readonly string[] {
+    return this.keywords.words;
+  }
+
   /** Every secret the rules find in `text` (overlaps not yet resolved). */
   find(text: string): RuleFinding[] {
+    const n = this.keywords.collect(text);
+    return this.findAt(text, this.keywords.hitWords, this.keywords.hitStarts, n, null);
+  }
+
+  /**
+   * `find`, given where the keywords stand in `text` (`KeywordScanner.collect`'s first `n` hits): a bundle's
+   * detectors scan each string once for every kind. `wordOf` maps a hit's word to the rules' (`words`), or -1.
+   */
+  findAt(text: string, words: Int32Array, starts: Int32Array, n: number, wordOf: Int32Array | null): RuleFinding[] {
+    if (n === 0 && this.always.length === 0) return [];
     const run = new Map<Rule, number[]>();
     for (const rule of this.always) run.set(rule, []);
-    this.keywords.scan(text, (word, start) => {
+    for (let h = 0; h < n; h++) {
+      const word = wordOf ? (wordOf[words[h] as number] as number) : (words[h] as number);
+      if (word < 0) continue;
+      const start = starts[h] as number;
       for (const rule of this.keywordRules[word] as Rule[]) {
         const at = run.get(rule);
         if (at) at.push(start);
         else run.set(rule, [start]);
       }
-    });
+    }
+    if (run.size === 0) return [];
     const out: RuleFinding[] = [];
     for (const [rule, at] of run) {
       for (const m of matchesOf(rule, text, at)) {
@@ -195,12 +215,10 @@ function hasTopLevelBranch(source: string): boolean {
 }
 
 /** The rule's matches in `text`: everywhere, or (see `Rule.atKeyword`) starting at the keywords found. */
-function* matchesOf(rule: Rule, text: string, at: number[]): Generator<RegExpMatchArray> {
+function matchesOf(rule: Rule, text: string, at: number[]): RegExpExecArray[] {
   const sticky = rule.atKeyword;
-  if (!sticky) {
-    yield* text.matchAll(rule.re);
-    return;
-  }
+  if (!sticky) return [...text.matchAll(rule.re)];
+  const out: RegExpExecArray[] = [];
   let after = 0;
   // Keywords are reported by where they end: two that overlap (`hvs.`, `s.`) can come out of order.
   if (at.length > 1) at.sort((a, b) => a - b);
@@ -210,9 +228,10 @@ function* matchesOf(rule: Rule, text: string, at: number[]): Generator<RegExpMat
     const m = sticky.exec(text);
     if (m && m[0].length > 0) {
       after = p + m[0].length;
-      yield m;
+      out.push(m);
     }
   }
+  return out;
 }
 
 let shared: SecretRules | null = null;
@@ -221,120 +240,6 @@ let shared: SecretRules | null = null;
 export function secretRules(): SecretRules {
   shared ??= new SecretRules();
   return shared;
-}
-
-/**
- * Every place one of the rules' keywords occurs in a text, ASCII case
- * ignored, as gitleaks looks for them: one Aho-Corasick automaton over all
- * 244 of them, one table step per character. It replaces one alternation of
- * every keyword (about 36 MB/s on chat text, where `sk` stands in "risk" and
- * `token` in `input_tokens`), and it reports overlapping keywords too.
- */
-export class KeywordScanner {
-  /** The words, lower-case, in the order `scan` numbers them. */
-  readonly words: string[];
-  private readonly lengths: Int32Array;
-  /** Each ASCII code's symbol: its letter's lower case, or 0 for a character no word holds (and past ASCII). */
-  private readonly symbol: Uint8Array;
-  /** Symbols per state (the width of a row of `next`). */
-  private readonly width: number;
-  /**
-   * Next state for (state, symbol) at `state + symbol`, states numbered by their row's start; `~row` (negative)
-   * for a state where some word ends, so the scan's one look at a character is one load and one sign test.
-   */
-  private readonly next: Int32Array;
-  /** The words ending at each state (its own and those of its suffixes): `outWords[outStart[s]…outStart[s+1]]`. */
-  private readonly outStart: Int32Array;
-  private readonly outWords: Int32Array;
-
-  constructor(words: string[]) {
-    this.words = [...new Set(words.map((w) => w.toLowerCase()))].filter((w) => w.length > 0);
-    this.lengths = Int32Array.from(this.words, (w) => w.length);
-    this.symbol = new Uint8Array(128);
-    let symbols = 1;
-    for (const w of this.words)
-      for (const ch of w) {
-        const c = ch.charCodeAt(0);
-        if (c >= 128) throw new Error(`keyword "${w}" is not ASCII`);
-        if (!this.symbol[c]) {
-          this.symbol[c] = symbols++;
-          // A letter is found in either case.
-          if (c >= 97 && c <= 122) this.symbol[c - 32] = this.symbol[c] as number;
-        }
-      }
-    const width = symbols;
-    this.width = width;
-    const goto: Map<number, number>[] = [new Map()];
-    const ends: number[][] = [[]];
-    this.words.forEach((w, k) => {
-      let s = 0;
-      for (const ch of w) {
-        const c = this.symbol[ch.charCodeAt(0)] as number;
-        let t = goto[s]?.get(c);
-        if (t === undefined) {
-          t = goto.length;
-          goto.push(new Map());
-          ends.push([]);
-          goto[s]?.set(c, t);
-        }
-        s = t;
-      }
-      ends[s]?.push(k);
-    });
-    const n = goto.length;
-    const delta = new Int32Array(n * width);
-    const fail = new Int32Array(n);
-    // Breadth first: a state's failure (its longest proper suffix that is a state) is known before its children.
-    const queue: number[] = [];
-    for (let c = 1; c < width; c++) {
-      const t = goto[0]?.get(c) ?? 0;
-      delta[c] = t;
-      if (t) queue.push(t);
-    }
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q] as number;
-      ends[s]?.push(...(ends[fail[s] as number] ?? []));
-      for (let c = 1; c < width; c++) {
-        const t = goto[s]?.get(c);
-        if (t === undefined) delta[s * width + c] = delta[(fail[s] as number) * width + c] as number;
-        else {
-          fail[t] = delta[(fail[s] as number) * width + c] as number;
-          delta[s * width + c] = t;
-          queue.push(t);
-        }
-      }
-    }
-    this.next = delta.map((t) => (ends[t]?.length ? ~(t * width) : t * width));
-    this.outStart = new Int32Array(n + 1);
-    const flat: number[] = [];
-    for (let s = 0; s < n; s++) {
-      this.outStart[s] = flat.length;
-      flat.push(...(ends[s] ?? []));
-    }
-    this.outStart[n] = flat.length;
-    this.outWords = Int32Array.from(flat);
-  }
-
-  /** Calls `hit(word, start)` for every occurrence of every word in `text` (overlapping ones too), by where it ends. */
-  scan(text: string, hit: (word: number, start: number) => void): void {
-    const { next, symbol, outStart, outWords, lengths, width } = this;
-    let row = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      const t = next[row + (c < 128 ? (symbol[c] as number) : 0)] as number;
-      if (t >= 0) {
-        row = t;
-        continue;
-      }
-      row = ~t;
-      const s = row / width;
-      const to = outStart[s + 1] as number;
-      for (let j = outStart[s] as number; j < to; j++) {
-        const k = outWords[j] as number;
-        hit(k, i - (lengths[k] as number) + 1);
-      }
-    }
-  }
 }
 
 /**
@@ -409,3 +314,5 @@ function startsWithKeyword(source: string, keywords: string[]): boolean {
   const lits = leadingLiterals(source);
   return !!lits && lits.every((l) => keywords.some((k) => l.toLowerCase().startsWith(k.toLowerCase())));
 }
+
+export { KeywordScanner } from "./keyword-scanner";

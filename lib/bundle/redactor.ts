@@ -124,9 +124,12 @@ export class Redactor {
     return placeholder;
   }
 
-  /** True when `redactText` would change `text` (nothing is counted). */
-  touches(text: string): boolean {
-    return !this.off && text.length > 0 && (this.detectors.find(text).length > 0 || this.encodedTouches(text));
+  /**
+   * True when `redactText` would change `text` (nothing is counted). `bytes`: the text's bytes, when each is
+   * one of its characters (`Detectors.find`).
+   */
+  touches(text: string, bytes?: Uint8Array): boolean {
+    return !this.off && text.length > 0 && (this.detectors.find(text, bytes).length > 0 || this.encodedTouches(text));
   }
 
   /** The string with every secret replaced (the same string when there is none). */
