@@ -8,6 +8,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   truncateSync,
   utimesSync,
   writeFileSync,
@@ -266,6 +267,11 @@ describe("the listing's memory (sessions list with an admin state)", () => {
     // An absent file is "-" and never racy; a file where none was remembered is a change.
     expect(sameAndSettled(join(dir, "none"), "-", 0n)).toBe(true);
     expect(sameAndSettled(path, "-", mtime + RACY_NS + 1n)).toBe(false);
+    // A path that cannot be looked at (a link to itself: ELOOP) is not the same: the full rule reads it.
+    const loop = join(dir, "loop");
+    symlinkSync("loop", loop);
+    expect(sameAndSettled(loop, id, mtime + RACY_NS + 1n)).toBe(false);
+    expect(sameAndSettled(loop, "-", mtime + RACY_NS + 1n)).toBe(false);
   });
 });
 

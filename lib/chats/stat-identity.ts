@@ -22,10 +22,17 @@ export function identityNow(path: string): string {
 /**
  * True when the path's identity now is `expected` and the file was not modified within 2 seconds of
  * `verifiedNs` (or after it): what the listing's memory asks of each of a chat's three files, with one stat
- * and no string split (an absent file is `-`, never racy).
+ * and no string split (an absent file is `-`, never racy; a path that cannot be looked at is not the same).
  */
 export function sameAndSettled(path: string, expected: string, verifiedNs: bigint): boolean {
-  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  let st: BigIntStats | undefined;
+  try {
+    st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    // Not looked at (a link loop, a folder made unreadable since the walk): the full rule reads the chat and
+    // says what is wrong with it; the listing goes on.
+    return false;
+  }
   if (statIdentity(st) !== expected) return false;
   return !st || st.mtimeNs + RACY_NS < verifiedNs;
 }
