@@ -39,6 +39,7 @@ export type { RefreshJob, RefreshRunner } from "./jobs";
 export type { ProblemChatCount } from "./problem-count";
 export { checkQuery, MAX_QUERY_CHARS } from "./query-check";
 export type { RefreshOptions, RefreshResult } from "./refresh";
+export { CHECK_CANCELLED } from "./scan";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
 export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
 
@@ -114,9 +115,16 @@ export function readChatsFromIndex(
   return readRowsFrom(openIndex(state, logDir), options);
 }
 
-/** The folder check of `readChatsFromIndex` on its own (another thread's connection), never reused. */
-export function checkIndexFreshness(state: string | null, logDir: string): Promise<Freshness> {
-  return checkFreshnessOf(openIndex(state, logDir));
+/**
+ * The folder check of `readChatsFromIndex` on its own (another thread's connection), never reused; it stops
+ * with `checkCancelled()`'s error (`CHECK_CANCELLED`) once `cancelled` says nobody waits for it any more.
+ */
+export function checkIndexFreshness(
+  state: string | null,
+  logDir: string,
+  cancelled?: () => boolean,
+): Promise<Freshness> {
+  return checkFreshnessOf(openIndex(state, logDir), cancelled);
 }
 
 /**

@@ -195,12 +195,30 @@ export function readIndexedChat(db: Db, cid: number): IndexedChat | null {
 
 const tick = () => new Promise<void>((done) => setImmediate(done));
 
+/** How many chats are compared between two looks at `cancelled` (an `Atomics.load`, a few ns). */
+const CHATS_A_LOOK = 64;
+
+/** The sentence of a folder check stopped because nobody waits for it any more (its callers ignore it). */
+export const CHECK_CANCELLED = "The folder check was stopped: nobody waits for it any more.";
+
+/** The error a cancelled comparison ends with: named `AbortError`, as an aborted fetch's is. */
+export function checkCancelled(): Error {
+  return Object.assign(new Error(CHECK_CANCELLED), { name: "AbortError" });
+}
+
 /**
  * Compares the log folder with the index. The stats are done in slices,
  * yielding to the event loop between them, so a server keeps answering while
- * a large folder is compared.
+ * a large folder is compared. `cancelled` is looked at every few chats (the server's decode worker passes a
+ * flag its caller sets when nobody waits for the check any more): when it says so, the comparison ends with
+ * `checkCancelled()`'s error.
  */
-export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<FolderChanges> {
+export async function scanChanges(
+  db: Db,
+  logDir: string,
+  slice = 500,
+  cancelled: () => boolean = () => false,
+): Promise<FolderChanges> {
   const scan = scanLogFolder(logDir);
   const indexed = readIndexedChats(db);
   // A new chat as its place in the walk; a changed one as what its scan found.
@@ -210,7 +228,10 @@ export async function scanChanges(db: Db, logDir: string, slice = 500): Promise<
   for (let from = 0; from < scan.total; from += slice) {
     if (from) await tick();
     const locs = scan.chatsAt(from, from + slice);
-    for (let k = 0; k < locs.length; k++) compare(locs[k] as ChatLocation, from + k);
+    for (let k = 0; k < locs.length; k++) {
+      if (k % CHATS_A_LOOK === 0 && cancelled()) throw checkCancelled();
+      compare(locs[k] as ChatLocation, from + k);
+    }
   }
   const at = (i: number): ChangedChat => {
     const c = changed[i] as number | ChangedChat;

@@ -54,7 +54,7 @@ const FRESHNESS_REUSE_MS = 3000;
  */
 export async function checkFreshness(
   handle: IndexHandle,
-  options: { reuse?: boolean; scan?: () => Promise<Freshness> } = {},
+  options: { reuse?: boolean; scan?: () => Promise<Freshness>; cancelled?: () => boolean } = {},
 ): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
   const known = recent.get(handle);
@@ -65,16 +65,16 @@ export async function checkFreshness(
     Date.now() - known.at < FRESHNESS_REUSE_MS
   )
     return known.freshness;
-  const freshness = await (options.scan ? options.scan() : scanFreshness(handle));
+  const freshness = await (options.scan ? options.scan() : scanFreshness(handle, options.cancelled));
   recent.set(handle, { at: Date.now(), refreshedAt, freshness });
   return freshness;
 }
 
 /** Scans the folder; what it compares with (meta and every chat's fingerprint) is read before its first await. */
-async function scanFreshness(handle: IndexHandle): Promise<Freshness> {
+async function scanFreshness(handle: IndexHandle, cancelled?: () => boolean): Promise<Freshness> {
   const refreshedAt = readMeta(handle.db, "refreshedAt");
   const knownProblems = readMeta(handle.db, "folderProblems") ?? "[]";
-  const changes = await scanChanges(handle.db, handle.logDir);
+  const changes = await scanChanges(handle.db, handle.logDir, undefined, cancelled);
   const added = changes.added;
   const changed = changes.changed.length - added;
   const removed = changes.gone.length;
@@ -260,10 +260,11 @@ export async function listChatsFromIndex(
  * The folder check of `readChatsFromIndex`, for a thread of its own (the
  * server's decode worker). Its connection may see a refresh that ended after
  * the rows were read; `readChatsFromIndex` compares `refreshedAt` (rows older
- * than the index are not fresh, whatever the folder says).
+ * than the index are not fresh, whatever the folder says). With `cancelled`, the walk looks at it every few
+ * chats and ends with `checkCancelled()`'s error once it says nobody waits any more (`scan.ts`).
  */
-export function checkIndexFreshness(handle: IndexHandle): Promise<Freshness> {
-  return checkFreshness(handle, { reuse: false });
+export function checkIndexFreshness(handle: IndexHandle, cancelled?: () => boolean): Promise<Freshness> {
+  return checkFreshness(handle, { reuse: false, ...(cancelled ? { cancelled } : {}) });
 }
 
 /**

@@ -45,4 +45,26 @@ describe("ndjsonRead: a streamed read as NDJSON", () => {
     await reader.cancel();
     expect(ended).toBe(true);
   });
+
+  it("aborts the read's signal when the client goes away while the generator waits inside (issue 28)", async () => {
+    let left: AbortSignal | null = null;
+    async function* waiting(signal: AbortSignal) {
+      left = signal;
+      yield { i: 0 };
+      // Waits for what only the signal can stop (the chat list's folder check).
+      await new Promise((stop) => signal.addEventListener("abort", stop));
+    }
+    const response = ndjsonRead(new Request("http://x/api/chats"), (_ctx, signal) => waiting(signal), {
+      unexpected: "x",
+      what: "x",
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const pending = reader.read();
+    pending.catch(() => {});
+    await new Promise((r) => setImmediate(r));
+    expect(left!.aborted).toBe(false);
+    await reader.cancel();
+    expect(left!.aborted).toBe(true);
+  });
 });

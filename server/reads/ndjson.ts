@@ -20,19 +20,22 @@ export interface StreamFailure {
 /**
  * A streamed read as NDJSON, one JSON document a line, made from the request's source (`make`). Each
  * document is read from `make`'s generator only when the client takes the one before (so a slow page holds
- * no queue on the server), and a client that goes away ends the generator, which stops its reading. A
+ * no queue on the server), and a client that goes away ends the generator, which stops its reading. It
+ * also aborts `make`'s `left` signal at once: a generator waiting inside (the chat list for its folder check)
+ * is ended only at its next `yield`, so what it waits for is stopped through the signal (issue 28). A
  * source that cannot be resolved (a closed bundle) answers 404; a failure while streaming ends the stream
  * with `{"error": {"code": …, "message": "<sentence>"}}`, the shape of an action's refusal.
  */
 export function ndjsonRead(
   request: Request,
-  make: (ctx: SourceContext) => AsyncGenerator<unknown>,
+  make: (ctx: SourceContext, left: AbortSignal) => AsyncGenerator<unknown>,
   failure: StreamFailure,
 ): Response {
   const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+  const left = new AbortController();
   let items: AsyncGenerator<unknown>;
   try {
-    items = make(routeSource(request));
+    items = make(routeSource(request), left.signal);
   } catch (thrown) {
     return new Response(line({ error: errorBody(systemErrorAsOda(thrown), failure.unexpected) }), {
       status: 404,
@@ -48,9 +51,12 @@ export function ndjsonRead(
         // request waited for its end (16 s at 100,000 chats on a loaded machine).
         await turn();
         const next = await items.next();
+        // The client went away while this document was made: the stream is closed already.
+        if (left.signal.aborted) return;
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(line(next.value)));
       } catch (thrown) {
+        if (left.signal.aborted) return;
         const error = systemErrorAsOda(thrown);
         if (!isOdaError(error)) console.error(`oda-admin: ${failure.what} failed:`, error);
         controller.enqueue(encoder.encode(line({ error: errorBody(error, failure.unexpected) })));
@@ -58,6 +64,7 @@ export function ndjsonRead(
       }
     },
     async cancel() {
+      left.abort();
       await items.return(undefined);
     },
   });

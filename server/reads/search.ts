@@ -63,7 +63,7 @@ export async function readIndexStatus(ctx: SourceContext, refresh: "when-stale" 
   const { logs, state } = indexRoots(ctx);
   // The folder check (a walk of every chat folder) on the decode worker: on this thread it held every other
   // request, the search's own results too, for seconds at 100,000 chats.
-  const status = await indexStatus(state, logs, () => folderCheck(state, logs));
+  const status = await indexStatus(state, logs, () => folderCheck(null, state, logs));
   const stale = !status.freshness.fresh && !status.job.running && !status.job.error;
   if (refresh === "now" || stale) {
     // Only a refresh reads the logs, and judges them against the folder's form.

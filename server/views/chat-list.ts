@@ -88,11 +88,13 @@ function readIndex(
   logDir: string,
   compress: boolean,
   order: ChatSort | undefined,
+  left: AbortSignal,
 ): { rows: IndexedChatRows | null; source: ChatListSource } | null {
   if (!state) return null;
   try {
     // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
-    const check = () => folderCheck(state, logDir);
+    // It stops when the list's stream ends before its verdict (`left`: the client went away) and no other caller waits.
+    const check = () => folderCheck(left, state, logDir);
     const rows = readChatsFromIndex(state, logDir, { compress, check, ...(order ? { order } : {}) });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);
@@ -164,6 +166,27 @@ export async function* streamChatList(
   batchSize = 200,
   order?: ChatSort,
   rowsATurn = ROWS_A_TURN,
+  gone?: AbortSignal,
+): AsyncGenerator<ChatListBatch> {
+  // The client went away (`gone`, from `ndjsonRead`: this generator, waiting for the verdict, is returned only
+  // at its next yield) or the stream was ended early: the folder check stops unless another caller waits (issue 28).
+  const left = new AbortController();
+  const leave = () => left.abort();
+  gone?.addEventListener("abort", leave, { once: true });
+  try {
+    yield* listBatches(ctx, batchSize, order, rowsATurn, left.signal);
+  } finally {
+    gone?.removeEventListener("abort", leave);
+    left.abort();
+  }
+}
+
+async function* listBatches(
+  ctx: SourceContext,
+  batchSize: number,
+  order: ChatSort | undefined,
+  rowsATurn: number,
+  left: AbortSignal,
 ): AsyncGenerator<ChatListBatch> {
   const folder = logFolder(ctx);
   if (!folder) {
@@ -174,7 +197,7 @@ export async function* streamChatList(
   const state = ctx.roots.state;
   // Each chat's count of marks and notes (issue 29), shown as a marker on its row.
   const notes = state ? noteCounts(state) : new Map<string, number>();
-  const index = readIndex(state, logDir, compress, order);
+  const index = readIndex(state, logDir, compress, order, left);
   if (!index?.rows) {
     let first = true;
     for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
@@ -206,9 +229,11 @@ export async function* streamChatList(
     };
   }
   const freshness = await index.rows.freshness.catch((error: unknown) => {
-    console.error("oda-admin: the chat list could not check the search index:", error);
+    if (!left.aborted) console.error("oda-admin: the chat list could not check the search index:", error);
     return { fresh: false, sentence: INDEX_UNUSABLE };
   });
+  // Nobody reads on (the check was stopped for that): no refresh is started for a list nobody sees.
+  if (left.aborted) return;
   if (freshness.fresh) {
     yield {
       rows: [],

@@ -35,7 +35,7 @@ export function chatsGlanceFromIndex(ctx: SourceContext): ChatsGlanceFromIndex |
     const glance = indexGlance(handle);
     // An index refreshed under the other form judged every log against it: its problems are not this folder's.
     if (!glance.built || readMeta(handle.db, "compress") !== String(folder.compress)) return null;
-    const recounted = folderCheck(state, folder.logDir).then(async (f) => {
+    const recounted = folderCheck(null, state, folder.logDir).then(async (f) => {
       if (f.fresh && f.refreshedAt === glance.refreshedAt) return null;
       try {
         const job = await startIndexRefresh(state, folder.logDir, {

@@ -5,37 +5,83 @@
  * most one more is made. The chat list, Home and the search page's status each ask for the index's folder
  * check, a walk of every chat folder (seconds of a thread at 100,000 chats); a page's polling asks again
  * every few seconds.
+ *
+ * A caller passes the signal of its request (or `null`: it never abandons). A read counts the callers still
+ * waiting for it; when the last one's signal aborts, the read's own signal aborts (the worker stops its walk),
+ * and a read not yet started is never started: nobody would see its answer (issue 28).
  */
+
+/** One read, running or waiting to start, and how many of its callers still wait for it. */
+interface Read<T> {
+  promise: Promise<T>;
+  waiting: number;
+  controller: AbortController;
+  settled: boolean;
+}
+
 export function coalesced<A extends unknown[], T>(
   keyOf: (...args: A) => string,
-  run: (...args: A) => Promise<T>,
-): (...args: A) => Promise<T> {
-  const running = new Map<string, Promise<T>>();
-  const next = new Map<string, Promise<T>>();
-  const start = (key: string, args: A): Promise<T> => {
-    const read = run(...args);
-    running.set(key, read);
-    const settled = () => {
-      if (running.get(key) === read) running.delete(key);
+  run: (signal: AbortSignal, ...args: A) => Promise<T>,
+): (signal: AbortSignal | null, ...args: A) => Promise<T> {
+  const running = new Map<string, Read<T>>();
+  const next = new Map<string, Read<T>>();
+  const made = (key: string, promise: (r: Read<T>) => Promise<T>): Read<T> => {
+    const r: Read<T> = {
+      promise: Promise.resolve() as Promise<T>,
+      waiting: 0,
+      controller: new AbortController(),
+      settled: false,
     };
-    read.then(settled, settled);
-    return read;
+    r.promise = promise(r);
+    const settled = () => {
+      r.settled = true;
+      if (running.get(key) === r) running.delete(key);
+    };
+    r.promise.then(settled, settled);
+    return r;
   };
-  return (...args: A) => {
+  const start = (key: string, args: A, r: Read<T>): Promise<T> => {
+    running.set(key, r);
+    return run(r.controller.signal, ...args);
+  };
+  const join = (key: string, r: Read<T>, signal: AbortSignal | null): Promise<T> => {
+    r.waiting++;
+    if (!signal) return r.promise;
+    const leave = () => {
+      if (r.settled || --r.waiting > 0) return;
+      // Nobody waits: a read not started is dropped (a later call makes another), a running one is told to stop.
+      if (next.get(key) === r) next.delete(key);
+      r.controller.abort();
+    };
+    signal.addEventListener("abort", leave, { once: true });
+    const off = () => signal.removeEventListener("abort", leave);
+    r.promise.then(off, off);
+    return r.promise;
+  };
+  return (signal, ...args) => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const key = keyOf(...args);
     const queued = next.get(key);
-    if (queued) return queued;
+    if (queued) return join(key, queued, signal);
     const current = running.get(key);
-    if (!current) return start(key, args);
-    const after = current.then(
+    if (!current)
+      return join(
+        key,
+        made(key, (r) => start(key, args, r)),
+        signal,
+      );
+    const after = current.promise.then(
       () => undefined,
       () => undefined,
     );
-    const mine = after.then(() => {
-      next.delete(key);
-      return start(key, args);
-    });
+    const mine = made(key, (r) =>
+      after.then(() => {
+        if (next.get(key) === r) next.delete(key);
+        if (r.controller.signal.aborted) throw r.controller.signal.reason;
+        return start(key, args, r);
+      }),
+    );
     next.set(key, mine);
-    return mine;
+    return join(key, mine, signal);
   };
 }

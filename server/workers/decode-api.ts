@@ -19,9 +19,12 @@ export interface DoctorLogsStep extends DoctorProgress {
 export const decodeApi = {
   ...workerApi,
 
-  /** `lib/search-index`'s folder check, on this thread's own connection to the index. */
-  indexFreshness(state: string | null, logDir: string): Promise<Freshness> {
-    return checkIndexFreshness(state, logDir);
+  /**
+   * `lib/search-index`'s folder check, on this thread's own connection to the index; `cancelled` (the flag of
+   * `abandonableInWorker`) stops it when nobody waits for it any more.
+   */
+  indexFreshness(state: string | null, logDir: string, cancelled?: () => boolean): Promise<Freshness> {
+    return checkIndexFreshness(state, logDir, cancelled);
   },
 
   /**

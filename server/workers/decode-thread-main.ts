@@ -20,8 +20,12 @@ for (const problem of prepareWorker(workerData?.state ?? null)) console.error(`o
 const loopReport = process.env.ODA_LOOP_REPORT;
 if (loopReport) startThreadHeapReport(loopReport, workerData?.lane ?? "decode");
 
-/** A call; `pull` calls yield one item per `next` message (a download, paced by its reader). */
-type Call = { id: number; fn: keyof typeof decodeApi; args: unknown[]; pull?: boolean };
+/**
+ * A call; `pull` calls yield one item per `next` message (a download, paced by its reader). With `flag`
+ * (shared memory the caller sets to 1 when nobody waits any more), the function gets `cancelled` as its last
+ * argument: it looks at the flag during a synchronous walk, where no message could reach it.
+ */
+type Call = { id: number; fn: keyof typeof decodeApi; args: unknown[]; pull?: boolean; flag?: Int32Array };
 type Step = { id: number; next?: true; cancel?: true };
 
 const pulled = new Map<number, AsyncIterator<unknown>>();
@@ -55,9 +59,10 @@ async function step({ id, next, cancel }: Step): Promise<void> {
 
 port.on("message", async (message: Call | Step) => {
   if (!("fn" in message)) return step(message);
-  const { id, fn, args, pull } = message;
+  const { id, fn, args, pull, flag } = message;
   try {
-    const result: unknown = (decodeApi[fn] as (...a: unknown[]) => unknown)(...args);
+    const call = flag ? [...args, () => Atomics.load(flag, 0) !== 0] : args;
+    const result: unknown = (decodeApi[fn] as (...a: unknown[]) => unknown)(...call);
     if (pull) {
       pulled.set(id, (result as AsyncIterable<unknown>)[Symbol.asyncIterator]());
       return;

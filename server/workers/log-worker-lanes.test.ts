@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
  * a job went to, and what happens to a thread with no job left.
  */
 
-type Message = { id: number; fn?: string; next?: true; cancel?: true };
+type Message = { id: number; fn?: string; next?: true; cancel?: true; flag?: Int32Array };
 class FakeWorker extends EventEmitter {
   static made: FakeWorker[] = [];
   messages: Message[] = [];
@@ -41,7 +41,9 @@ const threadOf = (fn: string) =>
 vi.mock("node:worker_threads", () => ({ Worker: FakeWorker }));
 vi.mock("@/server/source/registry", () => ({ sources: () => ({ liveRoots: { state: null } }) }));
 
-const { inWorker, pullInWorker, runningLanes, setIdleEnd, warmLane } = await import("./log-worker");
+const { abandonableInWorker, inWorker, pullInWorker, runningLanes, setIdleEnd, warmLane } = await import(
+  "./log-worker"
+);
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -121,5 +123,19 @@ describe("the decode worker's lanes", () => {
     expect(thread.ended).toBe(false);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(thread.ended).toBe(true);
+  });
+
+  it("sets an abandoned folder check's shared flag when its signal aborts, and the thread's error ends it", async () => {
+    const left = new AbortController();
+    const check = abandonableInWorker(left.signal, "indexFreshness", null, "/logs");
+    const thread = threadOf("indexFreshness");
+    const flag = thread.messages.at(-1)?.flag as Int32Array;
+    expect(flag.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Atomics.load(flag, 0)).toBe(0);
+    left.abort();
+    // The thread's walk looks at this memory (`cancelled`), where no message could reach it.
+    expect(Atomics.load(flag, 0)).toBe(1);
+    thread.answer("indexFreshness", { error: { name: "AbortError", message: "stopped" } });
+    await expect(check).rejects.toThrow("stopped");
   });
 });

@@ -163,14 +163,20 @@ export function warmLane(lane: Lane): void {
   if (!t.jobs.size && !t.idle) endWhenIdle(t);
 }
 
-function post(fn: keyof Api, args: unknown[], job: Omit<Job, "fn">, pull = false): { id: number; t: Thread } {
+function post(
+  fn: keyof Api,
+  args: unknown[],
+  job: Omit<Job, "fn">,
+  pull = false,
+  flag?: Int32Array,
+): { id: number; t: Thread } {
   const id = state.next++;
   const t = thread(laneOf(fn));
   if (t.idle) clearTimeout(t.idle);
   t.idle = null;
   t.jobs.set(id, { ...job, fn });
   t.worker.ref();
-  t.worker.postMessage({ id, fn, args, pull });
+  t.worker.postMessage({ id, fn, args, pull, ...(flag ? { flag } : {}) });
   return { id, t };
 }
 
@@ -185,6 +191,47 @@ export function inWorker<K extends Exclude<keyof Api, Streaming>>(
 ): Promise<Awaited<ReturnType<Api[K]>>> {
   return new Promise((end, fail) => {
     post(fn, args, { push: () => {}, end: end as (value: unknown) => void, fail });
+  });
+}
+
+/** The reads that can be told nobody waits for them any more (their last argument there is `cancelled`). */
+type Cancellable = "indexFreshness";
+type Leading<P extends unknown[]> = P extends [...infer L, ((() => boolean) | undefined)?] ? L : P;
+
+/**
+ * `inWorker` for a read its callers may abandon (the folder check, issue 28): the thread gets a flag in shared
+ * memory with the job, and the read looks at it during its synchronous walk (`cancelled`, its last argument
+ * there). When `signal` aborts the flag is set, and the read ends with its cancellation error within a few
+ * chats (`lib/search-index/scan.ts`), leaving the thread to the reads someone waits for.
+ */
+export function abandonableInWorker<K extends Cancellable>(
+  signal: AbortSignal,
+  fn: K,
+  ...args: Leading<Parameters<Api[K]>>
+): Promise<Awaited<ReturnType<Api[K]>>> {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const tell = () => Atomics.store(flag, 0, 1);
+  if (signal.aborted) tell();
+  else signal.addEventListener("abort", tell, { once: true });
+  return new Promise((end, fail) => {
+    const done = () => signal.removeEventListener("abort", tell);
+    post(
+      fn,
+      args,
+      {
+        push: () => {},
+        end: (value) => {
+          done();
+          end(value as Awaited<ReturnType<Api[K]>>);
+        },
+        fail: (error) => {
+          done();
+          fail(error);
+        },
+      },
+      false,
+      flag,
+    );
   });
 }
 

@@ -22,10 +22,14 @@ export async function GET(request: Request): Promise<Response> {
   const size = Number.isInteger(asked) && asked >= 1 && asked <= 1000 ? asked : 100;
   const key = CHAT_SORT_KEYS.find((k) => k === params.get("sort"));
   const dir = params.get("dir") === "asc" ? "asc" : "desc";
-  return ndjsonRead(request, (ctx) => encoded(streamChatList(ctx, size, key ? { key, dir } : undefined)), {
-    unexpected: "The chat list could not be read; run oda-admin doctor.",
-    what: "the chat list",
-  });
+  return ndjsonRead(
+    request,
+    (ctx, left) => encoded(streamChatList(ctx, size, key ? { key, dir } : undefined, undefined, left)),
+    {
+      unexpected: "The chat list could not be read; run oda-admin doctor.",
+      what: "the chat list",
+    },
+  );
 }
 
 /** The list's batches in their wire form, one encoder (and table of strings) for the response. */
