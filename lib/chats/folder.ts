@@ -3,6 +3,7 @@ import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { noChatSentence } from "./chat-words";
+import { duplicateNames, type FolderCopy } from "./folder-duplicates";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -68,6 +69,10 @@ interface ScannedGroup {
   dir: string;
   cwd: string | null;
   names: string[];
+  /** Where its chats' problems go among the walk's (after its listing's refusals). */
+  at: number;
+  /** Its names that do not decode, each with the number of names kept before it. */
+  bad: { before: number; problem: Problem }[];
 }
 
 /**
@@ -76,21 +81,21 @@ interface ScannedGroup {
  * a chat; a chat id found in two places is refused, naming both paths. Links
  * that stay inside the log folder are followed; one that leads outside, loops
  * or leads nowhere, and anything but a folder at these two levels, is a problem.
- * Only the names are kept (and each id's group): 100,000 chats as location
- * objects would hold the heap for a whole listing; `chatsAt` makes a batch's.
+ * Only the names are kept: 100,000 chats as location objects would hold the heap
+ * for a whole listing; `chatsAt` makes a batch's. Chats stored twice are found
+ * after the walk from the sorted names (`duplicateNames`), not with a map of
+ * every id, and their problems put where the walk met them.
  */
 export function scanLogFolder(logDir: string): FolderScan {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
   const root = realLogRoot(logDir);
-  const problems: Problem[] = [];
+  const walked: Problem[] = [];
   const groups: ScannedGroup[] = [];
-  const groupOf = new Map<string, ScannedGroup>();
-  const refused = new Set<string>();
-  for (const group of subfolders(logDir, root, problems, true)) {
+  for (const group of subfolders(logDir, root, walked, true)) {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
-      problems.push(
+      walked.push(
         problemAt(
           "name",
           groupDir,
@@ -99,33 +104,25 @@ export function scanLogFolder(logDir: string): FolderScan {
       );
       continue;
     }
-    const scanned: ScannedGroup = { group, dir: groupDir, cwd: parsed.cwd, names: [] };
-    groups.push(scanned);
-    for (const name of subfolders(groupDir, root, problems)) {
-      const dir = `${groupDir}${sep}${name}`;
-      const id = decodeName(name);
-      if (id === null) {
-        problems.push(problemAt("name", dir, `The folder name "${name}" does not decode to a chat id.`));
-        continue;
-      }
-      const seen = groupOf.get(id);
-      if (seen) {
-        const first = `${seen.dir}${sep}${encodeName(id)}`;
-        problems.push(
-          problemAt("duplicate", dir, duplicateSentence(id, first, dir), { paths: [first, dir], chat: id }),
+    const names: string[] = [];
+    const bad: ScannedGroup["bad"] = [];
+    for (const name of subfolders(groupDir, root, walked)) {
+      if (decodeName(name) === null) {
+        const problem = problemAt(
+          "name",
+          `${groupDir}${sep}${name}`,
+          `The folder name "${name}" does not decode to a chat id.`,
         );
-        refused.add(id);
-        continue;
-      }
-      groupOf.set(id, scanned);
-      scanned.names.push(name);
+        bad.push({ before: names.length, problem });
+      } else names.push(name);
     }
+    groups.push({ group, dir: groupDir, cwd: parsed.cwd, names, at: walked.length, bad });
   }
-  groupOf.clear();
+  const { problems, refused } = placeProblems(groups, walked);
   const starts: number[] = [];
   let total = 0;
   for (const g of groups) {
-    if (refused.size) g.names = g.names.filter((name) => !refused.has(decodeName(name) as string));
+    if (refused.size) g.names = g.names.filter((name) => !refused.has(name));
     starts.push(total);
     total += g.names.length;
   }
@@ -143,6 +140,48 @@ export function scanLogFolder(logDir: string): FolderScan {
     return out;
   };
   return { total, problems, chatsAt };
+}
+
+/**
+ * The walk's problems in its order: each group's chats' problems (names that do not decode, and each later copy
+ * of a chat stored twice, naming the first) where the walk met them, after its listing's refusals. Also the
+ * names of the chats stored twice (one spelling per id: `decodeName`), refused in every group.
+ */
+function placeProblems(groups: ScannedGroup[], walked: Problem[]): { problems: Problem[]; refused: Set<string> } {
+  const refused = new Set<string>();
+  const dups: { index: number; problem: Problem }[][] = groups.map(() => []);
+  for (const copies of duplicateNames(groups.map((g) => g.names))) {
+    const [first, ...later] = copies as [FolderCopy, ...FolderCopy[]];
+    const name = (groups[first.group] as ScannedGroup).names[first.index] as string;
+    const id = decodeName(name) as string;
+    const firstDir = `${(groups[first.group] as ScannedGroup).dir}${sep}${name}`;
+    refused.add(name);
+    for (const c of later) {
+      const dir = `${(groups[c.group] as ScannedGroup).dir}${sep}${name}`;
+      const problem = problemAt("duplicate", dir, duplicateSentence(id, firstDir, dir), {
+        paths: [firstDir, dir],
+        chat: id,
+      });
+      (dups[c.group] as { index: number; problem: Problem }[]).push({ index: c.index, problem });
+    }
+  }
+  const problems: Problem[] = [];
+  let done = 0;
+  groups.forEach((g, gi) => {
+    for (; done < g.at; done++) problems.push(walked[done] as Problem);
+    // A name that does not decode comes before the kept name it was listed before; both lists are in list order.
+    const d = (dups[gi] as { index: number; problem: Problem }[]).sort((a, b) => a.index - b.index);
+    let b = 0;
+    for (const { index, problem } of d) {
+      for (; b < g.bad.length && (g.bad[b] as ScannedGroup["bad"][number]).before <= index; b++)
+        problems.push((g.bad[b] as ScannedGroup["bad"][number]).problem);
+      problems.push(problem);
+    }
+    for (; b < g.bad.length; b++) problems.push((g.bad[b] as ScannedGroup["bad"][number]).problem);
+    g.bad = [];
+  });
+  for (; done < walked.length; done++) problems.push(walked[done] as Problem);
+  return { problems, refused };
 }
 
 /** Every chat of a log folder at once, and the folder-level problems (see `scanLogFolder`). */

@@ -1,0 +1,77 @@
+/**
+ * The chats a folder walk found in more than one group (`docs/file-contract.md`, Chat logs > Layout: a chat id
+ * is in one folder only), found after the walk from the groups' sorted names, with no map of every id.
+ * A chat id has one spelling as a folder name (`decodeName` refuses any other), so one id in two groups is
+ * one name in two groups' lists; each list is sorted (`listFolders`), so a merge of the lists meets a name's
+ * copies one after another. It holds one slot per group, not one per chat: at a million chats the walk's
+ * map of ids (a hash table of a million entries, copied as it grew) was most of its peak.
+ */
+
+/** One copy of a chat stored in several groups: the group's place in the walk and the name's in its list. */
+export interface FolderCopy {
+  group: number;
+  index: number;
+}
+
+/**
+ * Every name found in two groups or more, each as its copies in the walk's order (the first copy is the one
+ * the others are reported against), the names in sorted order. `groups[g]` must be sorted (by code units,
+ * as `listFolders` sorts) and hold no name twice.
+ */
+export function duplicateNames(groups: readonly (readonly string[])[]): FolderCopy[][] {
+  const found: FolderCopy[][] = [];
+  if (groups.length < 2) return found;
+  // A binary heap of the groups not yet merged to their end, smallest head first (ties: the earlier group).
+  const at = new Int32Array(groups.length);
+  const heap: number[] = [];
+  const head = (g: number) => (groups[g] as readonly string[])[at[g] as number] as string;
+  const before = (a: number, b: number) => {
+    const ha = head(a);
+    const hb = head(b);
+    return ha < hb || (ha === hb && a < b);
+  };
+  const down = (from: number) => {
+    let i = from;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < heap.length && before(heap[l] as number, heap[least] as number)) least = l;
+      if (r < heap.length && before(heap[r] as number, heap[least] as number)) least = r;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least] as number, heap[i] as number];
+      i = least;
+    }
+  };
+  for (let g = 0; g < groups.length; g++) if ((groups[g] as readonly string[]).length) heap.push(g);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let last: string | undefined;
+  // The name's first copy, made an object only when a second one follows (a copy per chat would be garbage).
+  let firstGroup = -1;
+  let firstIndex = -1;
+  let copies: FolderCopy[] | null = null;
+  while (heap.length) {
+    const g = heap[0] as number;
+    const name = head(g);
+    if (name !== last) {
+      last = name;
+      firstGroup = g;
+      firstIndex = at[g] as number;
+      copies = null;
+    } else {
+      if (!copies) {
+        copies = [{ group: firstGroup, index: firstIndex }];
+        found.push(copies);
+      }
+      copies.push({ group: g, index: at[g] as number });
+    }
+    at[g] = (at[g] as number) + 1;
+    if ((at[g] as number) >= (groups[g] as readonly string[]).length) {
+      heap[0] = heap[heap.length - 1] as number;
+      heap.pop();
+    }
+    down(0);
+  }
+  // Equal heads leave the heap by group, so each name's copies are in the walk's order already.
+  return found;
+}
