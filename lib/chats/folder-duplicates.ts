@@ -15,16 +15,20 @@ export interface FolderCopy {
 
 /**
  * Every name found in two groups or more, each as its copies in the walk's order (the first copy is the one
- * the others are reported against), the names in sorted order. `groups[g]` must be sorted (by code units,
- * as `listFolders` sorts) and hold no name twice.
+ * the others are reported against), the names in sorted order. Group `g` has `counts[g]` names, `nameAt(g, i)`
+ * its `i`th: sorted (by code units, as `listFolders` sorts), none twice.
  */
-export function duplicateNames(groups: readonly (readonly string[])[]): FolderCopy[][] {
+export function duplicateNames(
+  counts: readonly number[],
+  nameAt: (group: number, index: number) => string,
+): FolderCopy[][] {
   const found: FolderCopy[][] = [];
-  if (groups.length < 2) return found;
+  if (counts.length < 2) return found;
   // A binary heap of the groups not yet merged to their end, smallest head first (ties: the earlier group).
-  const at = new Int32Array(groups.length);
+  const at = new Int32Array(counts.length);
+  const heads: string[] = counts.map((n, g) => (n ? nameAt(g, 0) : ""));
   const heap: number[] = [];
-  const head = (g: number) => (groups[g] as readonly string[])[at[g] as number] as string;
+  const head = (g: number) => heads[g] as string;
   const before = (a: number, b: number) => {
     const ha = head(a);
     const hb = head(b);
@@ -43,7 +47,7 @@ export function duplicateNames(groups: readonly (readonly string[])[]): FolderCo
       i = least;
     }
   };
-  for (let g = 0; g < groups.length; g++) if ((groups[g] as readonly string[]).length) heap.push(g);
+  for (let g = 0; g < counts.length; g++) if (counts[g]) heap.push(g);
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
   let last: string | undefined;
   // The name's first copy, made an object only when a second one follows (a copy per chat would be garbage).
@@ -66,10 +70,10 @@ export function duplicateNames(groups: readonly (readonly string[])[]): FolderCo
       copies.push({ group: g, index: at[g] as number });
     }
     at[g] = (at[g] as number) + 1;
-    if ((at[g] as number) >= (groups[g] as readonly string[]).length) {
+    if ((at[g] as number) >= (counts[g] as number)) {
       heap[0] = heap[heap.length - 1] as number;
       heap.pop();
-    }
+    } else heads[g] = nameAt(g, at[g] as number);
     down(0);
   }
   // Equal heads leave the heap by group, so each name's copies are in the walk's order already.

@@ -68,7 +68,9 @@ interface ScannedGroup {
   group: string;
   dir: string;
   cwd: string | null;
-  names: string[];
+  /** Its names joined by "/" (no name holds one), and where each ends: about 16 bytes a chat, not 40. */
+  packed: string;
+  ends: Uint32Array;
   /** Where its chats' problems go among the walk's (after its listing's refusals). */
   at: number;
   /** Its names that do not decode, each with the number of names kept before it. */
@@ -116,30 +118,49 @@ export function scanLogFolder(logDir: string): FolderScan {
         bad.push({ before: names.length, problem });
       } else names.push(name);
     }
-    groups.push({ group, dir: groupDir, cwd: parsed.cwd, names, at: walked.length, bad });
+    groups.push({ group, dir: groupDir, cwd: parsed.cwd, ...pack(names), at: walked.length, bad });
   }
   const { problems, refused } = placeProblems(groups, walked);
   const starts: number[] = [];
   let total = 0;
   for (const g of groups) {
-    if (refused.size) g.names = g.names.filter((name) => !refused.has(name));
+    if (refused.size) {
+      const names = Array.from({ length: g.ends.length }, (_, i) => nameAt(g, i)).filter((n) => !refused.has(n));
+      if (names.length < g.ends.length) Object.assign(g, pack(names));
+    }
     starts.push(total);
-    total += g.names.length;
+    total += g.ends.length;
   }
   const chatsAt = (from: number, to: number): ChatLocation[] => {
     const out: ChatLocation[] = [];
     let gi = 0;
     while (gi + 1 < groups.length && (starts[gi + 1] as number) <= from) gi++;
     for (let i = from; i < Math.min(to, total); i++) {
-      while (i - (starts[gi] as number) >= (groups[gi] as ScannedGroup).names.length) gi++;
+      while (i - (starts[gi] as number) >= (groups[gi] as ScannedGroup).ends.length) gi++;
       const g = groups[gi] as ScannedGroup;
-      const name = g.names[i - (starts[gi] as number)] as string;
+      const name = nameAt(g, i - (starts[gi] as number));
       const id = decodeName(name) as string;
       out.push({ id, folder: `${g.group}/${name}`, group: g.group, cwd: g.cwd, dir: `${g.dir}${sep}${name}`, root });
     }
     return out;
   };
   return { total, problems, chatsAt };
+}
+
+/** A group's names packed (see `ScannedGroup`). */
+function pack(names: string[]): { packed: string; ends: Uint32Array } {
+  const ends = new Uint32Array(names.length);
+  let end = -1;
+  for (let i = 0; i < names.length; i++) {
+    end += (names[i] as string).length + 1;
+    ends[i] = end;
+  }
+  return { packed: names.join("/"), ends };
+}
+
+/** A group's `i`th name. */
+function nameAt(g: ScannedGroup, i: number): string {
+  return g.packed.slice(i ? (g.ends[i - 1] as number) + 1 : 0, g.ends[i]);
 }
 
 /**
@@ -150,9 +171,10 @@ export function scanLogFolder(logDir: string): FolderScan {
 function placeProblems(groups: ScannedGroup[], walked: Problem[]): { problems: Problem[]; refused: Set<string> } {
   const refused = new Set<string>();
   const dups: { index: number; problem: Problem }[][] = groups.map(() => []);
-  for (const copies of duplicateNames(groups.map((g) => g.names))) {
+  const counts = groups.map((g) => g.ends.length);
+  for (const copies of duplicateNames(counts, (g, i) => nameAt(groups[g] as ScannedGroup, i))) {
     const [first, ...later] = copies as [FolderCopy, ...FolderCopy[]];
-    const name = (groups[first.group] as ScannedGroup).names[first.index] as string;
+    const name = nameAt(groups[first.group] as ScannedGroup, first.index);
     const id = decodeName(name) as string;
     const firstDir = `${(groups[first.group] as ScannedGroup).dir}${sep}${name}`;
     refused.add(name);
