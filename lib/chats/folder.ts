@@ -3,7 +3,7 @@ import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { noChatSentence } from "./chat-words";
-import { duplicateNames, type FolderCopy } from "./folder-duplicates";
+import { duplicateSentence, nameAt, pack, placeProblems, type ScannedGroup } from "./folder-duplicates";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -23,6 +23,7 @@ export interface ChatLocation {
   root: string;
 }
 
+export { duplicateSentence } from "./folder-duplicates";
 export type { Problem } from "./problem";
 
 /** The chats of a log folder and the folder-level problems, found by reading folder names only. */
@@ -61,20 +62,6 @@ export interface FolderScan {
   problems: Problem[];
   /** Chats `from` to `to` (excluded), in the walk's order. */
   chatsAt(from: number, to: number): ChatLocation[];
-}
-
-/** One group folder of a scan: its chat folders' names, sorted, the refused ones taken out after the walk. */
-interface ScannedGroup {
-  group: string;
-  dir: string;
-  cwd: string | null;
-  /** Its names joined by "/" (no name holds one), and where each ends: about 16 bytes a chat, not 40. */
-  packed: string;
-  ends: Uint32Array;
-  /** Where its chats' problems go among the walk's (after its listing's refusals). */
-  at: number;
-  /** Its names that do not decode, each with the number of names kept before it. */
-  bad: { before: number; problem: Problem }[];
 }
 
 /**
@@ -147,74 +134,10 @@ export function scanLogFolder(logDir: string): FolderScan {
   return { total, problems, chatsAt };
 }
 
-/** A group's names packed (see `ScannedGroup`). */
-function pack(names: string[]): { packed: string; ends: Uint32Array } {
-  const ends = new Uint32Array(names.length);
-  let end = -1;
-  for (let i = 0; i < names.length; i++) {
-    end += (names[i] as string).length + 1;
-    ends[i] = end;
-  }
-  return { packed: names.join("/"), ends };
-}
-
-/** A group's `i`th name. */
-function nameAt(g: ScannedGroup, i: number): string {
-  return g.packed.slice(i ? (g.ends[i - 1] as number) + 1 : 0, g.ends[i]);
-}
-
-/**
- * The walk's problems in its order: each group's chats' problems (names that do not decode, and each later copy
- * of a chat stored twice, naming the first) where the walk met them, after its listing's refusals. Also the
- * names of the chats stored twice (one spelling per id: `decodeName`), refused in every group.
- */
-function placeProblems(groups: ScannedGroup[], walked: Problem[]): { problems: Problem[]; refused: Set<string> } {
-  const refused = new Set<string>();
-  const dups: { index: number; problem: Problem }[][] = groups.map(() => []);
-  const counts = groups.map((g) => g.ends.length);
-  for (const copies of duplicateNames(counts, (g, i) => nameAt(groups[g] as ScannedGroup, i))) {
-    const [first, ...later] = copies as [FolderCopy, ...FolderCopy[]];
-    const name = nameAt(groups[first.group] as ScannedGroup, first.index);
-    const id = decodeName(name) as string;
-    const firstDir = `${(groups[first.group] as ScannedGroup).dir}${sep}${name}`;
-    refused.add(name);
-    for (const c of later) {
-      const dir = `${(groups[c.group] as ScannedGroup).dir}${sep}${name}`;
-      const problem = problemAt("duplicate", dir, duplicateSentence(id, firstDir, dir), {
-        paths: [firstDir, dir],
-        chat: id,
-      });
-      (dups[c.group] as { index: number; problem: Problem }[]).push({ index: c.index, problem });
-    }
-  }
-  const problems: Problem[] = [];
-  let done = 0;
-  groups.forEach((g, gi) => {
-    for (; done < g.at; done++) problems.push(walked[done] as Problem);
-    // A name that does not decode comes before the kept name it was listed before; both lists are in list order.
-    const d = (dups[gi] as { index: number; problem: Problem }[]).sort((a, b) => a.index - b.index);
-    let b = 0;
-    for (const { index, problem } of d) {
-      for (; b < g.bad.length && (g.bad[b] as ScannedGroup["bad"][number]).before <= index; b++)
-        problems.push((g.bad[b] as ScannedGroup["bad"][number]).problem);
-      problems.push(problem);
-    }
-    for (; b < g.bad.length; b++) problems.push((g.bad[b] as ScannedGroup["bad"][number]).problem);
-    g.bad = [];
-  });
-  for (; done < walked.length; done++) problems.push(walked[done] as Problem);
-  return { problems, refused };
-}
-
 /** Every chat of a log folder at once, and the folder-level problems (see `scanLogFolder`). */
 export function walkLogFolder(logDir: string): FolderWalk {
   const scan = scanLogFolder(logDir);
   return { chats: scan.chatsAt(0, scan.total), problems: scan.problems };
-}
-
-/** The sentence for a chat stored in two places. */
-export function duplicateSentence(id: string, first: string, second: string): string {
-  return `Chat "${id}" is stored in two places: ${first} and ${second}.`;
 }
 
 /**

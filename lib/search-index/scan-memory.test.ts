@@ -13,9 +13,10 @@ const PER_CHAT_BOUND = 120;
 /**
  * The most the folder's walk holds per chat while it walks (the heap as each folder is listed): about 80 bytes
  * with its map of every id (to catch a chat stored twice: most of the walk's peak at a million chats), about
- * 43 with the names only, chats stored twice found after the walk (`folder-duplicates.ts`).
+ * 43 with each name a string of its own and no map, about 6 with each group's names packed in one string (their
+ * ends are off the heap); chats stored twice are found after the walk (`folder-duplicates.ts`).
  */
-const WALK_PER_CHAT_BOUND = 60;
+const WALK_PER_CHAT_BOUND = 25;
 const SMALL = 2_000;
 const LARGE = 12_000;
 
