@@ -1,10 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test-support/chats/test-helpers";
-import { scanLogFolder } from "./folder";
+import { duplicateSentence, scanLogFolder } from "./folder";
 import { listAllChats } from "./list";
-import { encodeName, groupName } from "./names";
+import { decodeName, encodeName, groupName, parseGroupName } from "./names";
 
 /**
  * The folder walk keeps only names and makes a batch's locations when asked
@@ -82,4 +82,54 @@ describe("scanLogFolder", () => {
     expect(await ids(3)).toEqual(whole);
     expect(await ids(1)).toEqual(whole);
   });
+
+  it("reports chats stored twice and bad names in the order a walk with a map of ids met them", () => {
+    // Random groups sharing names, with names that do not decode between them and a file among the folders.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return (seed >>> 16) % n;
+    };
+    let files = 0;
+    for (let run = 0; run < 6; run++) {
+      const logs = tempDir();
+      const groups = ["_no-cwd", groupName("/srv/a"), groupName("/srv/b"), groupName("/x"), groupName("/é y")];
+      for (const group of groups.slice(0, 2 + next(4))) {
+        mkdirSync(join(logs, group));
+        for (let i = 0; i < 30; i++) {
+          const pick = next(40);
+          const name = pick < 3 ? `bad%z${pick}` : encodeName(pick === 3 ? "ü" : `c-${pick}`);
+          mkdirSync(join(logs, group, name), { recursive: true });
+        }
+        if (next(2)) writeFileSync(join(logs, group, "c-5.txt"), "");
+      }
+      const scan = scanLogFolder(logs);
+      expect(scan.problems.map((p) => (p.kind === "special" ? `special ${p.path}` : p.message))).toEqual(mapWalk(logs));
+      files += scan.problems.filter((p) => p.kind === "special").length;
+      expect(scan.problems.some((p) => p.kind === "duplicate")).toBe(true);
+    }
+    expect(files).toBeGreaterThan(0);
+  });
 });
+
+/** The problems' sentences as the walk made them with a map of every id (session 38's), for folders of folders. */
+function mapWalk(logs: string): string[] {
+  const out: string[] = [];
+  const firstDir = new Map<string, string>();
+  const sorted = (dir: string) => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const g of sorted(logs)) {
+    if (!parseGroupName(g.name)) continue;
+    const groupDir = join(logs, g.name);
+    const entries = sorted(groupDir);
+    for (const e of entries) if (!e.isDirectory()) out.push(`special ${join(groupDir, e.name)}`);
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const dir = `${groupDir}${sep}${e.name}`;
+      const id = decodeName(e.name);
+      if (id === null) out.push(`The folder name "${e.name}" does not decode to a chat id.`);
+      else if (firstDir.has(id)) out.push(duplicateSentence(id, firstDir.get(id) as string, dir));
+      else firstDir.set(id, dir);
+    }
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import { join, sep } from "node:path";
 import { OdaError } from "../errors";
 import { isSystemError, isVanished, systemErrorSentence } from "../fs/system-error";
 import { noChatSentence } from "./chat-words";
+import { duplicateSentence, nameAt, pack, placeProblems, type ScannedGroup } from "./folder-duplicates";
 import { followLink, listFolders, realLogRoot } from "./links";
 import { decodeName, encodeName, parseGroupName } from "./names";
 import { type Problem, problemAt } from "./problem";
@@ -22,6 +23,7 @@ export interface ChatLocation {
   root: string;
 }
 
+export { duplicateSentence } from "./folder-duplicates";
 export type { Problem } from "./problem";
 
 /** The chats of a log folder and the folder-level problems, found by reading folder names only. */
@@ -62,35 +64,27 @@ export interface FolderScan {
   chatsAt(from: number, to: number): ChatLocation[];
 }
 
-/** One group folder of a scan: its chat folders' names, sorted, the refused ones taken out after the walk. */
-interface ScannedGroup {
-  group: string;
-  dir: string;
-  cwd: string | null;
-  names: string[];
-}
-
 /**
  * Walks a log folder: groups `--<working folder>--` and `_no-cwd`, then chat
  * folders, decoding both names. A name that does not decode is a problem, not
  * a chat; a chat id found in two places is refused, naming both paths. Links
  * that stay inside the log folder are followed; one that leads outside, loops
  * or leads nowhere, and anything but a folder at these two levels, is a problem.
- * Only the names are kept (and each id's group): 100,000 chats as location
- * objects would hold the heap for a whole listing; `chatsAt` makes a batch's.
+ * Only the names are kept: 100,000 chats as location objects would hold the heap
+ * for a whole listing; `chatsAt` makes a batch's. Chats stored twice are found
+ * after the walk from the sorted names (`duplicateNames`), not with a map of
+ * every id, and their problems put where the walk met them.
  */
 export function scanLogFolder(logDir: string): FolderScan {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
   const root = realLogRoot(logDir);
-  const problems: Problem[] = [];
+  const walked: Problem[] = [];
   const groups: ScannedGroup[] = [];
-  const groupOf = new Map<string, ScannedGroup>();
-  const refused = new Set<string>();
-  for (const group of subfolders(logDir, root, problems, true)) {
+  for (const group of subfolders(logDir, root, walked, true)) {
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
-      problems.push(
+      walked.push(
         problemAt(
           "name",
           groupDir,
@@ -99,44 +93,39 @@ export function scanLogFolder(logDir: string): FolderScan {
       );
       continue;
     }
-    const scanned: ScannedGroup = { group, dir: groupDir, cwd: parsed.cwd, names: [] };
-    groups.push(scanned);
-    for (const name of subfolders(groupDir, root, problems)) {
-      const dir = `${groupDir}${sep}${name}`;
-      const id = decodeName(name);
-      if (id === null) {
-        problems.push(problemAt("name", dir, `The folder name "${name}" does not decode to a chat id.`));
-        continue;
-      }
-      const seen = groupOf.get(id);
-      if (seen) {
-        const first = `${seen.dir}${sep}${encodeName(id)}`;
-        problems.push(
-          problemAt("duplicate", dir, duplicateSentence(id, first, dir), { paths: [first, dir], chat: id }),
+    const names: string[] = [];
+    const bad: ScannedGroup["bad"] = [];
+    for (const name of subfolders(groupDir, root, walked)) {
+      if (decodeName(name) === null) {
+        const problem = problemAt(
+          "name",
+          `${groupDir}${sep}${name}`,
+          `The folder name "${name}" does not decode to a chat id.`,
         );
-        refused.add(id);
-        continue;
-      }
-      groupOf.set(id, scanned);
-      scanned.names.push(name);
+        bad.push({ before: names.length, problem });
+      } else names.push(name);
     }
+    groups.push({ group, dir: groupDir, cwd: parsed.cwd, ...pack(names), at: walked.length, bad });
   }
-  groupOf.clear();
+  const { problems, refused } = placeProblems(groups, walked);
   const starts: number[] = [];
   let total = 0;
   for (const g of groups) {
-    if (refused.size) g.names = g.names.filter((name) => !refused.has(decodeName(name) as string));
+    if (refused.size) {
+      const names = Array.from({ length: g.ends.length }, (_, i) => nameAt(g, i)).filter((n) => !refused.has(n));
+      if (names.length < g.ends.length) Object.assign(g, pack(names));
+    }
     starts.push(total);
-    total += g.names.length;
+    total += g.ends.length;
   }
   const chatsAt = (from: number, to: number): ChatLocation[] => {
     const out: ChatLocation[] = [];
     let gi = 0;
     while (gi + 1 < groups.length && (starts[gi + 1] as number) <= from) gi++;
     for (let i = from; i < Math.min(to, total); i++) {
-      while (i - (starts[gi] as number) >= (groups[gi] as ScannedGroup).names.length) gi++;
+      while (i - (starts[gi] as number) >= (groups[gi] as ScannedGroup).ends.length) gi++;
       const g = groups[gi] as ScannedGroup;
-      const name = g.names[i - (starts[gi] as number)] as string;
+      const name = nameAt(g, i - (starts[gi] as number));
       const id = decodeName(name) as string;
       out.push({ id, folder: `${g.group}/${name}`, group: g.group, cwd: g.cwd, dir: `${g.dir}${sep}${name}`, root });
     }
@@ -149,11 +138,6 @@ export function scanLogFolder(logDir: string): FolderScan {
 export function walkLogFolder(logDir: string): FolderWalk {
   const scan = scanLogFolder(logDir);
   return { chats: scan.chatsAt(0, scan.total), problems: scan.problems };
-}
-
-/** The sentence for a chat stored in two places. */
-export function duplicateSentence(id: string, first: string, second: string): string {
-  return `Chat "${id}" is stored in two places: ${first} and ${second}.`;
 }
 
 /**

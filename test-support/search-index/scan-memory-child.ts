@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import fs, { mkdirSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { encodeName, groupName } from "../../lib/chats/names";
@@ -22,11 +23,21 @@ const held = () => {
   return getHeapStatistics().used_heap_size;
 };
 const db = openIndex(join(dir, "state"), logs).db;
+// The most the walk holds while it walks: the heap after full collections as each folder is listed.
+let walkPeak = 0;
+const readdir = fs.readdirSync;
+fs.readdirSync = ((...args: Parameters<typeof readdir>) => {
+  walkPeak = Math.max(walkPeak, held() - before);
+  return readdir(...args);
+}) as typeof readdir;
+syncBuiltinESMExports();
 const before = held();
 const changes = await scanChanges(db, logs);
+fs.readdirSync = readdir;
+syncBuiltinESMExports();
 const after = held();
 // Every new chat is made when asked for, the last one too.
 const last = changes.changed.at(changes.changed.length - 1).seen.loc.id;
 process.stdout.write(
-  JSON.stringify({ held: after - before, changed: changes.changed.length, added: changes.added, last }),
+  JSON.stringify({ held: after - before, walkPeak, changed: changes.changed.length, added: changes.added, last }),
 );
