@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runHeapChild } from "../../test-support/heap-child";
 
 const base = mkdtempSync(join(tmpdir(), "oda-preview-memory-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -34,24 +34,8 @@ function measure(
   n: number,
   mode: "preview" | "bundle" = "preview",
 ): { peakAbove: number; longestJson: number; counts: { files: number; redactedFiles: number } } {
-  const child = spawnSync(
-    process.execPath,
-    [
-      "--expose-gc",
-      // The scale benches' chat writer imports what a server would (bench/index-data.ts).
-      "--import",
-      join(import.meta.dirname, "../../scripts/node-shim/register.mjs"),
-      "--import",
-      "tsx",
-      join(import.meta.dirname, "..", "..", "test-support", "bundle", "preview-memory-child.ts"),
-      join(base, `logs-${n}`),
-      String(n),
-      mode,
-    ],
-    { encoding: "utf8", maxBuffer: 1 << 20 },
-  );
-  expect(child.status, child.stderr).toBe(0);
-  return JSON.parse(child.stdout);
+  // The scale benches' chat writer imports what a server would (bench/index-data.ts): hence the shims.
+  return runHeapChild(join("bundle", "preview-memory-child.ts"), [join(base, `logs-${n}`), String(n), mode]);
 }
 
 describe("the Support page's preview of every chat, and a bundle", () => {

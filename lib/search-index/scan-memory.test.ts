@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runHeapChild } from "../../test-support/heap-child";
 import { tempFolder } from "../../test-support/test-temp";
 
 /**
@@ -21,22 +21,7 @@ const SMALL = 2_000;
 const LARGE = 12_000;
 
 function measure(n: number): { held: number; walkPeak: number; changed: number; added: number; last: string } {
-  const child = spawnSync(
-    process.execPath,
-    [
-      "--expose-gc",
-      "--import",
-      join(import.meta.dirname, "../../scripts/node-shim/register.mjs"),
-      "--import",
-      "tsx",
-      join(import.meta.dirname, "..", "..", "test-support", "search-index", "scan-memory-child.ts"),
-      tempFolder("oda-scan-memory-"),
-      String(n),
-    ],
-    { encoding: "utf8", maxBuffer: 1 << 20 },
-  );
-  expect(child.status, child.stderr).toBe(0);
-  return JSON.parse(child.stdout);
+  return runHeapChild(join("search-index", "scan-memory-child.ts"), [tempFolder("oda-scan-memory-"), String(n)]);
 }
 
 describe("a first build's scan of the log folder", () => {
