@@ -92,7 +92,8 @@ async function checkServe(args, expectedChildren) {
     // The chat list goes through the index (better-sqlite3) and the logs (zstd): the native modules load.
     const chats = await get(`${base}/api/chats`, { authorization });
     assert.equal(chats.status, 200, "/api/chats with the token");
-    assert.match(chats.body, /"id":"c-demo-being-written"/);
+    // Rows go as arrays, each starting with the chat's id (lib/chats/list-wire.ts).
+    assert.match(chats.body, /\["c-demo-being-written",/, "/api/chats lists the demo's chat being written");
     const children = await waitFor("the server and its helpers", () => {
       const found = descendants(serve.pid);
       return found.length >= expectedChildren && found;
