@@ -1,29 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { chatRow } from "../../test-support/chats/chat-row";
 import { type WireBatch, wireDecoder, wireEncoder } from "./list-wire";
-import type { ChatListBatch, ChatRow } from "./views";
+import type { ChatListBatch } from "./views";
 
-const row = (id: string, more: Partial<ChatRow> = {}): ChatRow => ({
-  id,
-  title: `Title of ${id}`,
-  folder: `--%2Fhome%2Fana%2Fzoo--/${id}`,
-  group: "--%2Fhome%2Fana%2Fzoo--",
-  cwd: "/home/ana/zoo",
-  created: "2026-11-29T18:24:08.123Z",
-  firstActivity: "2026-11-29T18:24:08.123Z",
-  lastActivity: "2026-11-29T18:30:00.000Z",
-  messages: 4,
-  tokens: 1234,
-  format: 1,
-  compressed: true,
-  generations: ["2026-11-29T18-24-08Z.jsonl.zst"],
-  lock: { state: "none", reason: "No lock file." },
-  cached: true,
-  cacheState: "cached",
-  cacheReason: "The checkpoint matches the log.",
-  behindBytes: 0,
-  problems: [],
-  ...more,
-});
+const row = chatRow;
 
 /** Through JSON as the route sends it and back as the page reads it. */
 function roundTrip(batches: ChatListBatch[]): { wire: string[]; back: ChatListBatch[] } {

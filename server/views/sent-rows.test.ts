@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ChatRow } from "@/lib/chats/views";
+import { chatRow } from "@/test-support/chats/chat-row";
 import { SentRows } from "./sent-rows";
 
-const row = (id: string, title: string): ChatRow => ({
-  id,
-  title,
-  folder: `g/${id}`,
-  group: "g",
-  cwd: "/home/ana/zoo",
-  created: null,
-  firstActivity: null,
-  lastActivity: "2026-11-29T18:24:08.123Z",
-  messages: 2,
-  tokens: 10,
-  format: 1,
-  compressed: true,
-  generations: ["a.jsonl.zst"],
-  lock: { state: "none", reason: "No lock file." },
-  cached: true,
-  cacheState: "cached",
-  cacheReason: "The checkpoint matches the log.",
-  behindBytes: 0,
-  problems: [],
-});
+const row = (id: string, title: string) => chatRow(id, { title });
 
 describe("the rows the chat list sent, as the folder check compares them", () => {
   it("holds a digest of each row, not its JSON", () => {
