@@ -187,7 +187,7 @@ async function apiFirstRows(logs: string, state: string): Promise<string> {
   const t = performance.now();
   let firstMs = 0;
   let verdict = "";
-  for await (const batch of streamChatList(ctx, 100)) {
+  for await (const batch of streamChatList(ctx, { batch: 100 })) {
     if (!firstMs) firstMs = performance.now() - t;
     if (batch.update && batch.index) verdict = batch.index.fresh ? "fresh" : "not fresh";
   }

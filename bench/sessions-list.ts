@@ -207,7 +207,9 @@ export async function benchApiChats(dir: string, chats: number, push: (line: str
   let firstMs = 0;
   let rows = 0;
   let verdict = "";
-  for await (const batch of streamChatList(liveContext({ home: null, logs: dir, state, demo: false }), 100)) {
+  for await (const batch of streamChatList(liveContext({ home: null, logs: dir, state, demo: false }), {
+    batch: 100,
+  })) {
     if (!firstMs) firstMs = performance.now() - t;
     rows += batch.update ? 0 : batch.rows.length;
     if (batch.update && batch.index) verdict = batch.index.sentence;

@@ -23,6 +23,9 @@ export const queryKeys = {
     /** The chat list in one order (the index's rows come sorted by the server); `null`: the folder's order. */
     list: (order?: { key: string; dir: string } | null) =>
       order ? (["sessions", "list", order.key, order.dir] as const) : (["sessions", "list"] as const),
+    /** A window of the chat list read from the index (`ask`: its listing, sort, grouping and filters). */
+    window: (ask: unknown, page: number) => ["sessions", "window", ask, page] as const,
+    windows: () => ["sessions", "window"] as const,
     chat: (id: string) => ["sessions", "chat", id] as const,
     /** `copy`: one copy of a chat stored in two places (0-based). */
     lines: (id: string, generation: string | null, from: number, copy?: number) =>

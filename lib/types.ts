@@ -20,6 +20,7 @@ export type {
   ChatRow,
   ChatSort,
   ChatSortKey,
+  ChatWindow,
   LinesView,
   LineView,
   LockView,

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { DuplicateLinks } from "@/components/repairs/chat-fix";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -10,37 +10,41 @@ import { ChatListFilters } from "./chat-list-filters";
 import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
-import { groupOptions, groupRows, NO_FILTERS, type Sort, sameFilters, shownRows } from "./list-view";
+import {
+  formatOptions,
+  groupOptions,
+  groupRows,
+  type ListItem,
+  NO_FILTERS,
+  placesIn,
+  type Sort,
+  sameFilters,
+  shownRows,
+  windowItems,
+} from "./list-view";
 import { ProblemList } from "./problem-list";
 import { StartedNote } from "./started-note";
-import { useChatList } from "./use-chat-list";
+import { type ChatListState, useChatList } from "./use-chat-list";
+import { useChatWindow } from "./use-chat-window";
 
-/** The chat list: streamed in with a progress bar, sortable, filterable, grouped by working folder. */
+type UrlState = ReturnType<typeof useListUrlState>;
+
+/**
+ * The chat list: sortable, filterable, grouped by working folder. Over a built search index it is read a
+ * window at a time while the index is checked against the log folder (`WindowedChats`); a folder listed
+ * without one, or changed since the index was built, streams in whole with a progress bar (`HeldChats`).
+ */
 export function ChatList() {
-  const { filters, setFilters, sort, onSort, grouped, setGrouped } = useListUrlState();
+  const url = useListUrlState();
   // The order asked of the server. The index's rows come in it: a new sort asks again, and the first rows of
   // the new order come from the index's own order of that column, not from 100,000 rows sorted here. The
   // folder's rows (no index: `state.order` null) are listed once and sorted here.
-  const [asked, setAsked] = useState<Sort>(sort);
+  const [asked, setAsked] = useState<Sort>(url.sort);
   const { state, listing, refetch } = useChatList(asked);
-  if (state.order && (asked.key !== sort.key || asked.dir !== sort.dir)) setAsked(sort);
-  const served = state.inOrder && state.order?.key === sort.key && state.order.dir === sort.dir;
-
-  const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
-  const formats = useMemo(
-    () => [...new Set(state.rows.map((r) => r.format).filter((f): f is number => f !== null))].sort((a, b) => a - b),
-    [state.rows],
-  );
-  // Rows the server sent in an order are not sorted here (`shownRows`).
-  const shown = useMemo(
-    () => shownRows(state.rows, filters, sort, { order: state.order, inOrder: state.inOrder }),
-    [state.rows, filters, sort, state.order, state.inOrder],
-  );
-  // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
-  // first batch, so the rows fill it and nothing under the pointer moves.
-  const layout = listing && served && sameFilters(filters, NO_FILTERS) ? state.groups : null;
-  const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
-  const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
+  if (state.order && (asked.key !== url.sort.key || asked.dir !== url.sort.dir)) setAsked(url.sort);
+  // The index's windows stay on screen while a changed folder's rows stream in, until they are all there.
+  const windowed = state.paged !== null && (!state.leaving || listing);
+  const problems = windowed && state.leaving ? state.heldProblems : state.problems;
 
   return (
     <div className="space-y-4">
@@ -56,7 +60,7 @@ export function ChatList() {
         </p>
       )}
       {state.error && <Alert tone="error">{state.error}</Alert>}
-      {state.problems.length > 0 && (
+      {problems.length > 0 && (
         <section
           aria-labelledby="folder-problems"
           className="rounded-md border-l-4 border-red-600 bg-red-50 p-3 dark:bg-red-950/60"
@@ -64,48 +68,169 @@ export function ChatList() {
           <h2 id="folder-problems" className="mb-1 font-semibold text-red-900 dark:text-red-100">
             Problems in the log folder
           </h2>
-          <ProblemList problems={state.problems} label="Problems in the log folder" />
-          <DuplicateLinks problems={state.problems} />
+          <ProblemList problems={problems} label="Problems in the log folder" />
+          <DuplicateLinks problems={problems} />
         </section>
       )}
-      <StartedNote filters={filters} onChange={setFilters} />
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <ChatListFilters filters={filters} onChange={setFilters} groups={groups} formats={formats} />
-        <div className="flex items-center gap-3">
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={grouped}
-              onChange={(e) => setGrouped(e.target.checked)}
-              className="size-4"
-            />
-            Group by working folder
-          </label>
-          <Button onClick={() => refetch()} disabled={listing}>
-            Refresh
-          </Button>
-        </div>
-      </div>
-      {/* The bar sits in the line of counts, which stays when the listing ends: nothing below it moves then. */}
-      <div className="flex min-h-5 flex-wrap items-center gap-3">
-        <p aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
-          {listing
-            ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
-            : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`}
-        </p>
-        {listing && <Progress inline label="Listing chats" done={state.done} total={state.total || null} />}
-      </div>
-      {!listing && shown.length === 0 && state.rows.length > 0 ? (
-        <div role="status" className="space-y-2 rounded-md border border-zinc-300 p-4 dark:border-zinc-700">
-          <p className="font-semibold">No chat matches these filters.</p>
-          <p className="text-sm">
-            {formatCount(state.rows.length)} {state.rows.length === 1 ? "chat is" : "chats are"} in the log folder.
-          </p>
-          <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>
-        </div>
+      <StartedNote filters={url.filters} onChange={url.setFilters} />
+      {windowed && state.paged ? (
+        <WindowedChats view={state.paged.view} state={state} listing={listing} url={url} refetch={refetch} />
       ) : (
-        <ChatTable items={items} sort={sort} onSort={onSort} grouped={grouped} />
+        <HeldChats state={state} listing={listing} url={url} refetch={refetch} />
       )}
     </div>
+  );
+}
+
+interface ListProps {
+  state: ChatListState;
+  listing: boolean;
+  url: UrlState;
+  refetch: () => unknown;
+}
+
+/** The filters, the grouping switch and Refresh, over the options the list has. */
+function Controls({
+  url,
+  groups,
+  formats,
+  listing,
+  refetch,
+}: Pick<ListProps, "url" | "listing" | "refetch"> & {
+  groups: { group: string; label: string }[];
+  formats: number[];
+}) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-3">
+      <ChatListFilters filters={url.filters} onChange={url.setFilters} groups={groups} formats={formats} />
+      <div className="flex items-center gap-3">
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={url.grouped}
+            onChange={(e) => url.setGrouped(e.target.checked)}
+            className="size-4"
+          />
+          Group by working folder
+        </label>
+        <Button onClick={() => refetch()} disabled={listing}>
+          Refresh
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** What shows when filters keep no chat of a list that has some. */
+function NoMatch({ total, url }: { total: number; url: UrlState }) {
+  return (
+    <div role="status" className="space-y-2 rounded-md border border-zinc-300 p-4 dark:border-zinc-700">
+      <p className="font-semibold">No chat matches these filters.</p>
+      <p className="text-sm">
+        {formatCount(total)} {total === 1 ? "chat is" : "chats are"} in the log folder.
+      </p>
+      <Button onClick={() => url.setFilters(NO_FILTERS)}>Clear filters</Button>
+    </div>
+  );
+}
+
+/** The line of counts; the bar sits in it, and it stays when the listing ends: nothing below it moves then. */
+function CountLine({ text, progress }: { text: string; progress: { done: number; total: number | null } | null }) {
+  return (
+    <div className="flex min-h-5 flex-wrap items-center gap-3">
+      <p aria-live="polite" className="text-sm text-zinc-700 dark:text-zinc-300">
+        {text}
+      </p>
+      {progress && <Progress inline label="Listing chats" done={progress.done} total={progress.total || null} />}
+    </div>
+  );
+}
+
+/**
+ * The list over a built index, read a window at a time: the server filters, sorts and groups every chat
+ * (`server/views/chat-window.ts`), and the table reads the rows of the places it draws. The counts and every
+ * group's place are there with the first window, so the table is whole from its first paint.
+ */
+function WindowedChats({ view, state, listing, url, refetch }: ListProps & { view: string }) {
+  const [range, setRange] = useState({ first: 0, last: 0 });
+  const { sort, grouped, filters } = url;
+  const ask = useMemo(() => ({ view, sort, grouped, filters }), [view, sort, grouped, filters]);
+  const read = useChatWindow(ask, range);
+  const items = useMemo<ListItem[]>(
+    () => (read ? windowItems(read.head.shown, read.head.groups, (place) => read.rows.get(place)) : []),
+    [read],
+  );
+  const onRange = useCallback(
+    (first: number, last: number) => {
+      const places = placesIn(items, first, last);
+      if (places) setRange((r) => (r.first === places.first && r.last === places.last ? r : places));
+    },
+    [items],
+  );
+  // The index went away meanwhile (set aside, or its state folder removed): the folder is listed instead.
+  const gone = read?.head.built === false;
+  useEffect(() => {
+    if (gone) refetch();
+  }, [gone, refetch]);
+  const head = read?.head;
+  return (
+    <>
+      <Controls
+        url={url}
+        groups={head?.groupOptions ?? []}
+        formats={head?.formats ?? []}
+        listing={listing}
+        refetch={refetch}
+      />
+      <CountLine
+        text={
+          head
+            ? `Showing ${formatCount(head.shown)} of ${formatCount(head.total)} chats; ${formatCount(head.withProblems)} with problems.`
+            : `Listed 0 of ${formatCount(state.total ?? 0)} chats so far.`
+        }
+        progress={state.leaving && listing ? { done: state.done, total: state.total } : null}
+      />
+      {head && head.shown === 0 && head.total > 0 ? (
+        <NoMatch total={head.total} url={url} />
+      ) : (
+        <ChatTable items={items} sort={sort} onSort={url.onSort} grouped={grouped} onRange={onRange} />
+      )}
+    </>
+  );
+}
+
+/** The list held whole in the page: a folder listed (no index, or changed since), or the index's rows streamed. */
+function HeldChats({ state, listing, url, refetch }: ListProps) {
+  const { filters, sort, grouped } = url;
+  const served = state.inOrder && state.order?.key === sort.key && state.order.dir === sort.dir;
+  const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
+  const formats = useMemo(() => formatOptions(state.rows), [state.rows]);
+  // Rows the server sent in an order are not sorted here (`shownRows`).
+  const shown = useMemo(
+    () => shownRows(state.rows, filters, sort, { order: state.order, inOrder: state.inOrder }),
+    [state.rows, filters, sort, state.order, state.inOrder],
+  );
+  // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
+  // first batch, so the rows fill it and nothing under the pointer moves.
+  const layout = listing && served && sameFilters(filters, NO_FILTERS) ? state.groups : null;
+  const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
+  const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
+  return (
+    <>
+      <Controls url={url} groups={groups} formats={formats} listing={listing} refetch={refetch} />
+      <CountLine
+        text={
+          listing
+            ? `Listed ${formatCount(state.done)} of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
+            : `Showing ${formatCount(shown.length)} of ${formatCount(state.rows.length)} chats; ${formatCount(withProblems)} with problems.`
+        }
+        progress={listing ? { done: state.done, total: state.total } : null}
+      />
+      {!listing && shown.length === 0 && state.rows.length > 0 ? (
+        <NoMatch total={state.rows.length} url={url} />
+      ) : (
+        <ChatTable items={items} sort={sort} onSort={url.onSort} grouped={grouped} />
+      )}
+    </>
   );
 }

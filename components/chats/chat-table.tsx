@@ -4,7 +4,7 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { FixButton } from "@/components/repairs/fix-button";
 import { useShortcuts } from "@/components/shell/shortcuts";
 import { useSourceHref, useSourceRouter } from "@/components/shell/source";
@@ -142,11 +142,14 @@ export function ChatTable({
   sort,
   onSort,
   grouped,
+  onRange,
 }: {
   items: ListItem[];
   sort: Sort;
   onSort: (key: SortKey) => void;
   grouped: boolean;
+  /** Told the first and last items drawn (those in view and the few around them) when they change. */
+  onRange?: (first: number, last: number) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const router = useSourceRouter();
@@ -164,6 +167,10 @@ export function ChatTable({
       return item?.type === "pending" ? `p:${item.group}:${item.slot}` : `c:${item?.row.id}`;
     },
   });
+  const drawn = virtualizer.getVirtualItems();
+  const firstDrawn = drawn[0]?.index ?? 0;
+  const lastDrawn = drawn.at(-1)?.index ?? 0;
+  useEffect(() => onRange?.(firstDrawn, lastDrawn), [onRange, firstDrawn, lastDrawn]);
   const move = (step: 1 | -1) => {
     let i = cursor === null ? (step === 1 ? -1 : items.length) : cursor;
     for (i += step; i >= 0 && i < items.length; i += step) {
@@ -235,7 +242,7 @@ export function ChatTable({
         </div>
       </div>
       <div role="rowgroup" className={`relative ${WIDE}`} style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((v) => {
+        {drawn.map((v) => {
           const item = items[v.index];
           if (!item) return null;
           if (item.type === "group") {

@@ -49,6 +49,30 @@ describe("the chat list's batches as the page shows them", () => {
     }
   });
 
+  it("keeps a paged listing's start and its switch to the folder's rows apart from the rows around them", async () => {
+    const row = (id: string) => ({ id }) as ChatRow;
+    const stream: Chunk[] = [
+      {
+        rows: [],
+        problems: [],
+        done: 0,
+        total: 2,
+        index: { fresh: false, sentence: "Checking." },
+        paged: { view: "1" },
+      },
+      { rows: [], problems: [], done: 0, total: 2, paged: null },
+      { rows: [row("a")], problems: [], done: 1, total: 2 },
+      { rows: [row("b")], problems: [], done: 2, total: 2 },
+    ];
+    const out: ChatListBatch[] = [];
+    for await (const chunk of gatherBatches(slowly(stream))) out.push(chunk as ChatListBatch);
+    // The folder's rows come after the switch, never inside it (the page drops what the switch carries).
+    const switchAt = out.findIndex((b) => b.paged === null);
+    expect(out[switchAt]?.rows).toEqual([]);
+    expect(out.slice(switchAt + 1).flatMap((b) => b.rows.map((r) => r.id))).toEqual(["a", "b"]);
+    expect(out[0]?.paged).toEqual({ view: "1" });
+  });
+
   it("still shows a short list batch by batch", async () => {
     const batches = await shown(4200);
     expect(batches.map((b) => [b.rows.length, b.done])).toEqual([

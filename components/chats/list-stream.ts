@@ -16,12 +16,24 @@ const SHOW_EVERY_MS = 120;
  */
 const GROWTH = 3;
 
-/** Plain batches that arrived together, as one (an update, an error or the end of the index's rows stays apart). */
+/**
+ * Plain batches that arrived together, as one (an update, an error, a verdict, the end of the index's rows and
+ * the start or end of a paged listing stay apart).
+ */
 function merge(chunks: Chunk[]): Chunk[] {
   const out: Chunk[] = [];
   for (const chunk of chunks) {
     const last = out.at(-1);
-    if (last && !("error" in last) && !last.update && !("error" in chunk) && !chunk.update && !chunk.index) {
+    if (
+      last &&
+      !("error" in last) &&
+      !last.update &&
+      !("paged" in last) &&
+      !("error" in chunk) &&
+      !chunk.update &&
+      !chunk.index &&
+      !("paged" in chunk)
+    ) {
       out[out.length - 1] = {
         ...last,
         rows: last.rows.concat(chunk.rows),
@@ -47,7 +59,8 @@ export class Gathered {
     this.pending.push(chunk);
     // An error, an update, the index's verdict and the last of the rows are shown at the next tick: after
     // the last row the stream may wait for the folder check (seconds at 100,000 chats).
-    if ("error" in chunk || chunk.update || chunk.index || chunk.done >= chunk.total) this.other = true;
+    if ("error" in chunk || chunk.update || chunk.index || "paged" in chunk || chunk.done >= chunk.total)
+      this.other = true;
     if (!("error" in chunk)) this.rows += chunk.rows.length;
   }
 

@@ -1,62 +1,21 @@
-import { NO_LOG_FILE, UNUSABLE_LOG } from "@/lib/chats/views";
-import { isOdaError } from "@/lib/errors";
-import { readStarted, startedQuarters, startedWithin, startedZone } from "@/lib/insights/started";
+import { byCwd, filterRows, type ListFilters, NO_CWD_LABEL } from "@/lib/chats/list-filter";
 import type { ChatRow, ChatSort, ChatSortKey } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
 
+export {
+  filterRows,
+  formatOptions,
+  groupOptions,
+  hasFormat,
+  type ListFilters,
+  NO_FILTERS,
+  type StartedRange,
+  startedRange,
+} from "@/lib/chats/list-filter";
+
 export type SortKey = ChatSortKey;
 export type Sort = ChatSort;
-
-export interface ListFilters {
-  /** A group folder name, or "" for every working folder. */
-  group: string;
-  /** "" | none | live | stale | unknown */
-  lock: string;
-  problemsOnly: boolean;
-  /** "" | a format number as text | {@link NO_LOG_FILE} | {@link UNUSABLE_LOG} */
-  format: string;
-  /** Matched against id and title, case-insensitive. */
-  find: string;
-  /** The days chats started on, as `started=` spells them (`lib/insights/started.ts`); "" for any. */
-  started: string;
-  /** The zone those days are in; "" for this browser's. */
-  tz: string;
-}
-
-/** True when a row has the format a `format=` filter names (a chat with no current log has format null). */
-export function hasFormat(row: Pick<ChatRow, "format" | "generations">, format: string): boolean {
-  if (format === NO_LOG_FILE) return row.format === null && row.generations.length === 0;
-  if (format === UNUSABLE_LOG) return row.format === null && row.generations.length > 0;
-  return String(row.format) === format;
-}
-
-/** Every chat: what Clear filters sets. */
-export const NO_FILTERS: ListFilters = {
-  group: "",
-  lock: "",
-  problemsOnly: false,
-  format: "",
-  find: "",
-  started: "",
-  tz: "",
-};
-
-/** The start-day filter resolved: its quarter hours in its zone, or the sentence saying why it cannot be used. */
-export type StartedRange = { lo: number; hi: number; tz: string } | { error: string };
-
-/** The quarter hours a `started=` filter keeps, in its zone; null when it is not set (or not a day). */
-export function startedRange(f: Pick<ListFilters, "started" | "tz">): StartedRange | null {
-  const days = readStarted(f.started);
-  if (!days) return null;
-  try {
-    const tz = startedZone(f.tz);
-    return { ...startedQuarters(days, tz), tz };
-  } catch (error) {
-    if (isOdaError(error)) return { error: error.message };
-    throw error;
-  }
-}
 
 /** True when two sets of filters select the same chats. */
 export function sameFilters(a: ListFilters, b: ListFilters): boolean {
@@ -82,8 +41,50 @@ export function firstDirection(key: SortKey): Sort["dir"] {
 /** One item of the virtualised list: a working-folder heading, a chat, or the place of a chat not yet listed. */
 export type ListItem =
   | { type: "group"; group: string; label: string; count: number }
-  | { type: "chat"; row: ChatRow }
-  | { type: "pending"; group: string; slot: number };
+  | { type: "chat"; row: ChatRow; place?: number }
+  | { type: "pending"; group: string; slot: number; place?: number };
+
+/**
+ * The items of a list read a window at a time: each place of the list as filtered, under its group's heading
+ * when grouped, holding its row once its window is read (`rowAt`) and a pending place until then.
+ */
+export function windowItems(
+  shown: number,
+  groups: { group: string; label: string; count: number }[] | null,
+  rowAt: (place: number) => ChatRow | undefined,
+): ListItem[] {
+  const items: ListItem[] = [];
+  const fill = (group: string, from: number, count: number) => {
+    for (let slot = 0; slot < count; slot++) {
+      const place = from + slot;
+      const row = rowAt(place);
+      items.push(row ? { type: "chat", row, place } : { type: "pending", group, slot, place });
+    }
+  };
+  if (!groups) fill("", 0, shown);
+  else {
+    let place = 0;
+    for (const g of groups) {
+      items.push({ type: "group", ...g });
+      fill(g.group, place, g.count);
+      place += g.count;
+    }
+  }
+  return items;
+}
+
+/** The first and last places of the list among items `first`–`last` (headings hold none); null when none. */
+export function placesIn(items: ListItem[], first: number, last: number): { first: number; last: number } | null {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = -1;
+  for (let i = Math.max(0, first); i <= Math.min(last, items.length - 1); i++) {
+    const place = (items[i] as ListItem & { place?: number }).place;
+    if (place === undefined) continue;
+    lo = Math.min(lo, place);
+    hi = Math.max(hi, place);
+  }
+  return hi < 0 ? null : { first: lo, last: hi };
+}
 
 /** The index's groups with their counts, known before their rows (see `ChatListBatch.groups`). */
 export type GroupLayout = { group: string; cwd: string | null; count: number }[];
@@ -109,22 +110,6 @@ function value(row: ChatRow, key: SortKey): string | number {
     case "problems":
       return row.problems.length;
   }
-}
-
-/** Rows matching every filter (a start-day filter in a zone this system does not know keeps none). */
-export function filterRows(rows: ChatRow[], f: ListFilters): ChatRow[] {
-  const needle = f.find.trim().toLowerCase();
-  const started = startedRange(f);
-  const range = started && "error" in started ? { lo: 0, hi: 0 } : started;
-  return rows.filter(
-    (r) =>
-      (!f.group || r.group === f.group) &&
-      (!range || startedWithin(r.firstActivity, range)) &&
-      (!f.lock || r.lock.state === f.lock) &&
-      (!f.problemsOnly || r.problems.length > 0) &&
-      (!f.format || hasFormat(r, f.format)) &&
-      (!needle || r.id.toLowerCase().includes(needle) || (r.title ?? "").toLowerCase().includes(needle)),
-  );
 }
 
 /**
@@ -167,15 +152,6 @@ export function shownRows(rows: ChatRow[], filters: ListFilters, sort: Sort, ser
   return same && !served.inOrder ? sortRows(filtered, sort) : filtered;
 }
 
-const NO_CWD_LABEL = "_no-cwd (no working folder)";
-
-/** Working folders A to Z, `_no-cwd` last. */
-function byCwd(a: string | null, b: string | null): number {
-  if (a === null) return b === null ? 0 : 1;
-  if (b === null) return -1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * Sorted rows under a heading per working folder (`_no-cwd` last), or flat. With `layout` (the index's
  * groups, while the list streams in the index's order) every group's heading and its places are there from
@@ -202,11 +178,4 @@ export function groupRows(rows: ChatRow[], grouped: boolean, layout: GroupLayout
     for (let slot = list.length; slot < count; slot++) items.push({ type: "pending", group: name, slot });
   }
   return items;
-}
-
-/** The working folders present, for the filter's options. */
-export function groupOptions(rows: ChatRow[]): { group: string; label: string }[] {
-  const seen = new Map<string, string>();
-  for (const r of rows) if (!seen.has(r.group)) seen.set(r.group, r.cwd ?? "_no-cwd");
-  return [...seen.entries()].map(([group, label]) => ({ group, label })).sort((a, b) => (a.label < b.label ? -1 : 1));
 }

@@ -21,6 +21,14 @@ export interface ChatListState {
   order: ChatSort | null;
   /** True while `rows` are all in `order`: no update from the folder check has changed or added one since. */
   inOrder: boolean;
+  /** Set while the rows are read a window at a time from the index (`ChatListBatch.paged`): the listing's name. */
+  paged: { view: string } | null;
+  /**
+   * The check found the folder changed: its rows are coming in full (into `rows`). The page keeps the index's
+   * windows, and their folder problems (`heldProblems`), on screen until the stream ends.
+   */
+  leaving: boolean;
+  heldProblems: ChatProblem[];
   error: string | null;
 }
 
@@ -33,6 +41,9 @@ const EMPTY: ChatListState = {
   groups: null,
   order: null,
   inOrder: false,
+  paged: null,
+  leaving: false,
+  heldProblems: [],
   error: null,
 };
 
@@ -52,13 +63,12 @@ function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullab
     rows.push(...changed.values());
   }
   return {
+    ...acc,
     rows,
     problems: update.replaceProblems ? chunk.problems : acc.problems,
-    done: rows.length,
-    total: rows.length,
+    done: acc.paged ? acc.done : rows.length,
+    total: acc.paged ? acc.total : rows.length,
     index: chunk.index ?? acc.index,
-    groups: acc.groups,
-    order: acc.order,
     // A changed row may have moved in the order, and a new one came last: the page sorts them again.
     inOrder: acc.inOrder && !chunk.rows.length,
     error: null,
@@ -68,7 +78,10 @@ function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullab
 function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
   if ("error" in chunk) return { ...acc, error: chunk.error.message };
   if (chunk.update) return applyUpdate(acc, chunk, chunk.update);
+  // The folder changed: its rows come in full, in place of the index's windows once the stream ends.
+  if (chunk.paged === null) return { ...acc, leaving: true, heldProblems: acc.problems, rows: [], problems: [] };
   return {
+    ...acc,
     rows: chunk.rows.length ? acc.rows.concat(chunk.rows) : acc.rows,
     problems: chunk.problems.length ? acc.problems.concat(chunk.problems) : acc.problems,
     done: chunk.done,
@@ -77,6 +90,7 @@ function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
     groups: chunk.groups ?? acc.groups,
     order: chunk.order ?? acc.order,
     inOrder: chunk.order ? true : acc.inOrder,
+    paged: chunk.paged ?? acc.paged,
     error: null,
   };
 }
@@ -93,7 +107,8 @@ export function useChatList(order: ChatSort | null) {
     queryKey,
     queryFn: streamedQuery<Chunk, ChatListState>({
       streamFn: ({ signal, client }) => {
-        const asked = order ? `?${new URLSearchParams({ sort: order.key, dir: order.dir })}` : "";
+        // Over a built index the rows are read a window at a time (`useChatWindow`); the stream says so.
+        const asked = `?${new URLSearchParams({ paged: "1", ...(order ? { sort: order.key, dir: order.dir } : {}) })}`;
         return readListStream(signal, `${sourcePrefixOf(client)}/api/chats${asked}`);
       },
       reducer: reduce,

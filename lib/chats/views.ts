@@ -109,6 +109,35 @@ export interface ChatListBatch {
    * for); absent when they come in the log folder's order and the page sorts them itself.
    */
   order?: ChatSort;
+  /**
+   * `?paged=1` over a built index. First batch: `{ view }`, and no rows: the page reads the index's rows a
+   * window at a time (the `chats.window` read, `view` naming this listing) while the folder check runs. `null`
+   * (the check found the folder changed): the folder's rows follow, in full, replacing the windows and the
+   * folder problems once the stream ends.
+   */
+  paged?: { view: string } | null;
+}
+
+/**
+ * A window of the chat list read from the index (`server/views/chat-window.ts`): the counts, the options of
+ * the filters and the groups for the whole list as filtered, and the rows at places `from` onwards of the
+ * list as shown (grouped: group after group, headings not counted).
+ */
+export interface ChatWindow {
+  /** False when the index cannot serve the list (not built, or not readable): the page lists the folder. */
+  built: boolean;
+  /** The refresh the rows were read under: a window read under another one belongs to another list. */
+  refreshedAt: string | null;
+  /** Chats in the index, and those the filters keep. */
+  total: number;
+  shown: number;
+  withProblems: number;
+  groupOptions: { group: string; label: string }[];
+  formats: number[];
+  /** Grouped: each group the filters keep, in the table's order, with its label and count; else null. */
+  groups: { group: string; label: string; count: number }[] | null;
+  from: number;
+  rows: ChatRow[];
 }
 
 /** A lock as the page shows it (the file's raw content stays on the server). */

@@ -15,8 +15,18 @@
  */
 
 import "server-only";
+import type { ChatSummary } from "../chats";
+import type { ChatSort } from "../chats/views";
+import {
+  type ChatFacts,
+  chatsByCid,
+  type IndexedFacts,
+  readChatFacts,
+  readWholeWindow,
+  type WholeWindow,
+} from "./chat-facts";
 import type { IndexHandle } from "./db";
-import { openIndex } from "./db";
+import { openIndex, readMeta } from "./db";
 import { type RefreshRunner, startRefresh } from "./jobs";
 import { countProblemChats as countFrom, type ProblemChatCount } from "./problem-count";
 import { type RefreshOptions, type RefreshResult, refreshIndex as refresh } from "./refresh";
@@ -42,6 +52,7 @@ export type { RefreshOptions, RefreshResult } from "./refresh";
 export { CHECK_CANCELLED } from "./scan";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
 export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
+export type { ChatFacts, IndexedFacts, WholeWindow };
 
 /** Brings the index of `logDir` in the state folder up to date. */
 export async function refreshIndex(
@@ -138,6 +149,30 @@ export function countProblemChats(
   options: Parameters<typeof countFrom>[1] = {},
 ): Promise<ProblemChatCount> {
   return countFrom(openIndex(state, logDir), options);
+}
+
+/** Every chat's list facts in `order` (`chat-facts.ts`), for the chat list read a window at a time. */
+export function readIndexedChatFacts(state: string | null, logDir: string, order: ChatSort): IndexedFacts {
+  return readChatFacts(openIndex(state, logDir), order);
+}
+
+/** A window of the chat list when no filter is set, from the index's own indexes (`chat-facts.ts`). */
+export function readIndexedWholeWindow(
+  state: string | null,
+  logDir: string,
+  window: { order: ChatSort; grouped: boolean; from: number; to: number },
+): WholeWindow {
+  return readWholeWindow(openIndex(state, logDir), window.order, window.grouped, window.from, window.to);
+}
+
+/** The summaries of the index's chats `cids`, in that order, as the chat list shows them. */
+export function readIndexedChats(state: string | null, logDir: string, cids: number[]): ChatSummary[] {
+  return chatsByCid(openIndex(state, logDir), cids);
+}
+
+/** When the index was last refreshed (`null`: never), read now. */
+export function indexRefreshedAt(state: string | null, logDir: string): string | null {
+  return readMeta(openIndex(state, logDir).db, "refreshedAt");
 }
 
 /** For callers that keep a handle (tests, the bench). */

@@ -75,6 +75,12 @@ export interface OrderedChat extends OrderCursor {
   cid: number;
 }
 
+/** The `ORDER BY` of an order, as its index holds it (so SQLite reads the index, and sorts nothing). */
+export function orderBy(order: ChatSort): string {
+  const { sql, first } = SORT_COLUMNS[order.key];
+  return `ORDER BY ${sql} ${order.dir === "asc" ? "ASC" : "DESC"}, id ${order.dir === first ? "ASC" : "DESC"}`;
+}
+
 /**
  * Up to `n` chats of `order` after `after` (from the start when `null`), each a seek in the order's index:
  * the rest of `after`'s ties, then the values past it. No `OFFSET`: page k costs what page 1 costs.
@@ -82,7 +88,7 @@ export interface OrderedChat extends OrderCursor {
 export function orderedChats(db: Db, order: ChatSort, after: OrderCursor | null, n: number): OrderedChat[] {
   const { sql, first } = SORT_COLUMNS[order.key];
   const forward = order.dir === first;
-  const by = `ORDER BY ${sql} ${order.dir === "asc" ? "ASC" : "DESC"}, id ${forward ? "ASC" : "DESC"} LIMIT ?`;
+  const by = `${orderBy(order)} LIMIT ?`;
   const select = `SELECT cid, id, ${sql} AS key FROM chats`;
   if (!after) return db.prepare(`${select} ${by}`).all(n) as OrderedChat[];
   // Within one value the order is the id's alone (said so: SQLite sorts again by an expression held equal).

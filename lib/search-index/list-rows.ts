@@ -14,7 +14,7 @@ export interface ListRow extends SummaryColumns {
  * The rows of `cids`, in that order: their summaries read in one query; a chat that left the index
  * since its place was read is skipped.
  */
-function rowsOf(db: Db, cids: number[]): ListRow[] {
+export function rowsOf(db: Db, cids: number[]): ListRow[] {
   const summaries = new Map(
     (
       db

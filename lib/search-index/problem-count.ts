@@ -47,18 +47,22 @@ export async function countProblemChats(
  */
 export function countProblemChatsNow(handle: IndexHandle): number {
   const db = handle.db;
-  const unlocked = db
-    .prepare(`SELECT count(*) AS n FROM chats WHERE ${SUMMARY_SQL.lockState} = 'none' AND ${SUMMARY_SQL.problems} > 0`)
-    .get() as { n: number };
-  // The lock sort's index finds the chats with a lock (every state but none ranks above 0), not a pass over all.
+  // As recorded at the last refresh, from the problems' sort index alone (no summary read): 0.3 s and more over
+  // every summary at 100,000 chats, a millisecond from the index.
+  const recorded = db.prepare(`SELECT count(*) AS n FROM chats WHERE ${SUMMARY_SQL.problems} > 0`).get() as {
+    n: number;
+  };
+  // The lock sort's index finds the chats with a lock (every state but none ranks above 0), not a pass over all:
+  // each is judged again now, and counted as it is judged instead of as it was recorded.
   const locked = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM chats WHERE ${LOCK_RANK} > 0`).all() as (SummaryColumns & {
     summary: string;
   })[];
-  let count = unlocked.n;
+  let count = recorded.n;
   for (const row of locked) {
     const chat = decodeSummary(row.summary, row, handle.logDir);
+    const had = chat.problems.length > 0;
     judgeLockNow(chat, handle.logDir);
-    if (chat.problems.length > 0) count++;
+    count += Number(chat.problems.length > 0) - Number(had);
   }
   return count;
 }

@@ -183,6 +183,14 @@ export function judgeLockNow(chat: ChatSummary, logDir: string): void {
   chat.problems = withCurrentLock(chat.problems, lockProblem(path, chat.lock));
 }
 
+/** A chat's summary from its index row, as the list shows it: its problems' paths given, its lock judged now. */
+export function summaryOfRow(row: ListRow, logDir: string): ChatSummary {
+  const chat = decodeSummary(row.summary, row, logDir);
+  chat.problems = chat.problems.map(withPaths);
+  judgeLockNow(chat, logDir);
+  return chat;
+}
+
 /**
  * The freshness once the folder's form is counted: an index refreshed under
  * the other form (`form`, its meta) judged every log against it, so it is not fresh.
@@ -291,10 +299,7 @@ export function readChatsFromIndex(handle: IndexHandle, options: ListFromIndexOp
   const sources: Record<string, "checkpoint" | "log"> = {};
   const parse = (r: ListRow): ChatSummary => {
     sources[r.id] = r.source;
-    const chat = decodeSummary(r.summary, r, handle.logDir);
-    chat.problems = chat.problems.map(withPaths);
-    judgeLockNow(chat, handle.logDir);
-    return chat;
+    return summaryOfRow(r, handle.logDir);
   };
   const chatsAt = (from: number, to: number) => rows.at(from, to).map(parse);
   const freshness = scanned.then((f) => withForm(f, form, options.compress));

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { type ActionResult, failure, settle } from "@/server/access/action";
 import type { SourceContext } from "@/server/source/context";
+import { readChatWindow, ZChatWindow } from "@/server/views/chat-window";
 import { readBundleJob, ZBundleJob } from "./bundles";
 import { readFindInChat, readNextError, readSeekLine, ZFind, ZNextError, ZSeek } from "./chats";
 import {
@@ -74,6 +75,8 @@ export const READS = {
   "chats.find": read(ZFind, readFindInChat),
   "chats.next-error": read(ZNextError, readNextError),
   "chats.seek": read(ZSeek, readSeekLine),
+  // The chat list over a built index, a window at a time (the listing's stream sends no rows then).
+  "chats.window": read(ZChatWindow, readChatWindow),
   "bundles.job": read(ZBundleJob, (_ctx, input) => readBundleJob(input)),
 };
 

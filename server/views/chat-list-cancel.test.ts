@@ -45,7 +45,7 @@ afterEach(() => {
 
 describe("the chat list's folder check when the client goes away", () => {
   it("aborts the check's signal when the stream is ended before its verdict, and not before", async () => {
-    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), 2);
+    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), { batch: 2 });
     const first = await list.next();
     expect(first.value?.index).toMatchObject({ checking: true });
     expect(signals).toHaveLength(1);
@@ -60,13 +60,10 @@ describe("the chat list's folder check when the client goes away", () => {
 
   it("aborts the check's signal when the client goes away while the list waits for the verdict", async () => {
     const gone = new AbortController();
-    const list = streamChatList(
-      liveContext({ home: null, logs, state, demo: false }),
-      2,
-      undefined,
-      undefined,
-      gone.signal,
-    );
+    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), {
+      batch: 2,
+      gone: gone.signal,
+    });
     // Two batches of the index's rows (3 chats, 2 a batch), then the list waits for the check, which never ends.
     await list.next();
     await list.next();

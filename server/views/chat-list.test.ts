@@ -35,7 +35,7 @@ async function chat(id: string, turns: number): Promise<void> {
 
 async function collect(order?: ChatSort): Promise<ChatListBatch[]> {
   const batches: ChatListBatch[] = [];
-  for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2, order))
+  for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), { batch: 2, order }))
     batches.push(batch);
   return batches;
 }
@@ -128,9 +128,55 @@ describe("the chat list over a built index", () => {
   });
 });
 
+describe("the chat list over a built index, paged", () => {
+  const paged = async () => {
+    const batches: ChatListBatch[] = [];
+    for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), {
+      batch: 2,
+      paged: true,
+    }))
+      batches.push(batch);
+    return batches;
+  };
+
+  it("sends no rows, names the listing the page reads windows for, then says the index is current", async () => {
+    const batches = await paged();
+    expect(batches.map((b) => [b.rows.length, b.done, b.total])).toEqual([
+      [0, 0, 3],
+      [0, 3, 3],
+    ]);
+    expect(batches[0]?.paged?.view).toMatch(/^\d+\.\d+$/);
+    expect(batches[0]?.index).toEqual({ fresh: false, checking: true, sentence: CHECKING_INDEX });
+    expect(batches[1]?.index).toEqual({ fresh: true, sentence: "The search index is up to date (3 chats)." });
+    // Each listing has a name of its own: windows read for one are not taken for another's.
+    expect((await paged())[0]?.paged?.view).not.toBe(batches[0]?.paged?.view);
+  });
+
+  it("when the folder changed, says so, then sends the folder's rows in full and the verdict", async () => {
+    const w = await openChat(logs, "c-a");
+    await w.appendTurn({ user: "one more", assistant: "reply" });
+    await w.close();
+    await chat("c-new", 1);
+    const batches = await paged();
+    expect(batches[0]?.paged).toBeDefined();
+    expect(batches[1]).toMatchObject({ rows: [], paged: null });
+    const rows = batches.slice(2).flatMap((b) => b.rows);
+    expect(rows.map((r) => [r.id, r.messages]).sort()).toEqual([
+      ["c-a", 6],
+      ["c-b", 4],
+      ["c-c", 4],
+      ["c-new", 2],
+    ]);
+    expect(batches.some((b) => b.update)).toBe(false);
+    const last = batches.at(-1) as ChatListBatch;
+    expect(last.index?.fresh).toBe(false);
+    expect(last.index?.sentence).toMatch(/^The search index is behind the log folder: 1 chat changed, 1 chat new /);
+  });
+});
+
 describe("the chat list's share of the server's time", () => {
   it("makes a later batch a slice of rows at a time, with a turn of the event loop between slices", async () => {
-    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), 1, undefined, 1);
+    const list = streamChatList(liveContext({ home: null, logs, state, demo: false }), { batch: 1, rowsATurn: 1 });
     expect((await list.next()).value?.rows).toHaveLength(1);
     // Other work due meanwhile (another request) runs between the slices of the next batch, not after it.
     let turns = 0;
@@ -228,7 +274,7 @@ describe("the chat list's notes (issue 29)", () => {
     closeAllIndexes();
     rmSync(join(state, "index"), { recursive: true, force: true });
     const folderRows: ChatListBatch["rows"] = [];
-    for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), 2))
+    for await (const batch of streamChatList(liveContext({ home: null, logs, state, demo: false }), { batch: 2 }))
       folderRows.push(...batch.rows);
     expect(folderRows.find((r) => r.id === "c-b")?.notes).toBe(2);
     expect(folderRows.find((r) => r.id === "c-a")?.notes).toBeUndefined();

@@ -89,13 +89,14 @@ function readIndex(
   compress: boolean,
   order: ChatSort | undefined,
   left: AbortSignal,
+  firstPage: number,
 ): { rows: IndexedChatRows | null; source: ChatListSource } | null {
   if (!state) return null;
   try {
     // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
     // It stops when the list's stream ends before its verdict (`left`: the client went away) and no other caller waits.
     const check = () => folderCheck(left, state, logDir);
-    const rows = readChatsFromIndex(state, logDir, { compress, check, ...(order ? { order } : {}) });
+    const rows = readChatsFromIndex(state, logDir, { compress, check, firstPage, ...(order ? { order } : {}) });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);
     return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
@@ -112,13 +113,13 @@ function startRefresh(state: string, logDir: string, compress: boolean): void {
   );
 }
 
-/** The folder listed on the decode worker (chats without a usable checkpoint are read from their logs there). */
 /** The row with its count of marks and notes, when it has any. */
-function withNotes(row: ChatRow, notes: Map<string, number>): ChatRow {
+export function withNotes(row: ChatRow, notes: Map<string, number>): ChatRow {
   const n = notes.get(row.id);
   return n ? { ...row, notes: n } : row;
 }
 
+/** The folder listed on the decode worker (chats without a usable checkpoint are read from their logs there). */
 async function* folderBatches(logDir: string, compress: boolean, batchSize: number, notes: Map<string, number>) {
   for await (const batch of streamInWorker("listChats", logDir, compress, batchSize)) {
     yield {
@@ -148,6 +149,20 @@ export const ROWS_A_TURN = 250;
 /** Resolves after the I/O and timers already due. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** How `streamChatList` streams. */
+export interface ListStreamOptions {
+  /** Rows in the first batch (the index's later ones are `laterBatchSize`); 200 unless given. */
+  batch?: number;
+  /** The table's sort: the index's rows come in it. */
+  order?: ChatSort;
+  /** Rows made a turn of the event loop (`ROWS_A_TURN`). */
+  rowsATurn?: number;
+  /** Aborted when the client went away. */
+  gone?: AbortSignal;
+  /** Over a built index, send no rows: the page reads them a window at a time (`ChatListBatch.paged`). */
+  paged?: boolean;
+}
+
 /**
  * Streams the chat list in batches, the first ones before the listing ends.
  * With a built index its rows go out at once, marked as being checked; then
@@ -160,13 +175,13 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * `order` is the table's sort: the index's rows come in that order, read from
  * its index (`lib/search-index/list-order.ts`), and the first batch says so (`order`);
  * rows from the folder come in its own order and the page sorts them.
+ *
+ * `paged`: over a built index the stream sends no rows, only the index's verdict (the page reads windows of
+ * rows meanwhile); when the folder changed, it then sends the folder's rows in full.
  */
 export async function* streamChatList(
   ctx: SourceContext,
-  batchSize = 200,
-  order?: ChatSort,
-  rowsATurn = ROWS_A_TURN,
-  gone?: AbortSignal,
+  { batch = 200, order, rowsATurn = ROWS_A_TURN, gone, paged = false }: ListStreamOptions = {},
 ): AsyncGenerator<ChatListBatch> {
   // The client went away (`gone`, from `ndjsonRead`: this generator, waiting for the verdict, is returned only
   // at its next yield) or the stream was ended early: the folder check stops unless another caller waits (issue 28).
@@ -174,7 +189,7 @@ export async function* streamChatList(
   const leave = () => left.abort();
   gone?.addEventListener("abort", leave, { once: true });
   try {
-    yield* listBatches(ctx, batchSize, order, rowsATurn, left.signal);
+    yield* listBatches(ctx, { batch, order, rowsATurn, paged }, left.signal);
   } finally {
     gone?.removeEventListener("abort", leave);
     left.abort();
@@ -183,9 +198,12 @@ export async function* streamChatList(
 
 async function* listBatches(
   ctx: SourceContext,
-  batchSize: number,
-  order: ChatSort | undefined,
-  rowsATurn: number,
+  {
+    batch: batchSize,
+    order,
+    rowsATurn,
+    paged,
+  }: Required<Omit<ListStreamOptions, "gone" | "order">> & Pick<ListStreamOptions, "order">,
   left: AbortSignal,
 ): AsyncGenerator<ChatListBatch> {
   const folder = logFolder(ctx);
@@ -197,13 +215,17 @@ async function* listBatches(
   const state = ctx.roots.state;
   // Each chat's count of marks and notes (issue 29), shown as a marker on its row.
   const notes = state ? noteCounts(state) : new Map<string, number>();
-  const index = readIndex(state, logDir, compress, order, left);
+  const index = readIndex(state, logDir, compress, order, left, paged ? 0 : batchSize);
   if (!index?.rows) {
     let first = true;
     for await (const batch of folderBatches(logDir, compress, batchSize, notes)) {
       yield { ...batch, ...(first && index ? { index: index.source } : {}) };
       first = false;
     }
+    return;
+  }
+  if (paged) {
+    yield* pagedBatches(index.rows, index.source, { state, logDir, compress, batchSize, notes, left });
     return;
   }
   const { count: total, problems } = index.rows;
@@ -271,4 +293,63 @@ async function* listBatches(
     index: { fresh: false, sentence: freshness.sentence },
     update: { removed, replaceProblems },
   };
+}
+
+/** Names each paged listing, so the windows read for it are told from another listing's (`chats.window`). */
+let listings = 0;
+
+/**
+ * A paged listing over a built index: the index's folder problems and its verdict, no rows (the page reads
+ * them through `chats.window`). When the folder changed, a refresh of the index starts and the folder is
+ * listed in full after a batch that says so (`paged: null`); the page keeps the index's windows on screen
+ * until the stream ends, then shows the folder's rows.
+ */
+async function* pagedBatches(
+  rows: IndexedChatRows,
+  source: ChatListSource,
+  at: {
+    state: string | null;
+    logDir: string;
+    compress: boolean;
+    batchSize: number;
+    notes: Map<string, number>;
+    left: AbortSignal;
+  },
+): AsyncGenerator<ChatListBatch> {
+  const total = rows.count;
+  listings += 1;
+  yield {
+    rows: [],
+    problems: rows.problems.map(toChatProblem),
+    done: 0,
+    total,
+    index: source,
+    paged: { view: `${process.pid}.${listings}` },
+  };
+  const freshness = await rows.freshness.catch((error: unknown) => {
+    if (!at.left.aborted) console.error("oda-admin: the chat list could not check the search index:", error);
+    return { fresh: false, sentence: INDEX_UNUSABLE };
+  });
+  if (at.left.aborted) return;
+  if (freshness.fresh) {
+    yield {
+      rows: [],
+      problems: [],
+      done: total,
+      total,
+      index: { fresh: true, sentence: freshness.sentence },
+      update: { removed: [], replaceProblems: false },
+    };
+    return;
+  }
+  if (at.state) startRefresh(at.state, at.logDir, at.compress);
+  yield { rows: [], problems: [], done: 0, total, paged: null };
+  let done = 0;
+  let listed = total;
+  for await (const batch of folderBatches(at.logDir, at.compress, at.batchSize, at.notes)) {
+    done = batch.done;
+    listed = batch.total;
+    yield batch;
+  }
+  yield { rows: [], problems: [], done, total: listed, index: { fresh: false, sentence: freshness.sentence } };
 }

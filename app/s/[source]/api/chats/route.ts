@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
  * The chat list as NDJSON: one `ChatListBatch` per line as the log folder is
  * read, so the page shows the first chats and a progress bar before the end.
  * `?batch=N` (1–1000, default 100) sets the batch size; `?sort=<column>&dir=asc|desc`
- * the order the index's rows come in (the table's sort; unknown values give the default). Rows go as arrays
+ * the order the index's rows come in (the table's sort; unknown values give the default); `?paged=1` sends no
+ * rows over a built index, which the page then reads a window at a time (`ChatListBatch.paged`). Rows go as arrays
  * with a table of shared strings (`lib/chats/list-wire.ts`; the page decodes them). A refusal ends the
  * stream with `{"error": {"code": …, "message": "<sentence>"}}`, the shape of an action's refusal.
  */
@@ -24,7 +25,15 @@ export async function GET(request: Request): Promise<Response> {
   const dir = params.get("dir") === "asc" ? "asc" : "desc";
   return ndjsonRead(
     request,
-    (ctx, left) => encoded(streamChatList(ctx, size, key ? { key, dir } : undefined, undefined, left)),
+    (ctx, gone) =>
+      encoded(
+        streamChatList(ctx, {
+          batch: size,
+          ...(key ? { order: { key, dir } } : {}),
+          gone,
+          paged: params.get("paged") === "1",
+        }),
+      ),
     {
       unexpected: "The chat list could not be read; run oda-admin doctor.",
       what: "the chat list",
