@@ -42,8 +42,11 @@ export function ChatList() {
   const [asked, setAsked] = useState<Sort>(url.sort);
   const { state, listing, refetch } = useChatList(asked);
   if (state.order && (asked.key !== url.sort.key || asked.dir !== url.sort.dir)) setAsked(url.sort);
-  // The index's windows stay on screen while a changed folder's rows stream in, until they are all there.
-  const windowed = state.paged !== null && (!state.leaving || listing);
+  // The index's windows stay on screen while a changed folder's rows stream in, until they are all there. Before
+  // the stream's first answer the first window is asked for beside it, or came with the HTML (`unknown`): over
+  // a built index it is shown at once; without one it says so, and the stream's rows take its place.
+  const unknown = state.total === null && !state.error;
+  const windowed = unknown || (state.paged !== null && (!state.leaving || listing));
   const problems = windowed && state.leaving ? state.heldProblems : state.problems;
 
   return (
@@ -73,8 +76,8 @@ export function ChatList() {
         </section>
       )}
       <StartedNote filters={url.filters} onChange={url.setFilters} />
-      {windowed && state.paged ? (
-        <WindowedChats view={state.paged.view} state={state} listing={listing} url={url} refetch={refetch} />
+      {windowed ? (
+        <WindowedChats view={state.paged?.view ?? null} state={state} listing={listing} url={url} refetch={refetch} />
       ) : (
         <HeldChats state={state} listing={listing} url={url} refetch={refetch} />
       )}
@@ -151,7 +154,7 @@ function CountLine({ text, progress }: { text: string; progress: { done: number;
  * (`server/views/chat-window.ts`), and the table reads the rows of the places it draws. The counts and every
  * group's place are there with the first window, so the table is whole from its first paint.
  */
-function WindowedChats({ view, state, listing, url, refetch }: ListProps & { view: string }) {
+function WindowedChats({ view, state, listing, url, refetch }: ListProps & { view: string | null }) {
   const [range, setRange] = useState({ first: 0, last: 0 });
   const { sort, grouped, filters } = url;
   const ask = useMemo(() => ({ view, sort, grouped, filters }), [view, sort, grouped, filters]);
@@ -167,12 +170,13 @@ function WindowedChats({ view, state, listing, url, refetch }: ListProps & { vie
     },
     [items],
   );
-  // The index went away meanwhile (set aside, or its state folder removed): the folder is listed instead.
-  const gone = read?.head.built === false;
+  // The index went away after the stream said it serves the list (set aside, or its state folder removed): the
+  // folder is listed instead. Before the stream has answered, it will say so itself.
+  const gone = read?.head.built === false && view !== null;
   useEffect(() => {
     if (gone) refetch();
   }, [gone, refetch]);
-  const head = read?.head;
+  const head = read?.head.built ? read.head : undefined;
   return (
     <>
       <Controls
@@ -186,7 +190,7 @@ function WindowedChats({ view, state, listing, url, refetch }: ListProps & { vie
         text={
           head
             ? `Showing ${formatCount(head.shown)} of ${formatCount(head.total)} chats; ${formatCount(head.withProblems)} with problems.`
-            : `Listed 0 of ${formatCount(state.total ?? 0)} chats so far.`
+            : `Listed 0 of ${state.total === null ? "…" : formatCount(state.total)} chats so far.`
         }
         progress={state.leaving && listing ? { done: state.done, total: state.total } : null}
       />

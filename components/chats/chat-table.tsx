@@ -161,6 +161,9 @@ export function ChatTable({
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => (items[i]?.type === "group" ? 36 : 56),
     overscan: 12,
+    // The first rows are drawn on the server too (the first window comes with the HTML): a table 560 px high,
+    // the 70% of an 800 px window it is there. In the browser the table's own size takes over.
+    initialRect: { width: 1024, height: 560 },
     getItemKey: (i) => {
       const item = items[i];
       if (item?.type === "group") return `g:${item.group}`;
@@ -183,14 +186,22 @@ export function ChatTable({
   };
   // Home and End go by index, not by the scroll height: rows below the fold are only estimated (56 px), so
   // the browser's own End lands where the estimate ends, thousands of rows short of the last at 100,000.
+  // After End the table stays at its end while the rows there are read and drawn: a row read in place of its
+  // estimate is taller or shorter, which moved the last row out of view. A wheel, a touch or another key lets go.
+  const [atEnd, setAtEnd] = useState(false);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "End") setAtEnd(false);
     if (event.altKey || event.metaKey || event.shiftKey || !items.length) return;
     if (event.key !== "End" && event.key !== "Home") return;
     event.preventDefault();
+    setAtEnd(event.key === "End");
     virtualizer.scrollToIndex(event.key === "End" ? items.length - 1 : 0, {
       align: event.key === "End" ? "end" : "start",
     });
   };
+  useEffect(() => {
+    if (atEnd && items.length) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
+  }, [atEnd, items, virtualizer]);
   const cursorRow = cursor === null ? undefined : items[cursor];
   const cursorHref = cursorRow?.type === "chat" ? chatHref(cursorRow.row.id) : null;
   useShortcuts("Chat list", [
@@ -212,6 +223,9 @@ export function ChatTable({
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrollable table must be reachable by keyboard
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onWheel={() => setAtEnd(false)}
+      onPointerDown={() => setAtEnd(false)}
+      onTouchStart={() => setAtEnd(false)}
       className="relative h-[70vh] min-h-80 overflow-auto rounded-md border border-zinc-200 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
     >
       <div role="rowgroup" className={`sticky top-0 z-10 ${WIDE} bg-zinc-100 dark:bg-zinc-900`}>

@@ -4,17 +4,18 @@ import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import { sourcePrefixOf } from "@/components/shell/query-client";
 import { fetchRead } from "@/components/shell/read-query";
+import { WINDOW_PAGE, windowInput, windowRead } from "@/lib/chats/list-window";
 import { systemTimeZone } from "@/lib/insights/tz";
 import { queryKeys } from "@/lib/query-keys";
 import type { ChatRow, ChatWindow } from "@/lib/types";
 import type { ListFilters, Sort } from "./list-view";
 
-/** Rows a window read asks for: a screen is about 12 rows, so one read covers several screens. */
-export const WINDOW_PAGE = 100;
-
-/** What the list asks of the index's windows: the listing, the sort, the grouping and the filters. */
+/**
+ * What the list asks of the index's windows: the listing (`null` until the stream names it), the sort, the
+ * grouping and the filters.
+ */
 export interface WindowAsk {
-  view: string;
+  view: string | null;
   sort: Sort;
   grouped: boolean;
   filters: ListFilters;
@@ -43,29 +44,15 @@ function pagesOf(first: number, last: number): number[] {
 export function useChatWindow(ask: WindowAsk | null, range: { first: number; last: number }): WindowView | null {
   const client = useQueryClient();
   // A start-day filter without a zone is in the browser's: the server's could be another day's hours.
-  const input = useMemo(
-    () => (ask ? { ...ask, filters: { ...ask.filters, tz: ask.filters.tz || systemTimeZone() } } : null),
-    [ask],
-  );
+  // With no filter the window comes from the index's own indexes, whatever the listing: it is asked for at
+  // once, beside the stream (and read into the page's HTML), and not again when the stream names the listing.
+  const input = useMemo(() => (ask ? windowInput(ask, systemTimeZone) : null), [ask]);
   const pages = input ? [...new Set([0, ...pagesOf(range.first, range.last)])] : [];
   const results = useQueries({
     queries: pages.map((page) => ({
       queryKey: queryKeys.sessions.window(input, page),
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        fetchRead(
-          "chats.window",
-          {
-            view: input?.view,
-            sort: input?.sort.key,
-            dir: input?.sort.dir,
-            grouped: input?.grouped,
-            filters: input?.filters,
-            from: page * WINDOW_PAGE,
-            to: (page + 1) * WINDOW_PAGE,
-          },
-          signal,
-          sourcePrefixOf(client),
-        ),
+        fetchRead("chats.window", input && windowRead(input, page), signal, sourcePrefixOf(client)),
       staleTime: Number.POSITIVE_INFINITY,
       // Pages scrolled past are dropped soon: 100,000 rows are never all held.
       gcTime: 30_000,

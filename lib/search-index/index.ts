@@ -22,8 +22,9 @@ import {
   chatsByCid,
   type IndexedFacts,
   readChatFacts,
-  readWholeWindow,
-  type WholeWindow,
+  readWholeHead,
+  readWholePlaces,
+  type WholeHead,
 } from "./chat-facts";
 import type { IndexHandle } from "./db";
 import { openIndex, readMeta } from "./db";
@@ -52,7 +53,7 @@ export type { RefreshOptions, RefreshResult } from "./refresh";
 export { CHECK_CANCELLED } from "./scan";
 export type { SearchFilters, SearchGroup, SearchHit, SearchOptions, SearchResult, SnippetPart } from "./search";
 export type { Freshness, IndexedChatList, IndexedChatRows, IndexStatus, ListFromIndexOptions } from "./status";
-export type { ChatFacts, IndexedFacts, WholeWindow };
+export type { ChatFacts, IndexedFacts, WholeHead };
 
 /** Brings the index of `logDir` in the state folder up to date. */
 export async function refreshIndex(
@@ -156,13 +157,18 @@ export function readIndexedChatFacts(state: string | null, logDir: string, order
   return readChatFacts(openIndex(state, logDir), order);
 }
 
-/** A window of the chat list when no filter is set, from the index's own indexes (`chat-facts.ts`). */
-export function readIndexedWholeWindow(
+/** The chat list's counts and groups when no filter is set, from the index's own indexes (`chat-facts.ts`). */
+export function readIndexedWholeHead(state: string | null, logDir: string): WholeHead {
+  return readWholeHead(openIndex(state, logDir));
+}
+
+/** The chats at places `from`–`to` of the list when no filter is set (`groups`: grouped, as the head has them). */
+export function readIndexedWholePlaces(
   state: string | null,
   logDir: string,
-  window: { order: ChatSort; grouped: boolean; from: number; to: number },
-): WholeWindow {
-  return readWholeWindow(openIndex(state, logDir), window.order, window.grouped, window.from, window.to);
+  window: { order: ChatSort; groups: WholeHead["groups"] | null; from: number; to: number },
+): number[] {
+  return readWholePlaces(openIndex(state, logDir), window.order, window.groups, window.from, window.to);
 }
 
 /** The summaries of the index's chats `cids`, in that order, as the chat list shows them. */

@@ -96,7 +96,14 @@ function readIndex(
     // The folder check runs on the decode worker: on 100,000 chats it would hold this event loop for seconds.
     // It stops when the list's stream ends before its verdict (`left`: the client went away) and no other caller waits.
     const check = () => folderCheck(left, state, logDir);
-    const rows = readChatsFromIndex(state, logDir, { compress, check, firstPage, ...(order ? { order } : {}) });
+    const rows = readChatsFromIndex(state, logDir, {
+      compress,
+      check,
+      firstPage,
+      // A paged listing (no first page) sends no groups: its windows carry theirs.
+      groups: firstPage > 0,
+      ...(order ? { order } : {}),
+    });
     if (rows.built) return { rows, source: { fresh: false, checking: true, sentence: CHECKING_INDEX } };
     startRefresh(state, logDir, compress);
     return { rows: null, source: { fresh: false, sentence: "The search index has not been built yet." } };
@@ -297,6 +304,11 @@ async function* listBatches(
 
 /** Names each paged listing, so the windows read for it are told from another listing's (`chats.window`). */
 let listings = 0;
+
+/** How many paged listings this server started: a window read after a new one judges the locks again. */
+export function listingsStarted(): number {
+  return listings;
+}
 
 /**
  * A paged listing over a built index: the index's folder problems and its verdict, no rows (the page reads

@@ -16,10 +16,12 @@ import {
   indexRefreshedAt,
   readIndexedChatFacts,
   readIndexedChats,
-  readIndexedWholeWindow,
+  readIndexedWholeHead,
+  readIndexedWholePlaces,
+  type WholeHead,
 } from "@/lib/search-index";
 import type { SourceContext } from "@/server/source/context";
-import { logFolder, toRow, withNotes } from "./chat-list";
+import { listingsStarted, logFolder, toRow, withNotes } from "./chat-list";
 
 /**
  * The chat list read a window at a time from the search index (issue 28): the
@@ -35,8 +37,12 @@ export const WINDOW_ROWS = 500;
 
 export const ZChatWindow = z
   .object({
-    /** The listing (`ChatListBatch.paged.view`) the window belongs to: a new listing reads the facts again. */
-    view: z.string().min(1).max(64),
+    /**
+     * The listing (`ChatListBatch.paged.view`) the window belongs to: a new listing reads the facts again. A
+     * window with no filter is read from the index's own indexes, whatever its listing (the page asks for the
+     * first one with "" before its listing has answered).
+     */
+    view: z.string().max(64),
     sort: z.enum(CHAT_SORT_KEYS),
     dir: z.enum(["asc", "desc"]),
     grouped: z.boolean(),
@@ -70,6 +76,21 @@ interface Held {
 
 /** Per state folder (one index each), the facts held for the last listing read from it. */
 const held = new Map<string, Held>();
+
+/**
+ * Per state folder, the whole list's head, read again after a refresh of the index or once a listing started
+ * since (its locks judged again then): not at each window, each of which read every group's count again.
+ */
+const heads = new Map<string, { key: string; head: WholeHead }>();
+
+function wholeHead(state: string, logDir: string, refreshedAt: string): WholeHead {
+  const key = `${refreshedAt}\u0000${listingsStarted()}`;
+  const have = heads.get(state);
+  if (have?.key === key) return have.head;
+  const head = readIndexedWholeHead(state, logDir);
+  heads.set(state, { key, head });
+  return head;
+}
 
 /** The facts for this listing and order: those held, or read again (another listing, order or refresh). */
 function factsFor(state: string, logDir: string, view: string, order: ChatSort): Held {
@@ -144,9 +165,9 @@ export function readChatWindow(ctx: SourceContext, input: WindowInput): ChatWind
   let cids: number[];
   if (keepsAll(input.filters)) {
     // No filter (the list as it opens): from the index's own indexes, without every chat's facts.
-    const { cids: at, ...whole } = readIndexedWholeWindow(state, logDir, { ...input, order, to });
-    head = { ...whole, shown: whole.total };
-    cids = at;
+    const { groups, ...whole } = wholeHead(state, logDir, refreshedAt);
+    head = { ...whole, shown: whole.total, groups: input.grouped ? groups : null };
+    cids = readIndexedWholePlaces(state, logDir, { order, groups: head.groups, from: input.from, to });
   } else {
     const h = factsFor(state, logDir, input.view, order);
     const kept = `${JSON.stringify(input.filters)}\u0000${input.grouped}`;
