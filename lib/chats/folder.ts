@@ -73,14 +73,17 @@ export interface FolderScan {
  * Only the names are kept: 100,000 chats as location objects would hold the heap
  * for a whole listing; `chatsAt` makes a batch's. Chats stored twice are found
  * after the walk from the sorted names (`duplicateNames`), not with a map of
- * every id, and their problems put where the walk met them.
+ * every id, and their problems put where the walk met them. `look` is called
+ * before each group's folder is read: it may throw to stop the walk (the
+ * server's folder check, once nobody waits for it).
  */
-export function scanLogFolder(logDir: string): FolderScan {
+export function scanLogFolder(logDir: string, look: () => void = () => {}): FolderScan {
   if (!existsSync(logDir)) throw new OdaError("not_found", `The log folder ${logDir} does not exist.`);
   const root = realLogRoot(logDir);
   const walked: Problem[] = [];
   const groups: ScannedGroup[] = [];
   for (const group of subfolders(logDir, root, walked, true)) {
+    look();
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {

@@ -5,11 +5,11 @@ import { CHECK_CANCELLED, checkIndexFreshness, refreshIndex } from ".";
 
 const roots = tempIndexRoots("oda-index-cancel-");
 
-/** A folder of `n` chats, indexed and settled (no chat racy): the check finds it up to date. */
-async function indexedFolder(n: number) {
+/** A folder of `n` chats in `groups` working folders, indexed and settled (no chat racy): the check finds it up to date. */
+async function indexedFolder(n: number, groups = 1) {
   const { logs, state } = roots();
   for (let i = 0; i < n; i++) {
-    const w = createChat(logs, { id: `c-${i}`, cwd: "/srv/a", created: "2026-11-20T09:00:00.000Z" });
+    const w = createChat(logs, { id: `c-${i}`, cwd: `/srv/a${i % groups}`, created: "2026-11-20T09:00:00.000Z" });
     await w.appendTurn({ user: `Question ${i}`, assistant: "Answer", ts: "2026-11-20T09:01:00.000Z" });
     await w.close();
   }
@@ -33,7 +33,16 @@ describe("the folder check stopped when nobody waits for it (issue 28)", () => {
       return false;
     });
     expect(whole).toMatchObject({ fresh: true, total: 130 });
-    // 130 chats, a look every 64: at chats 0, 64 and 128.
-    expect(counted).toBe(3);
+    // One look before the one group's walk; then 130 chats, a look every 64: at chats 0, 64 and 128.
+    expect(counted).toBe(4);
+  });
+
+  it("is stopped in the folder's walk too, a look before each group's", async () => {
+    const { logs, state } = await indexedFolder(30, 3);
+    let looks = 0;
+    const stopped = checkIndexFreshness(state, logs, () => ++looks > 2);
+    await expect(stopped).rejects.toMatchObject({ name: "AbortError", message: CHECK_CANCELLED });
+    // Told before the third group's walk: no chat was compared (that would have been a fourth look).
+    expect(looks).toBe(3);
   });
 });

@@ -209,7 +209,7 @@ export function checkCancelled(): Error {
 /**
  * Compares the log folder with the index. The stats are done in slices,
  * yielding to the event loop between them, so a server keeps answering while
- * a large folder is compared. `cancelled` is looked at every few chats (the server's decode worker passes a
+ * a large folder is compared. `cancelled` is looked at before each group's walk and every few chats (the server's decode worker passes a
  * flag its caller sets when nobody waits for the check any more): when it says so, the comparison ends with
  * `checkCancelled()`'s error.
  */
@@ -219,7 +219,10 @@ export async function scanChanges(
   slice = 500,
   cancelled: () => boolean = () => false,
 ): Promise<FolderChanges> {
-  const scan = scanLogFolder(logDir);
+  // The walk too looks at `cancelled`, once a group: at 100,000 chats it is more than a second of the check.
+  const scan = scanLogFolder(logDir, () => {
+    if (cancelled()) throw checkCancelled();
+  });
   const indexed = readIndexedChats(db);
   // A new chat as its place in the walk; a changed one as what its scan found.
   const changed: (number | ChangedChat)[] = [];
