@@ -2,6 +2,7 @@ import { listAllChats } from "../lib/chats";
 import { wireDecoder } from "../lib/chats/list-wire";
 import { closeAllIndexes, refreshIndex } from "../lib/search-index";
 import { leaveDeadLock, openChat, settleFolder } from "../test-support/chats/testing";
+import { sortAndFilterNine } from "./chat-list-checks";
 import { at, closedChat, problemFolder } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
@@ -121,6 +122,19 @@ test.describe("a fresh index over a folder with every problem kind", () => {
       await refreshIndex(state, logs, { compress: true });
       closeAllIndexes();
     }),
+  });
+
+  test("sorts and filters as the folder listing does, each answered from the index by the server", async ({ page }) => {
+    test.slow(); // a 404 page and axe on a shared, loaded machine
+    const filtered = page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return (
+        url.pathname.endsWith("/api/read/chats.window") &&
+        url.searchParams.get("input")?.includes('"lock":"stale"') === true
+      );
+    });
+    await sortAndFilterNine(page);
+    expect((await filtered).ok()).toBe(true);
   });
 
   test("serves the same rows and problems as the folder listing", async ({ page, oda }) => {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { sortAndFilterNine } from "./chat-list-checks";
 import { problemFolder } from "./chats-setup";
 import { expect, expectAccessible, seed, test } from "./fixtures";
 
@@ -85,63 +86,7 @@ test.describe("the chat list", () => {
 
   test("sorts by a column and filters by lock, problems, format, working folder and id", async ({ page }) => {
     test.slow(); // folder listings, a 404 page and axe on a shared, loaded machine
-    await page.goto("/chats");
-    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible({ timeout: 30_000 });
-    await page.getByLabel("Group by working folder").uncheck();
-    const titles = page.getByRole("table", { name: "Chats" }).getByRole("row").getByRole("link");
-
-    // A count sorts largest first when chosen (the biggest chats are the ones looked for), then flips.
-    await page.getByRole("button", { name: "Messages" }).click();
-    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "descending");
-    await expect(titles.first()).toHaveText("Question 1 of c-old"); // 8 messages, the most
-    await page.getByRole("button", { name: "Messages" }).click();
-    await expect(page.getByRole("columnheader", { name: "Messages" })).toHaveAttribute("aria-sort", "ascending");
-    await page.getByRole("button", { name: "Tokens" }).click();
-    await expect(page.getByRole("columnheader", { name: "Tokens" })).toHaveAttribute("aria-sort", "descending");
-
-    await page.getByRole("button", { name: "Title" }).click();
-    await expect(titles.first()).toHaveText("before the crash");
-
-    await page.getByLabel("Lock state").selectOption("stale");
-    await expect(page.getByText("Showing 1 of 9 chats")).toBeVisible();
-    await expect(titles).toHaveText(["Question 1 of c-stale"]);
-
-    await page.getByLabel("Lock state").selectOption("");
-    await page.getByLabel("Has problems").check();
-    await expect(page.getByText("Showing 5 of 9 chats")).toBeVisible();
-
-    await page.getByLabel("Has problems").uncheck();
-    await page.getByRole("combobox", { name: "Working folder" }).selectOption({ label: "_no-cwd" });
-    await expect(titles).toHaveText(["Question 1 of c-old"]);
-
-    await page.getByRole("combobox", { name: "Working folder" }).selectOption("");
-    await page.getByLabel("Format").selectOption({ label: "No usable log" });
-    await expect(
-      page.getByRole("table", { name: "Chats" }).getByRole("row").filter({ hasText: "c-form" }),
-    ).toBeVisible();
-    await expect(page.getByText("Showing 1 of 9 chats")).toBeVisible();
-
-    await page.getByLabel("Format").selectOption("");
-    await page.getByLabel("Find by id or title").fill("c-behind");
-    // Served from the checkpoint, which is behind the log: the title from before the last save.
-    await expect(titles).toHaveText(["Question 1 of c-behind"]);
-
-    // A filter no chat matches says so, with the way back to every chat.
-    await page.getByLabel("Find by id or title").fill("no chat is called this");
-    await expect(page.getByRole("status").filter({ hasText: "No chat matches these filters." })).toBeVisible();
-    await expect(page.getByRole("table", { name: "Chats" })).toHaveCount(0);
-    await expectAccessible(page);
-    await page.getByRole("button", { name: "Clear filters" }).click();
-    await expect(page.getByLabel("Find by id or title")).toHaveValue("");
-    await expect(page.getByText(/Showing 9 of 9 chats/)).toBeVisible();
-
-    // A chat that is not in the log folder: a 404 that says so in the CLI's sentence.
-    const res = await page.goto("/chats/nope-id");
-    expect(res?.status()).toBe(404);
-    await expect(page.getByRole("main").getByRole("alert")).toHaveText(
-      'No chat with the id "nope-id" is in the log folder.',
-    );
-    await expect(page.getByRole("link", { name: "All chats" })).toBeVisible();
+    await sortAndFilterNine(page);
   });
 
   test("the list streams in batches with a progress count", async ({ page }) => {

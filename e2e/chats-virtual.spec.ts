@@ -1,112 +1,49 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Checkpoint, encodeName, groupName, hashLogTail } from "../lib/chats";
-import { createChat } from "../test-support/chats/testing";
+import { closeAllIndexes, refreshIndex } from "../lib/search-index";
+import { settleFolder } from "../test-support/chats/testing";
+import { CHATS, manyChats, manyChatsChecks } from "./chat-list-checks";
 import { expect, seed, test } from "./fixtures";
 
 /** The chat list over 3,000 chats renders only the rows in view (TanStack Virtual). */
 
-const CHATS = 3000;
-const CWD = "/home/ana/many";
-const T0 = Date.parse("2026-11-01T08:00:00.000Z");
-const idOf = (i: number) => `c-${String(i).padStart(5, "0")}`;
-const timeOf = (i: number) => new Date(T0 + i * 60_000).toISOString();
-const titleOf = (i: number) => `Question about ${idOf(i)}`;
+test.describe("listed from the folder", () => {
+  test.use({ odaSetup: seed(({ home, logs }) => manyChats(home, logs)) });
 
-/**
- * Writes one plain chat through the writer, then stamps copies of its folder
- * under other ids: ids and times have the template's length, so each copy's log
- * is the template's with its id and times (to the minute) replaced, and its checkpoint the
- * template's with the new identity, title and tail hash (still a valid one, so
- * the list serves it as it would Oda's). A copy made like this takes microseconds;
- * the writer takes milliseconds per chat.
- */
-async function manyChats(home: string, logs: string): Promise<void> {
-  writeFileSync(join(home, "settings.json"), JSON.stringify({ sessions: { compress: false } }));
-  const template = createChat(logs, { id: idOf(0), cwd: CWD, created: timeOf(0) }, { compress: false });
-  await template.appendTurn({ user: titleOf(0), assistant: `An answer for ${idOf(0)}.`, ts: timeOf(0) });
-  await template.close();
-  const logName = template.logPath.slice(template.dir.length + 1);
-  const log = readFileSync(template.logPath, "utf8");
-  const checkpoint = JSON.parse(readFileSync(join(template.dir, "session.cache.json"), "utf8")) as Checkpoint;
-  // Every time of the template starts with the same minute (the writer adds seconds after `ts`): chat i is i minutes later.
-  const minute = (i: number) => timeOf(i).slice(0, 16);
-  const swap = (text: string, i: number) => text.replaceAll(idOf(0), idOf(i)).replaceAll(minute(0), minute(i));
-  const group = join(logs, groupName(CWD));
-  for (let i = 1; i < CHATS; i++) {
-    const dir = join(group, encodeName(idOf(i)));
-    mkdirSync(dir);
-    const path = join(dir, logName);
-    writeFileSync(path, swap(log, i));
-    const copy: Checkpoint = JSON.parse(swap(JSON.stringify(checkpoint), i));
-    copy.log.tailSha256 = hashLogTail(path, copy.log.bytes);
-    writeFileSync(join(dir, "session.cache.json"), JSON.stringify(copy));
-  }
-}
+  test("3,000 chats: few row elements, the last chat reached by scrolling, sorting over the whole set", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await manyChatsChecks(page);
+  });
+});
 
-test.use({ odaSetup: seed(({ home, logs }) => manyChats(home, logs)) });
+test.describe("read a window at a time from a built index", () => {
+  test.use({
+    odaSetup: seed(async ({ home, logs, state }) => {
+      await manyChats(home, logs);
+      settleFolder(logs);
+      await refreshIndex(state, logs, { compress: false });
+      closeAllIndexes();
+    }),
+  });
 
-test("3,000 chats: few row elements, the last chat reached by scrolling, sorting over the whole set", async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  await page.goto("/chats");
-  await expect(page.getByText(`Showing 3,000 of 3,000 chats; 0 with problems.`)).toBeVisible({ timeout: 60_000 });
-  await page.getByLabel("Group by working folder").uncheck();
-  const table = page.getByRole("table", { name: "Chats" });
-  const rows = table.getByRole("row");
-  const titles = rows.getByRole("link");
-  /** The link is drawn inside the scroller's visible box (not just present in the DOM). */
-  const inScroller = (title: string) =>
-    expect
-      .poll(() =>
-        table.getByRole("link", { name: title, exact: true }).evaluate((link) => {
-          const box = link.getBoundingClientRect();
-          const view = (link.closest("[role=table]") as HTMLElement).getBoundingClientRect();
-          return box.top >= view.top && box.bottom <= view.bottom;
-        }),
-      )
-      .toBe(true);
-  const toBottom = async () => {
-    // The virtualiser measures rows as they appear and the total height moves: scroll until it holds.
-    await expect(async () => {
-      await table.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      expect(await table.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1)).toBe(true);
-    }).toPass();
-  };
-
-  // Newest first by default: the last chat written leads, the first is at the very bottom.
-  await expect(titles.first()).toHaveText(titleOf(CHATS - 1));
-  await expect(table).toHaveAttribute("aria-rowcount", String(CHATS + 1));
-  expect(await rows.count()).toBeLessThan(150);
-
-  // One End press reaches the last row, though the rows below the fold are only estimated; Home the first.
-  await table.focus();
-  await page.keyboard.press("End");
-  await inScroller(titleOf(0));
-  await page.keyboard.press("Home");
-  await inScroller(titleOf(CHATS - 1));
-
-  await toBottom();
-  await inScroller(titleOf(0));
-  await expect(titles.last()).toHaveText(titleOf(0));
-  expect(await rows.count()).toBeLessThan(150);
-  await expect(table.getByRole("link", { name: titleOf(CHATS - 1), exact: true })).toHaveCount(0);
-
-  // Sorting reorders all 3,000, not just the rows on screen.
-  await table.evaluate((el) => el.scrollTo({ top: 0 }));
-  await page.getByRole("button", { name: "Title" }).click();
-  await expect(page.getByRole("columnheader", { name: "Title" })).toHaveAttribute("aria-sort", "ascending");
-  await expect(titles.first()).toHaveText(titleOf(0));
-  await page.getByRole("button", { name: "Title" }).click();
-  await expect(page.getByRole("columnheader", { name: "Title" })).toHaveAttribute("aria-sort", "descending");
-  await expect(titles.first()).toHaveText(titleOf(CHATS - 1));
-  await toBottom();
-  await inScroller(titleOf(0));
-  expect(await rows.count()).toBeLessThan(150);
-
-  // A chat in the middle is one id filter away.
-  await page.getByLabel("Find by id or title").fill(idOf(1500));
-  await expect(page.getByText("Showing 1 of 3,000 chats")).toBeVisible();
-  await expect(titles).toHaveText([titleOf(1500)]);
+  test("3,000 chats: the same list, from a few windows of rows, each filter and sort answered by the server", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const windows: { from: number; find: string; sort: string }[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (!url.pathname.endsWith("/api/read/chats.window")) return;
+      const input = JSON.parse(url.searchParams.get("input") ?? "{}");
+      windows.push({ from: input.from, find: input.filters.find, sort: `${input.sort} ${input.dir}` });
+    });
+    await manyChatsChecks(page);
+    await expect(page.getByRole("status").filter({ hasText: "search index" })).toHaveText(
+      `Chats are listed from the search index. The search index is up to date (${CHATS.toLocaleString("en")} chats).`,
+    );
+    // The table read the windows it drew (the top, the bottom, each order and the find), never the whole list.
+    expect(new Set(windows.map((w) => w.from)).size).toBeLessThan(CHATS / 100);
+    expect(windows.some((w) => w.sort === "title asc")).toBe(true);
+    expect(windows.some((w) => w.find === "c-01500")).toBe(true);
+  });
 });

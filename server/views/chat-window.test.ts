@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { groupRows, type ListFilters, NO_FILTERS, shownRows } from "@/components/chats/list-view";
 import { closedChat, problemFolder } from "@/e2e/chats-setup";
 import { listAllChats } from "@/lib/chats";
@@ -10,7 +10,7 @@ import { closeAllIndexes, refreshIndex } from "@/lib/search-index";
 import { settleFolder } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
 import { toRow } from "./chat-list";
-import { readChatWindow, WINDOW_ROWS, ZChatWindow } from "./chat-window";
+import { FACTS_KEPT_MS, factsHeld, readChatWindow, WINDOW_ROWS, ZChatWindow } from "./chat-window";
 
 /**
  * The chat list read a window at a time from the index selects, orders and
@@ -99,6 +99,26 @@ describe("the chat list read a window at a time", () => {
     for (const row of first.rows) {
       const folder = held.get(row.id);
       expect({ ...row, cached: folder?.cached }, row.id).toEqual(folder);
+    }
+  });
+
+  it("lets every chat's facts go a while after the last filtered window, and holds none for the unfiltered list", () => {
+    vi.useFakeTimers();
+    try {
+      const ask = { view: "kept", sort: "title", dir: "asc", grouped: false, from: 0, to: 5 } as const;
+      readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "held" } });
+      expect(factsHeld(state)).toBe(true);
+      vi.advanceTimersByTime(FACTS_KEPT_MS - 1);
+      // Another filtered window puts it off.
+      readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "other" } });
+      vi.advanceTimersByTime(FACTS_KEPT_MS - 1);
+      expect(factsHeld(state)).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(factsHeld(state)).toBe(false);
+      readChatWindow(ctx(), { ...ask, filters: NO_FILTERS });
+      expect(factsHeld(state)).toBe(false);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -93,7 +93,30 @@ function wholeHead(state: string, logDir: string, refreshedAt: string): WholeHea
 }
 
 /** The facts for this listing and order: those held, or read again (another listing, order or refresh). */
+/** Facts not read for this long are let go: 100,000 chats' are about 30 MB of the server's heap. */
+export const FACTS_KEPT_MS = 60_000;
+
+const letGo = new Map<string, NodeJS.Timeout>();
+
+/** Lets the facts of `state` go `FACTS_KEPT_MS` after their last read (a read puts it off again). */
+function keepFor(state: string): void {
+  clearTimeout(letGo.get(state));
+  const timer = setTimeout(() => {
+    held.delete(state);
+    letGo.delete(state);
+  }, FACTS_KEPT_MS);
+  // An idle server exits without waiting for it.
+  timer.unref();
+  letGo.set(state, timer);
+}
+
+/** True while the facts of the index in `state` are held (for tests). */
+export function factsHeld(state: string): boolean {
+  return held.has(state);
+}
+
 function factsFor(state: string, logDir: string, view: string, order: ChatSort): Held {
+  keepFor(state);
   const key = `${view}\u0000${order.key}\u0000${order.dir}`;
   const have = held.get(state);
   if (have && have.key === key && have.refreshedAt === indexRefreshedAt(state, logDir)) return have;
