@@ -20,9 +20,8 @@ export const queryKeys = {
   },
   sessions: {
     all: ["sessions"] as const,
-    /** The chat list in one order (the index's rows come sorted by the server); `null`: the folder's order. */
-    list: (order?: { key: string; dir: string } | null) =>
-      order ? (["sessions", "list", order.key, order.dir] as const) : (["sessions", "list"] as const),
+    /** The chat list's stream (over a built index, its verdict; the rows come through `window`). */
+    list: () => ["sessions", "list"] as const,
     /** A window of the chat list read from the index (`ask`: its listing, sort, grouping and filters). */
     window: (ask: unknown, page: number) => ["sessions", "window", ask, page] as const,
     windows: () => ["sessions", "window"] as const,

@@ -11,15 +11,14 @@ import { ChatTable } from "./chat-table";
 import { formatCount } from "./format";
 import { useListUrlState } from "./list-url";
 import {
+  filterRows,
   formatOptions,
   groupOptions,
   groupRows,
   type ListItem,
   NO_FILTERS,
   placesIn,
-  type Sort,
-  sameFilters,
-  shownRows,
+  sortRows,
   windowItems,
 } from "./list-view";
 import { ProblemList } from "./problem-list";
@@ -36,12 +35,7 @@ type UrlState = ReturnType<typeof useListUrlState>;
  */
 export function ChatList() {
   const url = useListUrlState();
-  // The order asked of the server. The index's rows come in it: a new sort asks again, and the first rows of
-  // the new order come from the index's own order of that column, not from 100,000 rows sorted here. The
-  // folder's rows (no index: `state.order` null) are listed once and sorted here.
-  const [asked, setAsked] = useState<Sort>(url.sort);
-  const { state, listing, refetch } = useChatList(asked);
-  if (state.order && (asked.key !== url.sort.key || asked.dir !== url.sort.dir)) setAsked(url.sort);
+  const { state, listing, refetch } = useChatList();
   // The index's windows stay on screen while a changed folder's rows stream in, until they are all there. Before
   // the stream's first answer the first window is asked for beside it, or came with the HTML (`unknown`): over
   // a built index it is shown at once; without one it says so, and the stream's rows take its place.
@@ -203,21 +197,13 @@ function WindowedChats({ view, state, listing, url, refetch }: ListProps & { vie
   );
 }
 
-/** The list held whole in the page: a folder listed (no index, or changed since), or the index's rows streamed. */
+/** The list held whole in the page: a folder listed without an index, or changed since the index was built. */
 function HeldChats({ state, listing, url, refetch }: ListProps) {
   const { filters, sort, grouped } = url;
-  const served = state.inOrder && state.order?.key === sort.key && state.order.dir === sort.dir;
   const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
   const formats = useMemo(() => formatOptions(state.rows), [state.rows]);
-  // Rows the server sent in an order are not sorted here (`shownRows`).
-  const shown = useMemo(
-    () => shownRows(state.rows, filters, sort, { order: state.order, inOrder: state.inOrder }),
-    [state.rows, filters, sort, state.order, state.inOrder],
-  );
-  // While the index's rows stream in the table's order, unfiltered, each group's place is laid out from the
-  // first batch, so the rows fill it and nothing under the pointer moves.
-  const layout = listing && served && sameFilters(filters, NO_FILTERS) ? state.groups : null;
-  const items = useMemo(() => groupRows(shown, grouped, layout), [shown, grouped, layout]);
+  const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
+  const items = useMemo(() => groupRows(shown, grouped), [shown, grouped]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
   return (
     <>

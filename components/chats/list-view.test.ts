@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatRow } from "@/lib/types";
-import { type GroupLayout, groupRows, type ListItem, NO_FILTERS, shownRows, sortRows } from "./list-view";
+import { groupRows, type ListItem, placesIn, sortRows, windowItems } from "./list-view";
 
 /** A row with what grouping and sorting read. */
 function row(id: string, group: string, lastActivity: string, tokens = 0): ChatRow {
@@ -29,35 +29,43 @@ function row(id: string, group: string, lastActivity: string, tokens = 0): ChatR
 const keyOf = (item: ListItem) =>
   item.type === "group" ? `g:${item.group}` : item.type === "chat" ? `c:${item.row.id}` : `p:${item.group}`;
 
-describe("the chat list streamed in the index's order, grouped", () => {
-  // The index's order: newest activity first. Group a's second chat comes after group b's first.
+describe("the chat list read a window at a time", () => {
   const a1 = row("a1", "a", "2026-11-30T10:00:00.000Z");
   const b1 = row("b1", "b", "2026-11-30T09:00:00.000Z");
-  const a2 = row("a2", "a", "2026-11-30T08:00:00.000Z");
-  const layout: GroupLayout = [
-    { group: "b", cwd: "/w/b", count: 1 },
-    { group: "a", cwd: "/w/a", count: 2 },
+  const groups = [
+    { group: "a", label: "/w/a", count: 2 },
+    { group: "b", label: "/w/b", count: 1 },
   ];
 
-  it("keeps every heading and row where the first batch put it while the rest arrives", () => {
-    const steps = [[a1], [a1, b1], [a1, b1, a2]].map((rows) => groupRows(rows, true, layout));
-    const at = (items: ListItem[], key: string) => items.findIndex((i) => keyOf(i) === key);
-    for (const items of steps) {
-      expect(items).toHaveLength(5);
-      expect(at(items, "g:a")).toBe(0);
-      expect(at(items, "c:a1")).toBe(1);
-      expect(at(items, "g:b")).toBe(3);
-    }
-    // b1 takes its place under b at once, and a2 the place kept for it under a.
-    expect(at(steps[1] as ListItem[], "c:b1")).toBe(4);
-    expect(at(steps[2] as ListItem[], "c:a2")).toBe(2);
-    expect((steps[0] as ListItem[]).map((i) => i.type)).toEqual(["group", "chat", "pending", "group", "pending"]);
+  it("lays out every group's heading and places from the counts, each place its row once read", () => {
+    const read = new Map([
+      [0, a1],
+      [2, b1],
+    ]);
+    const items = windowItems(3, groups, (place) => read.get(place));
+    expect(items.map(keyOf)).toEqual(["g:a", "c:a1", "p:a", "g:b", "c:b1"]);
+    // The place not read yet keeps its place in the list, so a row read later moves nothing below it.
+    expect(items[2]).toMatchObject({ type: "pending", place: 1 });
+    expect(windowItems(3, null, (place) => read.get(place)).map(keyOf)).toEqual(["c:a1", "p:", "c:b1"]);
   });
 
-  it("without the index's layout, a row arriving in an earlier group pushes the later ones down", () => {
-    const before = groupRows([a1, b1], true);
-    const after = groupRows([a1, b1, a2], true);
-    expect(before.findIndex((i) => keyOf(i) === "c:b1")).not.toBe(after.findIndex((i) => keyOf(i) === "c:b1"));
+  it("names the places drawn, headings aside, for the windows to read", () => {
+    const items = windowItems(3, groups, () => undefined);
+    expect(placesIn(items, 0, 4)).toEqual({ first: 0, last: 2 });
+    expect(placesIn(items, 3, 4)).toEqual({ first: 2, last: 2 });
+    expect(placesIn(items, 0, 0)).toBeNull();
+    expect(placesIn(items, 2, 99)).toEqual({ first: 1, last: 2 });
+  });
+});
+
+describe("groupRows", () => {
+  it("puts the rows under a heading per working folder, A to Z and _no-cwd last, each with its count", () => {
+    const none = { ...row("n1", "_no-cwd", "2026-11-30T11:00:00.000Z"), cwd: null };
+    const rows = [none, row("b1", "b", "2026-11-30T10:00:00.000Z"), row("a1", "a", "2026-11-30T09:00:00.000Z")];
+    const items = groupRows(rows, true);
+    expect(items.map(keyOf)).toEqual(["g:a", "c:a1", "g:b", "c:b1", "g:_no-cwd", "c:n1"]);
+    expect(items.at(-2)).toMatchObject({ label: "_no-cwd (no working folder)", count: 1 });
+    expect(groupRows(rows, false).map(keyOf)).toEqual(["c:n1", "c:b1", "c:a1"]);
   });
 });
 
@@ -72,26 +80,5 @@ describe("sortRows", () => {
     expect(sortRows(rows, { key: "tokens", dir: "desc" }).map((r) => r.id)).toEqual(["a", "b", "c"]);
     expect(sortRows(rows, { key: "tokens", dir: "asc" }).map((r) => r.id)).toEqual(["c", "b", "a"]);
     expect(sortRows(rows, { key: "lastActivity", dir: "asc" }).map((r) => r.id)).toEqual(["b", "c", "a"]);
-  });
-});
-
-describe("the rows the table shows", () => {
-  const rows = [row("c-b", "g", "2026-11-02T00:00:00Z", 1), row("c-a", "g", "2026-11-01T00:00:00Z", 5)];
-  const newest = { key: "lastActivity", dir: "desc" } as const;
-  const tokens = { key: "tokens", dir: "desc" } as const;
-  const ids = (list: ChatRow[]) => list.map((r) => r.id);
-
-  it("keeps the server's order when it is the one chosen", () => {
-    expect(ids(shownRows(rows, NO_FILTERS, newest, { order: newest, inOrder: true }))).toEqual(["c-b", "c-a"]);
-  });
-
-  it("does not sort rows of another order at the click that asks the server for the new one", () => {
-    // They are replaced by the new order's first rows the moment after: sorting them here was wasted.
-    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: newest, inOrder: true }))).toEqual(["c-b", "c-a"]);
-  });
-
-  it("sorts the folder's rows, and the server's once the folder check changed some", () => {
-    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: null, inOrder: false }))).toEqual(["c-a", "c-b"]);
-    expect(ids(shownRows(rows, NO_FILTERS, tokens, { order: tokens, inOrder: false }))).toEqual(["c-a", "c-b"]);
   });
 });

@@ -1,26 +1,23 @@
 "use client";
 
-import { experimental_streamedQuery as streamedQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { experimental_streamedQuery as streamedQuery, useQuery } from "@tanstack/react-query";
 import { sourcePrefixOf } from "@/components/shell/query-client";
 import { queryKeys } from "@/lib/query-keys";
-import type { ChatListBatch, ChatListSource, ChatProblem, ChatRow, ChatSort } from "@/lib/types";
+import type { ChatListSource, ChatProblem, ChatRow } from "@/lib/types";
 import { type Chunk, readListStream } from "./list-stream";
 
-/** The chat list as it streams in: rows so far, folder problems, progress, where it comes from, and a refusal if any. */
+/**
+ * The chat list's stream as the page holds it: over a built index the listing's name and the index's verdict
+ * (the rows are read a window at a time, `use-chat-window.ts`); over a folder listed without one, or changed
+ * since the index was built, its rows so far; the folder problems, progress, and a refusal if any.
+ */
 export interface ChatListState {
   rows: ChatRow[];
   problems: ChatProblem[];
   done: number;
   total: number | null;
-  /** The search index's verdict (first batch), `null` without an index. */
+  /** The search index's verdict (first batch, and the last), `null` without an index. */
   index: ChatListSource | null;
-  /** The index's groups and their counts (first batch), `null` when the folder is listed instead. */
-  groups: NonNullable<ChatListBatch["groups"]> | null;
-  /** The order the server sent the rows in (the index's), `null` when the page sorts them (the folder's rows). */
-  order: ChatSort | null;
-  /** True while `rows` are all in `order`: no update from the folder check has changed or added one since. */
-  inOrder: boolean;
   /** Set while the rows are read a window at a time from the index (`ChatListBatch.paged`): the listing's name. */
   paged: { view: string } | null;
   /**
@@ -38,46 +35,14 @@ const EMPTY: ChatListState = {
   done: 0,
   total: null,
   index: null,
-  groups: null,
-  order: null,
-  inOrder: false,
   paged: null,
   leaving: false,
   heldProblems: [],
   error: null,
 };
 
-/** Applies a batch sent after the index's rows were checked: changed and new rows, rows gone, folder problems. */
-function applyUpdate(acc: ChatListState, chunk: ChatListBatch, update: NonNullable<ChatListBatch["update"]>) {
-  let rows = acc.rows;
-  if (chunk.rows.length || update.removed.length) {
-    const changed = new Map(chunk.rows.map((r) => [r.id, r]));
-    const removed = new Set(update.removed);
-    rows = [];
-    for (const row of acc.rows) {
-      if (removed.has(row.id)) continue;
-      const next = changed.get(row.id);
-      changed.delete(row.id);
-      rows.push(next ?? row);
-    }
-    rows.push(...changed.values());
-  }
-  return {
-    ...acc,
-    rows,
-    problems: update.replaceProblems ? chunk.problems : acc.problems,
-    done: acc.paged ? acc.done : rows.length,
-    total: acc.paged ? acc.total : rows.length,
-    index: chunk.index ?? acc.index,
-    // A changed row may have moved in the order, and a new one came last: the page sorts them again.
-    inOrder: acc.inOrder && !chunk.rows.length,
-    error: null,
-  };
-}
-
 function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
   if ("error" in chunk) return { ...acc, error: chunk.error.message };
-  if (chunk.update) return applyUpdate(acc, chunk, chunk.update);
   // The folder changed: its rows come in full, in place of the index's windows once the stream ends.
   if (chunk.paged === null) return { ...acc, leaving: true, heldProblems: acc.problems, rows: [], problems: [] };
   return {
@@ -87,30 +52,20 @@ function reduce(acc: ChatListState, chunk: Chunk): ChatListState {
     done: chunk.done,
     total: chunk.total,
     index: chunk.index ?? acc.index,
-    groups: chunk.groups ?? acc.groups,
-    order: chunk.order ?? acc.order,
-    inOrder: chunk.order ? true : acc.inOrder,
     paged: chunk.paged ?? acc.paged,
     error: null,
   };
 }
 
 /**
- * The streamed chat list through TanStack Query; `refetch()` lists the folder again. `order` is asked of the
- * server (the index's rows come in it; the folder's come as they are listed, `state.order` null). A list in
- * another order is dropped once this one is asked for: one list of 100,000 rows is held, not one per sort.
+ * The streamed chat list through TanStack Query (`?paged=1`: over a built index no rows, which the table reads
+ * a window at a time); `refetch()` lists again, the folder check included.
  */
-export function useChatList(order: ChatSort | null) {
-  const client = useQueryClient();
-  const queryKey = queryKeys.sessions.list(order);
+export function useChatList() {
   const query = useQuery({
-    queryKey,
+    queryKey: queryKeys.sessions.list(),
     queryFn: streamedQuery<Chunk, ChatListState>({
-      streamFn: ({ signal, client }) => {
-        // Over a built index the rows are read a window at a time (`useChatWindow`); the stream says so.
-        const asked = `?${new URLSearchParams({ paged: "1", ...(order ? { sort: order.key, dir: order.dir } : {}) })}`;
-        return readListStream(signal, `${sourcePrefixOf(client)}/api/chats${asked}`);
-      },
+      streamFn: ({ signal, client }) => readListStream(signal, `${sourcePrefixOf(client)}/api/chats?paged=1`),
       reducer: reduce,
       initialValue: EMPTY,
     }),
@@ -118,13 +73,5 @@ export function useChatList(order: ChatSort | null) {
     refetchOnWindowFocus: false,
     structuralSharing: false,
   });
-  const key = JSON.stringify(queryKey);
-  useEffect(() => {
-    client.removeQueries({
-      queryKey: queryKeys.sessions.list(),
-      predicate: (q) => JSON.stringify(q.queryKey) !== key,
-      type: "inactive",
-    });
-  }, [client, key]);
   return { state: query.data ?? EMPTY, listing: query.fetchStatus === "fetching", refetch: query.refetch };
 }

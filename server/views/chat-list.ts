@@ -344,14 +344,7 @@ async function* pagedBatches(
   });
   if (at.left.aborted) return;
   if (freshness.fresh) {
-    yield {
-      rows: [],
-      problems: [],
-      done: total,
-      total,
-      index: { fresh: true, sentence: freshness.sentence },
-      update: { removed: [], replaceProblems: false },
-    };
+    yield { rows: [], problems: [], done: total, total, index: { fresh: true, sentence: freshness.sentence } };
     return;
   }
   if (at.state) startRefresh(at.state, at.logDir, at.compress);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { groupRows, type ListFilters, NO_FILTERS, shownRows } from "@/components/chats/list-view";
+import { filterRows, groupRows, type ListFilters, NO_FILTERS, sortRows } from "@/components/chats/list-view";
 import { closedChat, problemFolder } from "@/e2e/chats-setup";
 import { listAllChats } from "@/lib/chats";
 import { CHAT_SORT_KEYS, type ChatSort } from "@/lib/chats/views";
@@ -75,7 +75,7 @@ describe("the chat list read a window at a time", () => {
         for (const dir of ["asc", "desc"] as const)
           for (const grouped of [false, true]) {
             const sort = { key, dir };
-            const items = groupRows(shownRows(held, filters, sort, { order: null, inOrder: false }), grouped);
+            const items = groupRows(sortRows(filterRows(held, filters), sort), grouped);
             const { first, ids } = readAll(sort, grouped, filters);
             const what = JSON.stringify({ filters, sort, grouped });
             expect(ids, what).toEqual(items.flatMap((i) => (i.type === "chat" ? [i.row.id] : [])));
