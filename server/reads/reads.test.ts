@@ -71,6 +71,15 @@ describe("the reads (server/reads/): plain functions of the request's source", (
       "chats.next-error": { id: "c-one", from: 1 },
       "chats.seek": { id: "c-one", seek: { kind: "user" }, from: 0, forward: true },
       "bundles.job": { id: "0123456789abcdef" },
+      "chats.window": {
+        view: "",
+        sort: "lastActivity",
+        dir: "desc",
+        grouped: true,
+        filters: { group: "", lock: "", problemsOnly: false, format: "", find: "", started: "", tz: "" },
+        from: 0,
+        to: 100,
+      },
     };
     const before = { home: snapshotFiles(world.home), logs: snapshotFiles(world.logs) };
     // search.status may start an index refresh on its own thread (in the admin state): left out of a unit test.
