@@ -141,7 +141,9 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
       "--state",
       indexState,
     ]);
-    log(`  index build ${f2(build.wall)} s vs zstd -dc ${f2(zstd.wall)} s`);
+    log(
+      `  index build ${f2(build.wall)} s (CPU ${f2(build.cpu)} s) vs zstd -dc ${f2(zstd.wall)} s (CPU ${f2(zstd.cpu)} s)`,
+    );
     const search = timedTo(join(work, "search.json"), [
       node,
       cli,
@@ -159,7 +161,7 @@ async function benchSize(n: number, cli: string, baselineFile: string, rows: str
     indexCells = [
       api,
       `${f2(search.wall)} s (${hits} chats shown), ${mib(search)}`,
-      `${f2(build.wall)} s vs ${f2(zstd.wall)} s = ${(build.wall / zstd.wall).toFixed(1)}×, ${mib(build)}`,
+      `${f2(build.wall)} s vs ${f2(zstd.wall)} s = ${(build.wall / zstd.wall).toFixed(1)}× (CPU ${f2(build.cpu)} s vs ${f2(zstd.cpu)} s = ${(build.cpu / zstd.cpu).toFixed(1)}×), ${mib(build)}`,
       `${(dirBytes(indexState) / 1e6).toFixed(0)} MB`,
     ];
   }

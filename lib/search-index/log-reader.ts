@@ -29,7 +29,7 @@ export interface OpenedLog {
 
 /** Entries collected before a batch is handed over, and their text in UTF-16 units at most. */
 const FLUSH_ROWS = 5000;
-const FLUSH_CHARS = 4_000_000;
+export const FLUSH_CHARS = 4_000_000;
 
 /**
  * Reads a chat's log from `from` (or its start), handing its entries over

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { createChat, openChat, settleFolder } from "../../test-support/chats/testing";
 import { tempIndexRoots } from "../../test-support/search-index/test-roots";
 import { listAllChats } from "../chats";
-import { logLimits } from "../chats/limits";
+import { DEFAULT_LOG_LIMITS, logLimits } from "../chats/limits";
 import { handleOf, listChatsFromIndex, refreshIndex, searchChats } from ".";
 import type { ReadMessage } from "./read-messages";
-import { serveReads } from "./read-pool";
+import { readerResourceLimits, serveReads } from "./read-pool";
 import { scanChanges } from "./scan";
 
 const roots = tempIndexRoots("oda-index-threads-");
@@ -147,5 +147,26 @@ describe("reading chats on reader threads", () => {
     expect(most).toBe(4);
     port1.close();
     port2.close();
+  });
+});
+
+describe("a reader thread's heap bounds", () => {
+  const MiB = 1024 ** 2;
+  it("bounds the young generation, and the old one with room for its chats' longest lines", () => {
+    const bounds = readerResourceLimits(DEFAULT_LOG_LIMITS);
+    expect(bounds.maxYoungGenerationSizeMb).toBe(4);
+    // Three chats of 15.5 MiB lines held 207 MiB live in one reader; V8's own default is 4 GiB.
+    expect(bounds.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(2 * 207);
+    expect(bounds.maxOldGenerationSizeMb).toBeLessThanOrEqual(1024);
+  });
+
+  it("follows the line limit the admin set, and sets no old bound past V8's own", () => {
+    const small = readerResourceLimits({ ...DEFAULT_LOG_LIMITS, maxLineBytes: 64 * 1024 });
+    const large = readerResourceLimits({ ...DEFAULT_LOG_LIMITS, maxLineBytes: 64 * MiB });
+    expect(small.maxOldGenerationSizeMb).toBeLessThan(200);
+    expect(large.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(3 * 4.5 * 64);
+    const huge = readerResourceLimits({ ...DEFAULT_LOG_LIMITS, maxLineBytes: 1024 * MiB });
+    expect(huge.maxOldGenerationSizeMb).toBeUndefined();
+    expect(huge.maxYoungGenerationSizeMb).toBe(4);
   });
 });
