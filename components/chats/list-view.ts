@@ -1,4 +1,4 @@
-import { byCwd, NO_CWD_LABEL } from "@/lib/chats/list-filter";
+import { inGroups } from "@/lib/chats/list-filter";
 import type { ChatRow, ChatSort, ChatSortKey } from "@/lib/types";
 
 /** Sorting, filtering and grouping of the chat list (pure, so 100,000 rows stay cheap to recompute). */
@@ -119,19 +119,10 @@ export function sortRows(rows: ChatRow[], sort: Sort): ChatRow[] {
 /** Sorted rows under a heading per working folder (`_no-cwd` last), or flat. */
 export function groupRows(rows: ChatRow[], grouped: boolean): ListItem[] {
   if (!grouped) return rows.map((row) => ({ type: "chat", row }));
-  const groups = new Map<string, ChatRow[]>();
-  for (const row of rows) {
-    const list = groups.get(row.group);
-    if (list) list.push(row);
-    else groups.set(row.group, [row]);
-  }
-  const cwdOf = (name: string) => groups.get(name)?.[0]?.cwd ?? null;
-  const names = [...groups.keys()].sort((a, b) => byCwd(cwdOf(a), cwdOf(b)));
   const items: ListItem[] = [];
-  for (const name of names) {
-    const list = groups.get(name) ?? [];
-    items.push({ type: "group", group: name, label: cwdOf(name) ?? NO_CWD_LABEL, count: list.length });
-    for (const row of list) items.push({ type: "chat", row });
+  for (const g of inGroups(rows)) {
+    items.push({ type: "group", group: g.group, label: g.label, count: g.rows.length });
+    for (const row of g.rows) items.push({ type: "chat", row });
   }
   return items;
 }

@@ -98,6 +98,25 @@ export function byCwd(a: string | null, b: string | null): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Rows in groups by working folder, in the order the list shows them (working folders A to Z, `_no-cwd` last),
+ * each with its label and its rows in the order given.
+ */
+export function inGroups<R extends Pick<ChatRow, "group" | "cwd">>(
+  rows: R[],
+): { group: string; label: string; rows: R[] }[] {
+  const groups = new Map<string, R[]>();
+  for (const row of rows) {
+    const list = groups.get(row.group);
+    if (list) list.push(row);
+    else groups.set(row.group, [row]);
+  }
+  const cwdOf = (name: string) => groups.get(name)?.[0]?.cwd ?? null;
+  return [...groups.keys()]
+    .sort((a, b) => byCwd(cwdOf(a), cwdOf(b)))
+    .map((group) => ({ group, label: cwdOf(group) ?? NO_CWD_LABEL, rows: groups.get(group) ?? [] }));
+}
+
 /** The working folders present, for the filter's options. */
 export function groupOptions(rows: Pick<ChatRow, "group" | "cwd">[]): { group: string; label: string }[] {
   const seen = new Map<string, string>();

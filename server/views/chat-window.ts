@@ -1,14 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  byCwd,
-  filterRows,
-  formatOptions,
-  groupOptions,
-  keepsAll,
-  type ListFilters,
-  NO_CWD_LABEL,
-} from "@/lib/chats/list-filter";
+import { filterRows, formatOptions, groupOptions, inGroups, keepsAll, type ListFilters } from "@/lib/chats/list-filter";
 import { CHAT_SORT_KEYS, type ChatSort, type ChatWindow } from "@/lib/chats/views";
 import { noteCounts } from "@/lib/notes";
 import {
@@ -141,22 +133,11 @@ function factsFor(state: string, logDir: string, view: string, order: ChatSort):
 function keptBy(key: string, facts: ChatFacts[], filters: ListFilters, grouped: boolean): NonNullable<Held["kept"]> {
   const kept = filterRows(facts, filters);
   if (!grouped) return { key, places: kept, groups: null };
-  const byGroup = new Map<string, ChatFacts[]>();
-  for (const f of kept) {
-    const list = byGroup.get(f.group);
-    if (list) list.push(f);
-    else byGroup.set(f.group, [f]);
-  }
-  const cwdOf = (group: string) => byGroup.get(group)?.[0]?.cwd ?? null;
-  const names = [...byGroup.keys()].sort((a, b) => byCwd(cwdOf(a), cwdOf(b)));
+  const groups = inGroups(kept);
   return {
     key,
-    places: names.flatMap((g) => byGroup.get(g) ?? []),
-    groups: names.map((group) => ({
-      group,
-      label: cwdOf(group) ?? NO_CWD_LABEL,
-      count: byGroup.get(group)?.length ?? 0,
-    })),
+    places: groups.flatMap((g) => g.rows),
+    groups: groups.map((g) => ({ group: g.group, label: g.label, count: g.rows.length })),
   };
 }
 
