@@ -84,7 +84,6 @@ function wholeHead(state: string, logDir: string, refreshedAt: string): WholeHea
   return head;
 }
 
-/** The facts for this listing and order: those held, or read again (another listing, order or refresh). */
 /** Facts not read for this long are let go: 100,000 chats' are about 30 MB of the server's heap. */
 export const FACTS_KEPT_MS = 60_000;
 
@@ -107,15 +106,17 @@ export function factsHeld(state: string): boolean {
   return held.has(state);
 }
 
-function factsFor(state: string, logDir: string, view: string, order: ChatSort): Held {
+/** The facts for this listing and order under the refresh `refreshedAt`: those held, or read again. */
+function factsFor(state: string, logDir: string, view: string, order: ChatSort, refreshedAt: string): Held {
   keepFor(state);
   const key = `${view}\u0000${order.key}\u0000${order.dir}`;
   const have = held.get(state);
-  if (have && have.key === key && have.refreshedAt === indexRefreshedAt(state, logDir)) return have;
-  const { facts, refreshedAt } = readIndexedChatFacts(state, logDir, order);
+  if (have && have.key === key && have.refreshedAt === refreshedAt) return have;
+  const read = readIndexedChatFacts(state, logDir, order);
+  const facts = read.facts;
   const next: Held = {
     key,
-    refreshedAt,
+    refreshedAt: read.refreshedAt,
     facts,
     whole: {
       total: facts.length,
@@ -173,7 +174,7 @@ export function readChatWindow(ctx: SourceContext, input: WindowInput): ChatWind
     head = { ...whole, shown: whole.total, groups: input.grouped ? groups : null };
     cids = readIndexedWholePlaces(state, logDir, { order, groups: head.groups, from: input.from, to });
   } else {
-    const h = factsFor(state, logDir, input.view, order);
+    const h = factsFor(state, logDir, input.view, order, refreshedAt);
     const kept = `${JSON.stringify(input.filters)}\u0000${input.grouped}`;
     if (h.kept?.key !== kept) h.kept = keptBy(kept, h.facts, input.filters, input.grouped);
     head = { ...h.whole, shown: h.kept.places.length, groups: h.kept.groups };
