@@ -15,7 +15,8 @@ import {
   formatOptions,
   groupOptions,
   groupRows,
-  type ListItem,
+  heldItems,
+  type ListItems,
   NO_FILTERS,
   placesIn,
   sortRows,
@@ -153,8 +154,8 @@ function WindowedChats({ view, state, listing, url, refetch }: ListProps & { vie
   const { sort, grouped, filters } = url;
   const ask = useMemo(() => ({ view, sort, grouped, filters }), [view, sort, grouped, filters]);
   const read = useChatWindow(ask, range);
-  const items = useMemo<ListItem[]>(
-    () => (read ? windowItems(read.head.shown, read.head.groups, (place) => read.rows.get(place)) : []),
+  const items = useMemo<ListItems>(
+    () => (read ? windowItems(read.head.shown, read.head.groups, (place) => read.rows.get(place)) : heldItems([])),
     [read],
   );
   const onRange = useCallback(
@@ -203,7 +204,7 @@ function HeldChats({ state, listing, url, refetch }: ListProps) {
   const groups = useMemo(() => groupOptions(state.rows), [state.rows]);
   const formats = useMemo(() => formatOptions(state.rows), [state.rows]);
   const shown = useMemo(() => sortRows(filterRows(state.rows, filters), sort), [state.rows, filters, sort]);
-  const items = useMemo(() => groupRows(shown, grouped), [shown, grouped]);
+  const items = useMemo(() => heldItems(groupRows(shown, grouped)), [shown, grouped]);
   const withProblems = useMemo(() => state.rows.filter((r) => r.problems.length).length, [state.rows]);
   return (
     <>

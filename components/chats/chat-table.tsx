@@ -16,7 +16,7 @@ import { VirtualRow } from "@/components/ui/virtual-row";
 import { chatHref } from "@/lib/routes";
 import type { ChatRow } from "@/lib/types";
 import { countOf, formatBytes, formatCount, formatLabel, lockLabel, workingFolderLabel } from "./format";
-import type { ListItem, Sort, SortKey } from "./list-view";
+import type { ListItems, Sort, SortKey } from "./list-view";
 import { ProblemList } from "./problem-list";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
@@ -144,7 +144,7 @@ export function ChatTable({
   grouped,
   onRange,
 }: {
-  items: ListItem[];
+  items: ListItems;
   sort: Sort;
   onSort: (key: SortKey) => void;
   grouped: boolean;
@@ -159,16 +159,13 @@ export function ChatTable({
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (items[i]?.type === "group" ? 36 : 56),
+    estimateSize: (i) => (items.isGroup(i) ? 36 : 56),
     overscan: 12,
     // The first rows are drawn on the server too (the first window comes with the HTML): a table 560 px high,
     // the 70% of an 800 px window it is there. In the browser the table's own size takes over.
     initialRect: { width: 1024, height: 560 },
-    getItemKey: (i) => {
-      const item = items[i];
-      if (item?.type === "group") return `g:${item.group}`;
-      return item?.type === "pending" ? `p:${item.group}:${item.slot}` : `c:${item?.row.id}`;
-    },
+    // Asked for every item at each layout (100,000 and more): made without making the item.
+    getItemKey: (i) => items.keyAt(i),
   });
   const drawn = virtualizer.getVirtualItems();
   const firstDrawn = drawn[0]?.index ?? 0;
@@ -177,7 +174,7 @@ export function ChatTable({
   const move = (step: 1 | -1) => {
     let i = cursor === null ? (step === 1 ? -1 : items.length) : cursor;
     for (i += step; i >= 0 && i < items.length; i += step) {
-      if (items[i]?.type === "chat") {
+      if (items.at(i)?.type === "chat") {
         setCursor(i);
         virtualizer.scrollToIndex(i, { align: "auto" });
         return;
@@ -202,7 +199,7 @@ export function ChatTable({
   useEffect(() => {
     if (atEnd && items.length) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
   }, [atEnd, items, virtualizer]);
-  const cursorRow = cursor === null ? undefined : items[cursor];
+  const cursorRow = cursor === null ? undefined : items.at(cursor);
   const cursorHref = cursorRow?.type === "chat" ? chatHref(cursorRow.row.id) : null;
   useShortcuts("Chat list", [
     { keys: "j", label: "Next chat", run: () => move(1) },
@@ -257,7 +254,7 @@ export function ChatTable({
       </div>
       <div role="rowgroup" className={`relative ${WIDE}`} style={{ height: virtualizer.getTotalSize() }}>
         {drawn.map((v) => {
-          const item = items[v.index];
+          const item = items.at(v.index);
           if (!item) return null;
           if (item.type === "group") {
             return (

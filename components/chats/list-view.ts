@@ -32,6 +32,35 @@ export type ListItem =
   | { type: "pending"; group: string; slot: number; place?: number };
 
 /**
+ * The list's items as the table reads them, by index. A list read a window at a time has 100,000 places and
+ * more: its items are made when asked for (those drawn), never all at once, on the server's render as in the
+ * browser at each window read.
+ */
+export interface ListItems {
+  readonly length: number;
+  at(index: number): ListItem | undefined;
+  /**
+   * The item's key for the virtualiser, without making the item (it is asked for every item at each layout): a
+   * chat's id (ids have no colon), a heading's `g:<group>`, a place not read yet its number.
+   */
+  keyAt(index: number): string | number;
+  isGroup(index: number): boolean;
+}
+
+const keyOf = (item: ListItem | undefined): string | number =>
+  item?.type === "group" ? `g:${item.group}` : item?.type === "chat" ? item.row.id : (item?.place ?? -1);
+
+/** Items held whole (a folder's rows, sorted and grouped in the page). */
+export function heldItems(items: ListItem[]): ListItems {
+  return {
+    length: items.length,
+    at: (index) => items[index],
+    keyAt: (index) => keyOf(items[index]),
+    isGroup: (index) => items[index]?.type === "group",
+  };
+}
+
+/**
  * The items of a list read a window at a time: each place of the list as filtered, under its group's heading
  * when grouped, holding its row once its window is read (`rowAt`) and a pending place until then.
  */
@@ -39,33 +68,71 @@ export function windowItems(
   shown: number,
   groups: { group: string; label: string; count: number }[] | null,
   rowAt: (place: number) => ChatRow | undefined,
-): ListItem[] {
-  const items: ListItem[] = [];
-  const fill = (group: string, from: number, count: number) => {
-    for (let slot = 0; slot < count; slot++) {
-      const place = from + slot;
-      const row = rowAt(place);
-      items.push(row ? { type: "chat", row, place } : { type: "pending", group, slot, place });
-    }
-  };
-  if (!groups) fill("", 0, shown);
-  else {
-    let place = 0;
-    for (const g of groups) {
-      items.push({ type: "group", ...g });
-      fill(g.group, place, g.count);
-      place += g.count;
-    }
+): ListItems {
+  // Each group's heading's index and first place, for a binary search by index.
+  const heads: number[] = [];
+  const firsts: number[] = [];
+  let index = 0;
+  let place = 0;
+  for (const g of groups ?? []) {
+    heads.push(index);
+    firsts.push(place);
+    index += g.count + 1;
+    place += g.count;
   }
-  return items;
+  const length = groups ? index : shown;
+  // The virtualiser asks for every index in order at each layout: the last group found is tried first.
+  let hint = 0;
+  const inGroup = (g: number, at: number) =>
+    (heads[g] as number) <= at && (g + 1 >= heads.length || at < (heads[g + 1] as number));
+  /** The group `index` is in (its heading or one of its places), or -1 ungrouped. */
+  const groupOf = (at: number): number => {
+    if (!groups) return -1;
+    if (inGroup(hint, at)) return hint;
+    if (hint + 1 < heads.length && inGroup(hint + 1, at)) return ++hint;
+    let lo = 0;
+    let hi = heads.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((heads[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    hint = lo;
+    return lo;
+  };
+  const placeAt = (at: number, g: number): number | null => {
+    if (g < 0) return at;
+    const slot = at - (heads[g] as number) - 1;
+    return slot < 0 ? null : (firsts[g] as number) + slot;
+  };
+  return {
+    length,
+    at(at) {
+      if (at < 0 || at >= length) return undefined;
+      const g = groupOf(at);
+      const p = placeAt(at, g);
+      const group = g < 0 ? null : (groups?.[g] as { group: string; label: string; count: number });
+      if (p === null) return { type: "group", ...(group as NonNullable<typeof group>) };
+      const row = rowAt(p);
+      if (row) return { type: "chat", row, place: p };
+      return { type: "pending", group: group?.group ?? "", slot: g < 0 ? p : p - (firsts[g] as number), place: p };
+    },
+    keyAt(at) {
+      const g = groupOf(at);
+      const p = placeAt(at, g);
+      if (p === null) return `g:${groups?.[g]?.group}`;
+      return rowAt(p)?.id ?? p;
+    },
+    isGroup: (at) => placeAt(at, groupOf(at)) === null,
+  };
 }
 
 /** The first and last places of the list among items `first`–`last` (headings hold none); null when none. */
-export function placesIn(items: ListItem[], first: number, last: number): { first: number; last: number } | null {
+export function placesIn(items: ListItems, first: number, last: number): { first: number; last: number } | null {
   let lo = Number.POSITIVE_INFINITY;
   let hi = -1;
   for (let i = Math.max(0, first); i <= Math.min(last, items.length - 1); i++) {
-    const place = (items[i] as ListItem & { place?: number }).place;
+    const place = (items.at(i) as ListItem & { place?: number }).place;
     if (place === undefined) continue;
     lo = Math.min(lo, place);
     hi = Math.max(hi, place);
