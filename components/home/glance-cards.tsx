@@ -9,12 +9,21 @@ import type { SourceContext } from "@/server/source/context";
 import { chatsGlanceFromIndex } from "@/server/views/home-glance";
 import { countProblemChats } from "@/server/views/problem-chats";
 
+interface ProblemCount {
+  count: number;
+  href: string;
+  label: string;
+}
+
 interface Glance {
   label: string;
   href: string;
   facts: string[];
-  /** Each kind of problem with its count; null when the root could not be read. */
-  problems: { count: number; href: string; label: string }[] | null;
+  /**
+   * Each kind of problem with its count; null when the root could not be read. A promise when a count takes a
+   * listing of every chat (no search index yet): the rest of the page is shown meanwhile.
+   */
+  problems: ProblemCount[] | null | Promise<ProblemCount[] | null>;
   error?: string;
   /** Where the numbers come from, when that needs saying (the search index, and its check). */
   note?: ReactNode;
@@ -113,25 +122,58 @@ async function chatsGlance(ctx: SourceContext): Promise<Glance> {
   try {
     const walk = walkLogFolder(logs);
     const groups = new Set(walk.chats.map((c) => c.group)).size;
+    const folderProblems = [
+      problemsOf(walk.problems.filter((p) => p.kind !== "system").length, "/chats?problems=1", "folder problem"),
+      // A group the system would not list: its chats are not in the counts above (the doctor names it).
+      problemsOf(
+        walk.problems.filter((p) => p.kind === "system").length,
+        supportPages.doctor,
+        "folder that could not be read (its chats are left out)",
+        "folders that could not be read (their chats are left out)",
+      ),
+    ];
+    // A chat's own problems count as well as the folder's: a form change can make every chat one. Without a
+    // built index that is a listing of every chat (minutes at 100,000 chats, the first time): it comes later.
+    const problems = countProblemChats(ctx).then(
+      (count) => [
+        problemsOf(count, "/chats?problems=1", "chat with problems", "chats with problems"),
+        ...folderProblems,
+      ],
+      () => null,
+    );
     return {
       ...base,
       facts: [plural(walk.chats.length, "chat"), `in ${plural(groups, "working folder group")}`],
-      // A chat's own problems count as well as the folder's: a form change can make every chat one.
-      problems: [
-        problemsOf(await countProblemChats(ctx), "/chats?problems=1", "chat with problems", "chats with problems"),
-        problemsOf(walk.problems.filter((p) => p.kind !== "system").length, "/chats?problems=1", "folder problem"),
-        // A group the system would not list: its chats are not in the counts above (the doctor names it).
-        problemsOf(
-          walk.problems.filter((p) => p.kind === "system").length,
-          supportPages.doctor,
-          "folder that could not be read (its chats are left out)",
-          "folders that could not be read (their chats are left out)",
-        ),
-      ],
+      problems,
     };
   } catch {
     return { ...base, facts: [], problems: null, error: "The log folder does not exist yet or cannot be read." };
   }
+}
+
+/** Each kind of problem with a count as a link to where it is, or that none was found. */
+function ProblemList({ problems }: { problems: ProblemCount[] | null }) {
+  return (
+    <>
+      {problems?.every((p) => p.count === 0) && <li>No problems found.</li>}
+      {problems
+        ?.filter((p) => p.count > 0)
+        .map((p) => (
+          <li key={p.label}>
+            <Link href={p.href} className="font-medium text-red-700 underline dark:text-red-300">
+              {p.label} to look at
+            </Link>
+          </li>
+        ))}
+    </>
+  );
+}
+
+/** The problems once counted; when they could not be, says so. */
+async function ProblemItems({ problems }: { problems: Promise<ProblemCount[] | null> }) {
+  const counted = await problems;
+  if (!counted) return <li className="text-red-700 dark:text-red-300">The chats with problems could not be counted.</li>;
+  return <ProblemList problems={counted} />;
 }
 
 /** The start page's summary: what is in each root, and how many problems need a look. */
@@ -156,16 +198,13 @@ export async function GlanceCards({ ctx }: { ctx: SourceContext }) {
             ))}
             {card.error && <li className="text-red-700 dark:text-red-300">{card.error}</li>}
             {card.note && <li className="text-zinc-700 dark:text-zinc-300">{card.note}</li>}
-            {card.problems?.every((p) => p.count === 0) && <li>No problems found.</li>}
-            {card.problems
-              ?.filter((p) => p.count > 0)
-              .map((p) => (
-                <li key={p.label}>
-                  <Link href={p.href} className="font-medium text-red-700 underline dark:text-red-300">
-                    {p.label} to look at
-                  </Link>
-                </li>
-              ))}
+            {card.problems instanceof Promise ? (
+              <Suspense fallback={<li>Counting the chats with problems…</li>}>
+                <ProblemItems problems={card.problems} />
+              </Suspense>
+            ) : (
+              <ProblemList problems={card.problems} />
+            )}
           </ul>
         </section>
       ))}
