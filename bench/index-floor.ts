@@ -1,9 +1,9 @@
 /**
- * `npm run bench:floor [-- --sizes 10000,100000] [--out DIR] [--no-build]`: what a full index build cannot
- * avoid (issue 28), each part alone and against the baseline `bench:scale` sets the build against, `zstd -dc`
- * of every log (`xargs zstd -dc`, many files a process), in one run over the same generated folder
- * (`scale-data.ts`, reused from `--out`, bench:scale's default). Each part runs in a new process and times
- * itself (wall, and the process's CPU: every thread's):
+ * `npm run bench:floor [-- --sizes 10000,100000] [--out DIR] [--no-build]` (10,000 chats by default): what a
+ * full index build cannot avoid (issue 28), each part alone and against the baseline `bench:scale` sets the
+ * build against, `zstd -dc` of every log (`xargs zstd -dc`, many files a process), in one run over the same
+ * generated folder (`scale-data.ts`, reused from `--out`, bench:scale's default). Each part runs in a new
+ * process and times itself (wall, and the process's CPU: every thread's):
  *  - decode: every log read and decoded in Node by the project's zstd binding (`@mongodb-js/zstd`), one call
  *    per log, and batched as the chat list and the reader threads batch small frames (`decodeFrameBatched`,
  *    256 logs in flight: many frames a call);
