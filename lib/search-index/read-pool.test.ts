@@ -9,8 +9,8 @@ import { tempIndexRoots } from "../../test-support/search-index/test-roots";
 import { listAllChats } from "../chats";
 import { DEFAULT_LOG_LIMITS, logLimits } from "../chats/limits";
 import { handleOf, listChatsFromIndex, refreshIndex, searchChats } from ".";
-import type { ReadMessage } from "./read-messages";
 import { readerResourceLimits, serveReads } from "./read-pool";
+import { unpackMessage } from "./read-wire";
 import { scanChanges } from "./scan";
 
 const roots = tempIndexRoots("oda-index-threads-");
@@ -127,24 +127,65 @@ describe("reading chats on reader threads", () => {
     let acked = 0;
     let most = 0;
     const ended = new Promise<void>((done) => {
-      port2.on("message", (m: { m?: ReadMessage; end?: true }) => {
-        if (m.end) return done();
-        batches++;
-        if (m.m?.kind === "batch") entries += m.m.texts.length;
-        most = Math.max(most, batches - acked);
+      // A reader's messages of one turn come in one array, each batch packed (`read-wire.ts`).
+      port2.on("message", (messages: { m?: Uint8Array; end?: true }[]) => {
+        for (const m of messages) {
+          if (m.end) return done();
+          batches++;
+          const message = unpackMessage(m.m as Uint8Array);
+          if (message.kind === "batch") entries += message.texts.length;
+          most = Math.max(most, batches - acked);
+        }
         // The writer falls behind: it applies one batch only once four wait.
         if (batches - acked >= 4) {
           acked++;
-          port2.postMessage({ ack: true });
+          port2.postMessage({ ack: 1 });
         }
       });
     });
-    port2.postMessage({ i: 0, task: { seen: changed?.seen, row: null, compress: true, logDir: logs } });
+    port2.postMessage({ tasks: [{ i: 0, task: { seen: changed?.seen, row: null, compress: true, logDir: logs } }] });
     await ended;
     // 30,000 entries in batches of 5,000 or a little more, then the last one with the chat's final state.
     expect(entries).toBe(30_000);
     expect(batches).toBeGreaterThanOrEqual(6);
     expect(most).toBe(4);
+    port1.close();
+    port2.close();
+  });
+
+  it("posts what one turn of its event loop made as one message: a chat's last batch and its end together", async () => {
+    const { logs } = roots();
+    for (let i = 0; i < 3; i++) {
+      const w = createChat(logs, { id: `c-${i}`, cwd: null, created: "2026-11-20T09:00:00.000Z" });
+      const line = { type: "message", ts: "2026-11-20T09:01:00.000Z", role: "user", content: `budget ${i}` };
+      await w.writeSave(await w.encodeSave([JSON.stringify(line)]), null);
+      await w.close();
+    }
+    const changes = await scanChanges(handleOf(roots().state, logs).db, logs);
+    const { port1, port2 } = new MessageChannel();
+    serveReads(port1, { limits: logLimits(), dictionary: null });
+    let posts = 0;
+    let messages = 0;
+    let ends = 0;
+    const ended = new Promise<void>((done) => {
+      port2.on("message", (got: { m?: Uint8Array; end?: true }[]) => {
+        posts++;
+        messages += got.length;
+        const acks = got.filter((m) => m.m).length;
+        if (acks) port2.postMessage({ ack: acks });
+        ends += got.filter((m) => m.end).length;
+        if (ends === 3) done();
+      });
+    });
+    const tasks = [0, 1, 2].map((i) => ({
+      i,
+      task: { seen: changes.changed.at(i).seen, row: null, compress: true, logDir: logs },
+    }));
+    port2.postMessage({ tasks });
+    await ended;
+    // Three chats: a batch and an end each, in at most three messages (one a chat), not six.
+    expect(messages).toBe(6);
+    expect(posts).toBeLessThanOrEqual(3);
     port1.close();
     port2.close();
   });

@@ -7,6 +7,7 @@ import { isOdaError, OdaError } from "../errors";
 import { readChat } from "./chat-read";
 import { FLUSH_CHARS } from "./log-reader";
 import type { ReadMessage, ReadTask } from "./read-messages";
+import { packMessage, unpackMessage } from "./read-wire";
 import { TextCodec } from "./text-codec";
 
 /**
@@ -153,8 +154,10 @@ async function readHere(tasks: TaskList, h: ReadHandlers, codec: TextCodec): Pro
   }
 }
 
-type FromReader = { i: number; m: ReadMessage } | { i: number; end: true; error?: ErrorData; unreadable?: string[] };
-type ToReader = { ack: true } | { i: number; task: ReadTask } | { dictionary: Uint8Array };
+/** A reader's message: a chat's message packed (`read-wire.ts`), or the chat's end. */
+type FromReader = { i: number; m: Uint8Array } | { i: number; end: true; error?: ErrorData; unreadable?: string[] };
+/** To a reader: batches applied since the last ack, chats to read, or the dictionary made meanwhile. */
+type ToReader = { ack: number } | { tasks: { i: number; task: ReadTask }[] } | { dictionary: Uint8Array };
 
 /** What a reader thread starts with. */
 export interface ReaderData {
@@ -182,11 +185,13 @@ function readOnThreads(
       else reject(error);
     };
     const feed = (w: Worker) => {
+      const given: { i: number; task: ReadTask }[] = [];
       while ((assigned.get(w) ?? 0) < AHEAD && next < tasks.length && !h.stopped()) {
-        w.postMessage({ i: next, task: tasks.at(next) });
+        given.push({ i: next, task: tasks.at(next) });
         next++;
         assigned.set(w, (assigned.get(w) ?? 0) + 1);
       }
+      if (given.length) w.postMessage({ tasks: given } satisfies ToReader);
       const idle = [...assigned.values()].every((n) => n === 0);
       if (idle && (next >= tasks.length || h.stopped())) finish();
     };
@@ -198,17 +203,24 @@ function readOnThreads(
         resourceLimits: readerResourceLimits(limits),
       });
       assigned.set(w, 0);
-      w.on("message", (msg: FromReader) => {
-        if (finished) return;
+      // A reader's messages of one turn come together (`serveReads`): one ack for their batches, one feed.
+      w.on("message", (messages: FromReader[]) => {
+        let applied = 0;
+        let ended = false;
         try {
-          if ("m" in msg) {
-            h.apply(msg.i, msg.m);
-            w.postMessage({ ack: true });
-            return;
+          for (const msg of messages) {
+            if (finished) return;
+            if ("m" in msg) {
+              h.apply(msg.i, unpackMessage(msg.m));
+              applied++;
+              continue;
+            }
+            assigned.set(w, (assigned.get(w) ?? 1) - 1);
+            h.done(msg.i, msg.error ? fromData(msg.error) : null, msg.unreadable);
+            ended = true;
           }
-          assigned.set(w, (assigned.get(w) ?? 1) - 1);
-          h.done(msg.i, msg.error ? fromData(msg.error) : null, msg.unreadable);
-          feed(w);
+          if (applied) w.postMessage({ ack: applied } satisfies ToReader);
+          if (ended) feed(w);
         } catch (error) {
           finish(error);
         }
@@ -250,6 +262,15 @@ export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData
   let credits = UNACKED;
   const waiting: (() => void)[] = [];
   let running = 0;
+  // What this turn of the event loop posts goes in one message: the chats read at once reach the same points
+  // together (their heads decode in one call), and each message wakes the writer's thread.
+  const outbox: FromReader[] = [];
+  const moved: ArrayBuffer[] = [];
+  const post = (msg: FromReader, buffer?: ArrayBuffer) => {
+    if (!outbox.length) setImmediate(() => port.postMessage(outbox.splice(0), moved.splice(0)));
+    outbox.push(msg);
+    if (buffer) moved.push(buffer);
+  };
   const pump = async () => {
     if (running >= CONCURRENT) return;
     running++;
@@ -261,13 +282,14 @@ export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData
           async (m) => {
             if (credits <= 0) await new Promise<void>((go) => waiting.push(go));
             credits--;
-            port.postMessage({ i, m });
+            const packed = packMessage(m);
+            post({ i, m: packed }, packed.buffer as ArrayBuffer);
           },
           codec,
         );
-        port.postMessage({ i, end: true, unreadable });
+        post({ i, end: true, unreadable });
       } catch (error) {
-        port.postMessage({ i, end: true, error: toData(error) });
+        post({ i, end: true, error: toData(error) });
       }
     }
     running--;
@@ -275,11 +297,11 @@ export function serveReads(port: MessagePort, { limits, dictionary }: ReaderData
   port.on("message", (msg: ToReader) => {
     if ("dictionary" in msg) codec.dictionary = Buffer.from(msg.dictionary);
     else if ("ack" in msg) {
-      credits++;
-      waiting.shift()?.();
+      credits += msg.ack;
+      for (let k = 0; k < msg.ack; k++) waiting.shift()?.();
     } else {
-      queue.push(msg);
-      void pump();
+      queue.push(...msg.tasks);
+      for (const _ of msg.tasks) void pump();
     }
   });
 }
