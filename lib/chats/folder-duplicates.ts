@@ -115,6 +115,36 @@ export function nameAt(g: ScannedGroup, i: number): string {
   return g.packed.slice(i ? (g.ends[i - 1] as number) + 1 : 0, g.ends[i]);
 }
 
+/** A chat found in several groups: its folder name (refused in every group), its copies, a problem per later copy. */
+export interface StoredTwice {
+  name: string;
+  /** In the walk's order: the first is the copy the others are reported against. */
+  copies: FolderCopy[];
+  problems: { copy: FolderCopy; problem: Problem }[];
+}
+
+/** Every chat the walk's groups hold more than once, the names in sorted order (see `duplicateNames`). */
+export function storedTwice(groups: ScannedGroup[]): StoredTwice[] {
+  const counts = groups.map((g) => g.ends.length);
+  return duplicateNames(counts, (g, i) => nameAt(groups[g] as ScannedGroup, i)).map((copies) => {
+    const [first, ...later] = copies as [FolderCopy, ...FolderCopy[]];
+    const name = nameAt(groups[first.group] as ScannedGroup, first.index);
+    const id = decodeName(name) as string;
+    const firstDir = `${(groups[first.group] as ScannedGroup).dir}${sep}${name}`;
+    const problems = later.map((copy) => {
+      const dir = `${(groups[copy.group] as ScannedGroup).dir}${sep}${name}`;
+      return {
+        copy,
+        problem: problemAt("duplicate", dir, duplicateSentence(id, firstDir, dir), {
+          paths: [firstDir, dir],
+          chat: id,
+        }),
+      };
+    });
+    return { name, copies, problems };
+  });
+}
+
 /**
  * The walk's problems in its order: each group's chats' problems (names that do not decode, and each later copy
  * of a chat stored twice, naming the first) where the walk met them, after its listing's refusals. Also the
@@ -126,21 +156,10 @@ export function placeProblems(
 ): { problems: Problem[]; refused: Set<string> } {
   const refused = new Set<string>();
   const dups: { index: number; problem: Problem }[][] = groups.map(() => []);
-  const counts = groups.map((g) => g.ends.length);
-  for (const copies of duplicateNames(counts, (g, i) => nameAt(groups[g] as ScannedGroup, i))) {
-    const [first, ...later] = copies as [FolderCopy, ...FolderCopy[]];
-    const name = nameAt(groups[first.group] as ScannedGroup, first.index);
-    const id = decodeName(name) as string;
-    const firstDir = `${(groups[first.group] as ScannedGroup).dir}${sep}${name}`;
-    refused.add(name);
-    for (const c of later) {
-      const dir = `${(groups[c.group] as ScannedGroup).dir}${sep}${name}`;
-      const problem = problemAt("duplicate", dir, duplicateSentence(id, firstDir, dir), {
-        paths: [firstDir, dir],
-        chat: id,
-      });
-      (dups[c.group] as { index: number; problem: Problem }[]).push({ index: c.index, problem });
-    }
+  for (const twice of storedTwice(groups)) {
+    refused.add(twice.name);
+    for (const { copy, problem } of twice.problems)
+      (dups[copy.group] as { index: number; problem: Problem }[]).push({ index: copy.index, problem });
   }
   const problems: Problem[] = [];
   let done = 0;
