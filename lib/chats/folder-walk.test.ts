@@ -117,6 +117,28 @@ describe("walkInTurns", () => {
     expect(feed.total).toBe(1500);
   });
 
+  it("gives the event loop turns while it looks for chats stored twice, after every group is listed", async () => {
+    const logs = tempDir();
+    for (const cwd of ["/a", "/b"])
+      for (let i = 0; i < 800; i++) mkdirSync(join(logs, groupName(cwd), `${cwd.slice(1)}-${i}`), { recursive: true });
+    mkdirSync(join(logs, groupName("/b"), "a-7"));
+    let merging = 0;
+    const feed = walkInTurns(logs, { sliceMs: 0 });
+    const count = () => {
+      if (feed.walked) return;
+      if (feed.total === 1601) merging++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    while (!feed.walked) await feed.more();
+    // 1,601 names merged, 256 between two looks at the clock: six turns, one more after the last group.
+    expect(merging).toBeGreaterThanOrEqual(4);
+    expect(feed.total).toBe(1599);
+    expect(feed.problems().map((p) => p.message)).toContainEqual(
+      expect.stringMatching(/^Chat "a-7" is stored in two places: /),
+    );
+  });
+
   it("stops walking when the listing is left", async () => {
     const logs = makeFolder();
     const g = gate();

@@ -11,7 +11,7 @@ import {
   subfolders,
   unlistedProblem,
 } from "./folder";
-import { nameAt, pack, type ScannedGroup, storedTwice } from "./folder-duplicates";
+import { nameAt, pack, type ScannedGroup, storedTwiceInSteps } from "./folder-duplicates";
 import { realLogRoot, sortFolders } from "./links";
 import { decodeName, parseGroupName } from "./names";
 import type { Problem } from "./problem";
@@ -157,7 +157,14 @@ export function walkInTurns(
     const passedBy = (g: number, i: number) => g < gi || (g === gi && i < ni);
     const twice: { group: number; index: number; problem: Problem }[] = [];
     const names = new Set<string>();
-    for (const t of storedTwice(groups)) {
+    const merging = storedTwiceInSteps(groups, ENTRIES_PER_LOOK);
+    let r = merging.next();
+    for (; !r.done; r = merging.next()) {
+      if (!due()) continue;
+      await giveTurn();
+      if (stopped) return;
+    }
+    for (const t of r.value) {
       names.add(t.name);
       for (const c of t.copies) if (!passedBy(c.group, c.index)) count--;
       for (const { copy, problem } of t.problems) twice.push({ ...copy, problem });
