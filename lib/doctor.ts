@@ -34,7 +34,10 @@ export interface DoctorReport {
 }
 
 /** How the logs are read: the CLI on list threads, a server or a bundle held to a memory budget. */
-export type DoctorOptions = Pick<ListChatsOptions, "threads" | "batchSize" | "batchOutput" | "rebuild">;
+export type DoctorOptions = Pick<
+  ListChatsOptions,
+  "threads" | "batchSize" | "batchOutput" | "rebuild" | "asWalked" | "walkTurn"
+>;
 
 /**
  * Reading every log through within a bundle's memory budget (a bundle, the
@@ -42,6 +45,12 @@ export type DoctorOptions = Pick<ListChatsOptions, "threads" | "batchSize" | "ba
  * decodes overlap) and smaller zstd batches; only the problems are kept.
  */
 export const BOUNDED_READ: DoctorOptions = { batchSize: 32, batchOutput: BULK_BATCH_OUTPUT };
+
+/**
+ * The Doctor page's reading: bounded, and begun while the log folder is still walked (`asWalked`), so the first
+ * problems show before a walk of 100,000 chat folders ends; the page shows the total once it is known.
+ */
+export const PAGE_READ: DoctorOptions = { ...BOUNDED_READ, asWalked: true };
 
 /** The memory section: each set's problem files, and lock files an interrupted change left. */
 export async function memoryDoctor(home: string): Promise<DoctorSection> {
@@ -63,9 +72,9 @@ export async function memoryDoctor(home: string): Promise<DoctorSection> {
 /** One step of the chat logs section as it is read: the problems found in the last batch of chats, and how far. */
 export interface DoctorProgress {
   problems: DoctorProblem[];
-  /** Chats read through so far, of `total`. */
+  /** Chats read through so far, of `total` (`null` while the log folder is still walked: not known yet). */
   done: number;
-  total: number;
+  total: number | null;
 }
 
 /**
@@ -89,7 +98,7 @@ export async function* streamLogsDoctor(
         batch.chats.map((c) => join(logs, c.folder)),
       ),
     );
-    yield { problems, done: batch.done, total: batch.total };
+    yield { problems, done: batch.done, total: batch.walked ? batch.total : null };
   }
 }
 

@@ -37,7 +37,7 @@ export interface FolderWalk {
  * group folder the system would not list (permission, removed meanwhile, …):
  * its chats are left out, the others are read.
  */
-function subfolders(dir: string, root: string, problems: Problem[], top = false): string[] {
+export function subfolders(dir: string, root: string, problems: Problem[], top = false): string[] {
   let listing: ReturnType<typeof listFolders>;
   try {
     listing = listFolders(dir, root);
@@ -45,13 +45,35 @@ function subfolders(dir: string, root: string, problems: Problem[], top = false)
     if (!isSystemError(error)) throw error;
     // The log folder itself: nothing can be listed, the command says why.
     if (top) throw new OdaError("unusable", systemErrorSentence(error, dir));
-    problems.push(
-      problemAt("system", dir, `${systemErrorSentence(error, dir)} The chats in this folder are left out.`),
-    );
+    problems.push(unlistedProblem(dir, error));
     return [];
   }
+  return refusedInto(listing, problems);
+}
+
+/** A listing's sub-folders; its refused entries become problems. */
+export function refusedInto(listing: ReturnType<typeof listFolders>, problems: Problem[]): string[] {
   for (const r of listing.refused) problems.push(problemAt(r.link ? "link" : "special", r.path, r.message));
   return listing.folders;
+}
+
+/** A group folder the system would not list: its chats are left out. */
+export function unlistedProblem(dir: string, error: NodeJS.ErrnoException): Problem {
+  return problemAt("system", dir, `${systemErrorSentence(error, dir)} The chats in this folder are left out.`);
+}
+
+/** A folder of the log folder that is not a chat group. */
+export function notGroupProblem(groupDir: string, group: string): Problem {
+  return problemAt(
+    "name",
+    groupDir,
+    `The folder "${group}" is not a chat group: its name is neither --<working folder>-- with a working folder that decodes, nor _no-cwd.`,
+  );
+}
+
+/** A chat folder whose name does not decode. */
+export function badNameProblem(groupDir: string, name: string): Problem {
+  return problemAt("name", `${groupDir}${sep}${name}`, `The folder name "${name}" does not decode to a chat id.`);
 }
 
 /** A log folder's chats found by their names, made into locations only when asked for (`scanLogFolder`). */
@@ -87,26 +109,14 @@ export function scanLogFolder(logDir: string, look: () => void = () => {}): Fold
     const groupDir = join(logDir, group);
     const parsed = parseGroupName(group);
     if (!parsed) {
-      walked.push(
-        problemAt(
-          "name",
-          groupDir,
-          `The folder "${group}" is not a chat group: its name is neither --<working folder>-- with a working folder that decodes, nor _no-cwd.`,
-        ),
-      );
+      walked.push(notGroupProblem(groupDir, group));
       continue;
     }
     const names: string[] = [];
     const bad: ScannedGroup["bad"] = [];
     for (const name of subfolders(groupDir, root, walked)) {
-      if (decodeName(name) === null) {
-        const problem = problemAt(
-          "name",
-          `${groupDir}${sep}${name}`,
-          `The folder name "${name}" does not decode to a chat id.`,
-        );
-        bad.push({ before: names.length, problem });
-      } else names.push(name);
+      if (decodeName(name) === null) bad.push({ before: names.length, problem: badNameProblem(groupDir, name) });
+      else names.push(name);
     }
     groups.push({ group, dir: groupDir, cwd: parsed.cwd, ...pack(names), at: walked.length, bad });
   }

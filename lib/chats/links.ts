@@ -80,9 +80,13 @@ export interface FolderListing {
  * with a sentence: the layout has only folders at these two levels.
  */
 export function listFolders(dir: string, realRoot: string): FolderListing {
+  return sortFolders(dir, readdirSync(dir, { withFileTypes: true }), realRoot);
+}
+
+/** `listFolders` of entries already read from `dir` (a walk that reads a large group a part at a time). */
+export function sortFolders(dir: string, entries: Dirent[], realRoot: string): FolderListing {
   const folders: string[] = [];
   const refused: FolderListing["refused"] = [];
-  const entries: Dirent[] = readdirSync(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     if (e.isDirectory()) {

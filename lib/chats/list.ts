@@ -1,5 +1,6 @@
 import type { ChatSummary, SummarizeOptions } from "./chat";
 import { type Problem, scanLogFolder } from "./folder";
+import { type ChatFeed, scannedFeed, walkInTurns } from "./folder-walk";
 import { ListPool, listThreadCount, listThreadFile, summarizeAll } from "./list-pool";
 import type { ListingCounts, ListingMemory } from "./remembered";
 
@@ -11,9 +12,11 @@ export interface ChatBatch {
   chats: ChatSummary[];
   /** Folder-level problems: names that do not decode, chats stored twice. */
   problems: Problem[];
-  /** Chats read so far, and in all. */
+  /** Chats read so far, and in all (with `asWalked`, found so far until `walked`). */
   done: number;
   total: number;
+  /** False while the log folder is still walked (`asWalked`): `total` is then the chats found so far. */
+  walked: boolean;
   /** So far: chats served from the listing's memory, verified again, rebuilt from their logs. */
   counts: ListingCounts;
 }
@@ -51,23 +54,32 @@ export interface ListChatsOptions {
    * bundle redacts each log in the same read the doctor makes of it. Lists on this thread.
    */
   rebuild?: SummarizeOptions["rebuild"];
+  /**
+   * Reads the first chats while the log folder is still walked (the Doctor page): the walk gives the event
+   * loop a turn every few milliseconds, and batches come before it ends, their `walked` false (`walkInTurns`).
+   * Problems come as they are found, chats stored twice when the walk ends. List threads only as a number.
+   */
+  asWalked?: boolean;
+  /** Tests: with `asWalked`, awaited after each group folder walked in place of the walk's turns. */
+  walkTurn?: () => Promise<void>;
 }
 
 /**
  * Lists every chat of a log folder in batches, so the first chats show before
  * the listing ends. Names are read first (to find chats stored twice), then
  * each chat's details: from its checkpoint when it holds, else from its log.
+ * With `asWalked` the first chats are read while later names are still read.
  */
 export async function* listChats(logDir: string, options: ListChatsOptions = {}): AsyncGenerator<ChatBatch> {
-  const walk = scanLogFolder(logDir);
-  const total = walk.total;
+  const feed: ChatFeed = options.asWalked
+    ? walkInTurns(logDir, { turn: options.walkTurn })
+    : scannedFeed(scanLogFolder(logDir));
   const size = options.batchSize ?? 200;
-  let problems = walk.problems;
   let done = 0;
   const counts: ListingCounts = { memory: 0, verified: 0, rebuilt: 0 };
-  if (!total) {
+  if (feed.walked && !feed.total) {
     options.onProgress?.(0, 0);
-    yield { chats: [], problems, done: 0, total: 0, counts };
+    yield { chats: [], problems: feed.problems(), done: 0, total: 0, walked: true, counts };
     return;
   }
   const memory = options.verify ? null : (options.memory ?? null);
@@ -80,7 +92,7 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     rebuild: options.rebuild,
   };
   const file = options.threads && !options.rebuild ? listThreadFile() : null;
-  const threads = !file ? 0 : options.threads === true ? listThreadCount(total) : Number(options.threads);
+  const threads = !file ? 0 : options.threads === true ? listThreadCount(feed.total) : Number(options.threads);
   const pool = file && threads ? new ListPool(file, threads, summarize) : null;
   try {
     // Two batches per thread in flight keep every thread busy while the caller writes (and, on this thread,
@@ -88,12 +100,11 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
     // 100,000 chats never wait in memory for a slow reader.
     const ahead = 2 * Math.max(1, threads);
     const pending: Promise<ChatSummary[]>[] = [];
-    let next = 0;
     const refill = () => {
-      while (next < total && pending.length < ahead) {
+      while (pending.length < ahead) {
         // Locations are made a batch at a time: the walk keeps only names.
-        const batch = walk.chatsAt(next, next + size);
-        next += size;
+        const batch = feed.take(size);
+        if (!batch.length) return;
         // Chats the memory serves are not read; the others are read by the full rule, then remembered.
         const served = memory ? memory.serve(batch) : [];
         const toRead = memory ? batch.filter((_, i) => !served[i]) : batch;
@@ -108,17 +119,31 @@ export async function* listChats(logDir: string, options: ListChatsOptions = {})
         pending.push(listed);
       }
     };
-    refill();
-    while (pending.length) {
+    // The last batch says the walk has ended (its total is then the whole), with any problems found after it.
+    let told = false;
+    for (;;) {
+      refill();
+      if (!pending.length) {
+        if (feed.walked) break;
+        await feed.more();
+        continue;
+      }
       const chats = await (pending.shift() as Promise<ChatSummary[]>);
       refill();
       done += chats.length;
       if (!memory) for (const chat of chats) count(chat, counts);
+      const { total, walked } = feed;
       options.onProgress?.(done, total);
-      yield { chats, problems, done, total, counts: { ...counts } };
-      problems = [];
+      told = walked;
+      yield { chats, problems: feed.problems(), done, total, walked, counts: { ...counts } };
+    }
+    const problems = feed.problems();
+    if (!told || problems.length) {
+      options.onProgress?.(done, feed.total);
+      yield { chats: [], problems, done, total: feed.total, walked: true, counts: { ...counts } };
     }
   } finally {
+    feed.stop();
     await pool?.close();
   }
 }

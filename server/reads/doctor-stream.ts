@@ -1,7 +1,7 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BOUNDED_READ, type DoctorReport, memoryDoctor } from "@/lib/doctor";
+import { type DoctorReport, memoryDoctor, PAGE_READ } from "@/lib/doctor";
 import { memoryRepairableReport, type Repairable, type RepairRoots } from "@/lib/repair";
 import { repairRoots } from "@/server/jobs/repairs";
 import type { SourceContext } from "@/server/source/context";
@@ -42,7 +42,8 @@ const itemsOf = (
 /**
  * The doctor report for the Doctor page, as it is found: the memory section
  * first (small), then the chat logs a batch of chats at a time with the count
- * read so far, read on a thread of its own (the decode worker's `doctor` lane). Each step's repair links are
+ * read so far, read on a thread of its own (the decode worker's `doctor` lane). The reading begins while the
+ * log folder is still walked (`PAGE_READ`): the total is `null` until the walk ends. Each step's repair links are
  * looked up for that step's chats only, beside the reading: never a listing of every chat's repairs.
  * A bundle's own `doctor.json` comes in one step per section.
  * Ending the loop (the page went away) stops reading the logs.
@@ -71,9 +72,9 @@ export async function* streamDoctorReport(ctx: SourceContext): AsyncGenerator<Do
     };
   }
   if (!logs) return;
-  let last = { done: 0, total: 0 };
+  let last: { done: number; total: number | null } = { done: 0, total: 0 };
   // On the doctor's thread, a step at a time as this stream is read: leaving the page cancels the reading there.
-  const steps = pullInWorker("doctorLogs", logs, home, BOUNDED_READ, repairs);
+  const steps = pullInWorker("doctorLogs", logs, home, PAGE_READ, repairs);
   try {
     for (let r = await steps.next(); !r.done; r = await steps.next()) {
       const step = r.value;
