@@ -172,7 +172,8 @@ function ProblemList({ problems }: { problems: ProblemCount[] | null }) {
 /** The problems once counted; when they could not be, says so. */
 async function ProblemItems({ problems }: { problems: Promise<ProblemCount[] | null> }) {
   const counted = await problems;
-  if (!counted) return <li className="text-red-700 dark:text-red-300">The chats with problems could not be counted.</li>;
+  if (!counted)
+    return <li className="text-red-700 dark:text-red-300">The chats with problems could not be counted.</li>;
   return <ProblemList problems={counted} />;
 }
 
