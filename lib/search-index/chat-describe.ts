@@ -24,11 +24,15 @@ export interface Described {
 /**
  * Summarizes the chat (its checkpoint, or its log read whole: by `rebuild`
  * when given; its folder as `files` says when given) and stats its current
- * log (with `stat` when given).
+ * log (with `stat` when given) and its other files (unless in `known`).
  */
 export async function describeChat(
   { seen, compress, logDir }: ReadTask,
-  options: Pick<SummarizeOptions, "rebuild" | "files" | "log" | "onHead"> & { stat?: (path: string) => Stats } = {},
+  options: Pick<SummarizeOptions, "rebuild" | "files" | "log" | "onHead"> & {
+    stat?: (path: string) => Stats;
+    /** The folder's files stat'ed already for the chat's fingerprint, by name (not stat'ed again). */
+    known?: ReadonlyMap<string, Stats>;
+  } = {},
 ): Promise<Described> {
   const { rebuild, files, log, onHead } = options;
   const summary = await summarizeChat(seen.loc, { compress, rebuild, files, log, onHead });
@@ -45,7 +49,7 @@ export async function describeChat(
     source: summary.cached ? "checkpoint" : "log",
     summary: encodeSummary(summary, seen.loc.dir, logDir),
     indexed_at: new Date().toISOString(),
-    ...chatFacts(summary, seen.loc.dir, options.files?.names),
+    ...chatFacts(summary, seen.loc.dir, options.files?.names, options.known),
   };
   return { summary, current, st, base };
 }

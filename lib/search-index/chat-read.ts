@@ -124,6 +124,7 @@ export async function readChat(
       rebuild,
       files,
       stat,
+      known: stats,
       log: opened?.open,
       onHead: (head) => {
         if (opened) opened.head = head;

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { createChat } from "../../test-support/chats/testing";
@@ -18,15 +18,20 @@ vi.mock("../chats/log-stream", async (original) => {
   };
 });
 
-// Every directory read, counted by path the same way.
+// Every directory read and every stat by path, counted the same way.
 const listings = vi.hoisted(() => new Map<string, number>());
+const stats = vi.hoisted(() => new Map<string, number>());
 vi.mock("node:fs", async (original) => {
   const real = await original<typeof import("node:fs")>();
   const readdirSync = ((path: string, ...rest: unknown[]) => {
     listings.set(String(path), (listings.get(String(path)) ?? 0) + 1);
     return (real.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
   }) as typeof real.readdirSync;
-  return { ...real, readdirSync, default: { ...real, readdirSync } };
+  const statSync = ((path: string, ...rest: unknown[]) => {
+    stats.set(String(path), (stats.get(String(path)) ?? 0) + 1);
+    return (real.statSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof real.statSync;
+  return { ...real, readdirSync, statSync, default: { ...real, readdirSync, statSync } };
 });
 
 const roots = tempIndexRoots("oda-index-one-pass-");
@@ -93,5 +98,18 @@ describe("a log without a checkpoint", () => {
     const row = (await listChatsFromIndex(state, logs)).chats.find((c) => c.id === "bare");
     expect(row).toMatchObject({ id: "bare", messages: 6, cached: false });
     expect(entries(state, logs)).toHaveLength(5206);
+  });
+});
+
+describe("a new chat's checkpoint", () => {
+  it("is stat'ed once, for the fingerprint, and its size kept on the chat's row from that stat", async () => {
+    const { logs, state } = roots();
+    const log = await chat(logs, true);
+    const checkpoint = join(dirname(log), "session.cache.json");
+    stats.clear();
+    expect(await refreshIndex(state, logs, { threads: 0 })).toMatchObject({ added: 1 });
+    expect(stats.get(checkpoint)).toBe(1);
+    const row = handleOf(state, logs).db.prepare("SELECT cache_bytes, lock_bytes FROM chats").get();
+    expect(row).toEqual({ cache_bytes: statSync(checkpoint).size, lock_bytes: 0 });
   });
 });

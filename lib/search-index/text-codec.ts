@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
+import { BlockDeflater } from "./block-deflate";
 
 /**
  * How a text block is compressed (`texts.ts`). A long chat's blocks compress
@@ -25,11 +26,21 @@ const SAMPLE_CHARS = 256;
 const PLAIN = 0;
 const WITH_DICTIONARY = 1;
 
+/**
+ * This thread's deflaters, kept between blocks: a new one per block spent most of a small block's time setting
+ * zlib up and priming the dictionary (`block-deflate.ts`). Made again when the dictionary given changes.
+ */
+let plain: BlockDeflater | null = null;
+let withDictionary: BlockDeflater | null = null;
+
 /** A block's bytes: its tag, then raw deflate (with the dictionary when the tag says so). */
 export function encodeBlock(json: Buffer, dictionary: Buffer | null): Buffer {
-  const useDict = dictionary !== null && json.length < SMALL_BYTES;
-  const data = deflateRawSync(json, useDict ? { level: LEVEL, dictionary } : { level: LEVEL });
-  return Buffer.concat([Buffer.of(useDict ? WITH_DICTIONARY : PLAIN), data]);
+  if (dictionary !== null && json.length < SMALL_BYTES) {
+    if (!withDictionary?.uses(dictionary)) withDictionary = new BlockDeflater(LEVEL, dictionary);
+    return withDictionary.deflate(json, WITH_DICTIONARY);
+  }
+  plain ??= new BlockDeflater(LEVEL, null);
+  return plain.deflate(json, PLAIN);
 }
 
 /** A block's JSON back; `dictionary` is asked for only when the block needs it. */

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { sep } from "node:path";
 import type Database from "better-sqlite3";
 import type { ChatSummary } from "../chats";
@@ -161,10 +161,17 @@ function sizeOf(path: string): number {
 
 /**
  * A chat's facts from its summary (first activity, generation sizes) and two stats, left out for a file the
- * folder's listing (`names`, when given) did not show.
+ * folder's listing (`names`, when given) did not show, and not taken again for a file stat'ed already for the
+ * chat's fingerprint (`known`, by name: the sizes then match the fingerprint the row is stored with).
  */
-export function chatFacts(summary: ChatSummary, dir: string, names?: readonly string[]): ChatFacts {
-  const size = (name: string) => (names && !names.includes(name) ? 0 : sizeOf(`${dir}${sep}${name}`));
+export function chatFacts(
+  summary: ChatSummary,
+  dir: string,
+  names?: readonly string[],
+  known?: ReadonlyMap<string, Stats>,
+): ChatFacts {
+  const size = (name: string) =>
+    names && !names.includes(name) ? 0 : (known?.get(name)?.size ?? sizeOf(`${dir}${sep}${name}`));
   const older = summary.generations.filter((g) => !g.current);
   return {
     start_q: startQuarter(summary.firstActivity),
