@@ -1,7 +1,7 @@
 import type { ChatSummary } from "../chats";
 import { byCwd, type FilterableRow, groupOptions, NO_CWD_LABEL } from "../chats/list-filter";
 import type { ChatSort } from "../chats/views";
-import { type IndexHandle, readMeta } from "./db";
+import { type IndexHandle, openReader, readMeta } from "./db";
 import { GROUP_OF_FOLDER, orderBy } from "./list-order";
 import { indexedGroups, rowsOf } from "./list-rows";
 import { countProblemChatsNow } from "./problem-count";
@@ -29,53 +29,99 @@ export interface IndexedFacts {
   refreshedAt: string | null;
 }
 
+/**
+ * Work between two turns of the event loop while the facts are read, in ms. Every chat's facts are about a
+ * second of one thread at 100,000 chats: read in one piece, every other request of the server waited for them.
+ */
+export const FACTS_SLICE_MS = 8;
+/** Rows read between two looks at the clock. */
+export const FACTS_ROWS_A_LOOK = 64;
+/** Locked chats decoded and judged between two looks at the clock. */
+const LOCKED_A_LOOK = 32;
+
+/** How a facts read is run. */
+export interface FactsReadOptions {
+  /** Aborted when nobody waits for the facts any more: the read stops at its next turn, with the signal's reason. */
+  signal?: AbortSignal | null;
+  /** Work between two turns, in ms (`FACTS_SLICE_MS`; 0, for tests: a turn at every look at the clock). */
+  sliceMs?: number;
+}
+
 const SUMMARY = "ltrim(summary, '~')";
 
 type Raw = [number, string, string | null, string, string | null, string | null, number | null, string, number, number];
 
-export function readChatFacts(handle: IndexHandle, order: ChatSort): IndexedFacts {
-  const { db } = handle;
-  const refreshedAt = readMeta(db, "refreshedAt");
-  const raw = db
-    .prepare(
-      `SELECT cid, id, title, ${GROUP_OF_FOLDER}, cwd, first_activity,
-        format, ${SUMMARY_SQL.lockState}, ${SUMMARY_SQL.problems}, json_array_length(${SUMMARY}, '$.generations')
-        FROM chats ${orderBy(order)}`,
-    )
-    .raw()
-    .all() as Raw[];
-  const facts: ChatFacts[] = new Array(raw.length);
-  const locked: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const [cid, id, title, group, cwd, firstActivity, format, lock, problems, generations] = raw[i] as Raw;
-    facts[i] = {
-      cid,
-      id,
-      title,
-      group,
-      cwd,
-      firstActivity,
-      format,
-      lock: { state: lock },
-      problems: { length: problems },
-      generations: { length: generations },
+const factsSql = (order: ChatSort) =>
+  `SELECT cid, id, title, ${GROUP_OF_FOLDER}, cwd, first_activity,
+    format, ${SUMMARY_SQL.lockState}, ${SUMMARY_SQL.problems}, json_array_length(${SUMMARY}, '$.generations')
+    FROM chats ${orderBy(order)}`;
+
+function factOf(raw: Raw): ChatFacts {
+  const [cid, id, title, group, cwd, firstActivity, format, lock, problems, generations] = raw;
+  return {
+    cid,
+    id,
+    title,
+    group,
+    cwd,
+    firstActivity,
+    format,
+    lock: { state: lock },
+    problems: { length: problems },
+    generations: { length: generations },
+  };
+}
+
+/**
+ * Every chat's facts in `order`, read in slices of `FACTS_SLICE_MS` with a turn of the event loop between
+ * them, so the server answers other requests meanwhile. The read has a read-only connection of its own
+ * (`openReader`): better-sqlite3 allows no other statement on a connection while one of its iterators is
+ * open, and the index's shared connection serves every other request between the slices. One transaction
+ * holds the refresh and every row to one snapshot of the file, whatever its writer commits meanwhile.
+ */
+export async function readChatFacts(
+  handle: IndexHandle,
+  order: ChatSort,
+  options: FactsReadOptions = {},
+): Promise<IndexedFacts> {
+  const { signal = null, sliceMs = FACTS_SLICE_MS } = options;
+  signal?.throwIfAborted();
+  const db = openReader(handle);
+  try {
+    db.exec("BEGIN");
+    const refreshedAt = readMeta(db, "refreshedAt");
+    let sliceEnd = performance.now() + sliceMs;
+    const pause = async () => {
+      if (performance.now() < sliceEnd) return;
+      await new Promise<void>((next) => setImmediate(next));
+      signal?.throwIfAborted();
+      sliceEnd = performance.now() + sliceMs;
     };
-    if (lock !== "none") locked.push(i);
-  }
-  if (locked.length) {
-    const judged = new Map(
-      chatsByCid(
-        handle,
-        locked.map((i) => (facts[i] as ChatFacts).cid),
-      ).map((c) => [c.id, c]),
-    );
-    for (const i of locked) {
-      const f = facts[i] as ChatFacts;
-      const chat = judged.get(f.id);
-      if (chat) facts[i] = { ...f, lock: { state: chat.lock.state }, problems: { length: chat.problems.length } };
+    const facts: ChatFacts[] = [];
+    const locked: number[] = [];
+    // Leaving the loop (a throw at a turn) closes the iterator.
+    for (const raw of db.prepare(factsSql(order)).raw().iterate() as IterableIterator<Raw>) {
+      const fact = factOf(raw);
+      if (fact.lock.state !== "none") locked.push(facts.length);
+      facts.push(fact);
+      if (facts.length % FACTS_ROWS_A_LOOK === 0) await pause();
     }
+    for (let at = 0; at < locked.length; at += LOCKED_A_LOOK) {
+      const some = locked.slice(at, at + LOCKED_A_LOOK);
+      const cids = some.map((i) => (facts[i] as ChatFacts).cid);
+      const judged = new Map(rowsOf(db, cids).map((row) => [row.id, summaryOfRow(row, handle.logDir)]));
+      for (const i of some) {
+        const f = facts[i] as ChatFacts;
+        const chat = judged.get(f.id);
+        if (chat) facts[i] = { ...f, lock: { state: chat.lock.state }, problems: { length: chat.problems.length } };
+      }
+      await pause();
+    }
+    db.exec("COMMIT");
+    return { facts, refreshedAt };
+  } finally {
+    db.close();
   }
-  return { facts, refreshedAt };
 }
 
 /** The summaries of `cids`, in that order, as the list shows them (a chat gone from the index is left out). */

@@ -179,6 +179,16 @@ export function openIndex(state: string | null, logDir: string): IndexHandle {
 }
 
 /**
+ * A read-only connection of its own to the index file of `handle`, for a long read in slices (`chat-facts.ts`);
+ * its caller closes it. WAL mode lets it read while the index's own connection and its writer go on.
+ */
+export function openReader(handle: IndexHandle): Db {
+  const db = new Database(handle.path, { readonly: true, fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+/**
  * Called when SQLite reports damage while the index is in use: closes it, sets
  * the file aside and opens a fresh one in its place.
  */

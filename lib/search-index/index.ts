@@ -152,9 +152,17 @@ export function countProblemChats(
   return countFrom(openIndex(state, logDir), options);
 }
 
-/** Every chat's list facts in `order` (`chat-facts.ts`), for the chat list read a window at a time. */
-export function readIndexedChatFacts(state: string | null, logDir: string, order: ChatSort): IndexedFacts {
-  return readChatFacts(openIndex(state, logDir), order);
+/**
+ * Every chat's list facts in `order` (`chat-facts.ts`), for the chat list read a window at a time: read in
+ * slices with turns of the event loop between them, stopped at a turn once `signal` aborts.
+ */
+export function readIndexedChatFacts(
+  state: string | null,
+  logDir: string,
+  order: ChatSort,
+  signal: AbortSignal | null = null,
+): Promise<IndexedFacts> {
+  return readChatFacts(openIndex(state, logDir), order, { signal });
 }
 
 /** The chat list's counts and groups when no filter is set, from the index's own indexes (`chat-facts.ts`). */

@@ -34,14 +34,19 @@ import {
 } from "./repairs";
 import { readIndexFolders, readIndexStatus, readSearch, ZSearch } from "./search";
 
-/** A read: the schema its input is checked with, and the plain function that answers it for one source. */
+/**
+ * A read: the schema its input is checked with, and the plain function that answers it for one source. `signal`
+ * is the request's (`null` for a page's prefetch): a long read may stop once nobody waits for its answer.
+ */
 interface Read<S extends z.ZodType, T> {
   input: S;
-  run: (ctx: SourceContext, input: z.infer<S>) => Promise<T> | T;
+  run: (ctx: SourceContext, input: z.infer<S>, signal: AbortSignal | null) => Promise<T> | T;
 }
 
-const read = <S extends z.ZodType, T>(input: S, run: (ctx: SourceContext, input: z.infer<S>) => Promise<T> | T) =>
-  ({ input, run }) satisfies Read<S, T>;
+const read = <S extends z.ZodType, T>(
+  input: S,
+  run: (ctx: SourceContext, input: z.infer<S>, signal: AbortSignal | null) => Promise<T> | T,
+) => ({ input, run }) satisfies Read<S, T>;
 
 /**
  * Every read the pages prefetch, poll or ask for, by name: one body each. The
@@ -95,12 +100,14 @@ export function isReadName(name: string): name is ReadName {
  * Runs a read for a caller that passed its own guard (`guardPage` or
  * `guardRoute`) and made the request's context at its edge (`pageSource` or
  * `routeSource`, passed as a function so a closed bundle's refusal becomes the
- * read's answer). Nothing here writes, and nothing here is a server action.
+ * read's answer). `signal`: the request's, when it has one (the GET route's). Nothing here writes, and nothing
+ * here is a server action.
  */
 export async function runRead<N extends ReadName>(
   name: N,
   input: unknown,
   source: () => SourceContext | Promise<SourceContext>,
+  signal: AbortSignal | null = null,
 ): Promise<ActionResult<ReadData<N>>> {
   let ctx: SourceContext;
   try {
@@ -109,5 +116,5 @@ export async function runRead<N extends ReadName>(
     return failure(thrown);
   }
   const { input: schema, run } = READS[name] as unknown as Read<z.ZodType, ReadData<N>>;
-  return settle(schema, input, (parsed) => run(ctx, parsed));
+  return settle(schema, input, (parsed) => run(ctx, parsed, signal));
 }

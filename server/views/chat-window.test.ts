@@ -10,7 +10,7 @@ import { closeAllIndexes, refreshIndex } from "@/lib/search-index";
 import { settleFolder } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
 import { toRow } from "./chat-list";
-import { FACTS_KEPT_MS, factsHeld, readChatWindow, WINDOW_ROWS, ZChatWindow } from "./chat-window";
+import { FACTS_KEPT_MS, factsHeld, factsReads, readChatWindow, WINDOW_ROWS, ZChatWindow } from "./chat-window";
 
 /**
  * The chat list read a window at a time from the index selects, orders and
@@ -44,12 +44,12 @@ afterAll(() => {
 const ctx = () => liveContext({ home: null, logs, state, demo: false });
 
 /** Every place of the list through windows of `size` rows, and the first window's counts and groups. */
-function readAll(sort: ChatSort, grouped: boolean, filters: ListFilters, size = 3) {
+async function readAll(sort: ChatSort, grouped: boolean, filters: ListFilters, size = 3) {
   const ask = { view: "t", sort: sort.key, dir: sort.dir, grouped, filters };
-  const first = readChatWindow(ctx(), { ...ask, from: 0, to: size });
+  const first = await readChatWindow(ctx(), { ...ask, from: 0, to: size });
   const ids = first.rows.map((r) => r.id);
   for (let from = size; from < first.shown; from += size)
-    ids.push(...readChatWindow(ctx(), { ...ask, from, to: from + size }).rows.map((r) => r.id));
+    ids.push(...(await readChatWindow(ctx(), { ...ask, from, to: from + size })).rows.map((r) => r.id));
   return { first, ids };
 }
 
@@ -76,7 +76,7 @@ describe("the chat list read a window at a time", () => {
           for (const grouped of [false, true]) {
             const sort = { key, dir };
             const items = groupRows(sortRows(filterRows(held, filters), sort), grouped);
-            const { first, ids } = readAll(sort, grouped, filters);
+            const { first, ids } = await readAll(sort, grouped, filters);
             const what = JSON.stringify({ filters, sort, grouped });
             expect(ids, what).toEqual(items.flatMap((i) => (i.type === "chat" ? [i.row.id] : [])));
             expect(first.groups, what).toEqual(
@@ -94,7 +94,7 @@ describe("the chat list read a window at a time", () => {
 
   it("serves each row as the folder listing makes it, its problems and its judged lock included", async () => {
     const held = new Map((await listAllChats(logs, { compress: true })).chats.map((c) => [c.id, toRow(c)]));
-    const { first } = readAll({ key: "title", dir: "asc" }, false, NO_FILTERS, WINDOW_ROWS);
+    const { first } = await readAll({ key: "title", dir: "asc" }, false, NO_FILTERS, WINDOW_ROWS);
     expect(first.rows).toHaveLength(held.size);
     for (const row of first.rows) {
       const folder = held.get(row.id);
@@ -102,30 +102,52 @@ describe("the chat list read a window at a time", () => {
     }
   });
 
-  it("lets every chat's facts go a while after the last filtered window, and holds none for the unfiltered list", () => {
-    vi.useFakeTimers();
+  it("reads every chat's facts once for filtered windows asked for at once, each answered as if alone", async () => {
+    const sort = { key: "messages", dir: "desc" } as const;
+    const filters = { ...NO_FILTERS, find: "c-" };
+    const ask = { view: "at-once", sort: sort.key, dir: sort.dir, grouped: true, filters };
+    const before = factsReads();
+    const windows = await Promise.all(
+      [0, 3, 6, 9].map((from) => readChatWindow(ctx(), { ...ask, from, to: from + 3 })),
+    );
+    expect(factsReads() - before).toBe(1);
+    const { first, ids } = await readAll(sort, true, filters);
+    expect(windows.flatMap((w) => w.rows.map((r) => r.id))).toEqual(ids.slice(0, 12));
+    for (const w of windows) expect({ ...w, rows: [], from: 0 }).toEqual({ ...first, rows: [], from: 0 });
+    // A window whose request has gone reads nothing.
+    const gone = new AbortController();
+    gone.abort();
+    const reads = factsReads();
+    const read = readChatWindow(ctx(), { ...ask, view: "gone", from: 0, to: 3 }, gone.signal);
+    await expect(read).rejects.toMatchObject({ name: "AbortError" });
+    expect(factsReads()).toBe(reads);
+  });
+
+  it("lets every chat's facts go a while after the last filtered window, and holds none for the unfiltered list", async () => {
+    // Timeouts only: the facts are read over turns of the event loop (`setImmediate`).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       const ask = { view: "kept", sort: "title", dir: "asc", grouped: false, from: 0, to: 5 } as const;
-      readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "held" } });
+      await readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "held" } });
       expect(factsHeld(state)).toBe(true);
       vi.advanceTimersByTime(FACTS_KEPT_MS - 1);
       // Another filtered window puts it off.
-      readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "other" } });
+      await readChatWindow(ctx(), { ...ask, filters: { ...NO_FILTERS, find: "other" } });
       vi.advanceTimersByTime(FACTS_KEPT_MS - 1);
       expect(factsHeld(state)).toBe(true);
       vi.advanceTimersByTime(1);
       expect(factsHeld(state)).toBe(false);
-      readChatWindow(ctx(), { ...ask, filters: NO_FILTERS });
+      await readChatWindow(ctx(), { ...ask, filters: NO_FILTERS });
       expect(factsHeld(state)).toBe(false);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it("says the index cannot serve the list when it has not been built", () => {
+  it("says the index cannot serve the list when it has not been built", async () => {
     const empty = mkdtempSync(join(tmpdir(), "oda-chat-window-none-"));
     try {
-      const window = readChatWindow(liveContext({ home: null, logs, state: empty, demo: false }), {
+      const window = await readChatWindow(liveContext({ home: null, logs, state: empty, demo: false }), {
         view: "t",
         sort: "title",
         dir: "asc",

@@ -1,12 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { filterRows, formatOptions, groupOptions, inGroups, keepsAll, type ListFilters } from "@/lib/chats/list-filter";
-import { CHAT_SORT_KEYS, type ChatSort, type ChatWindow } from "@/lib/chats/views";
+import { keepsAll } from "@/lib/chats/list-filter";
+import { CHAT_SORT_KEYS, type ChatWindow } from "@/lib/chats/views";
 import { noteCounts } from "@/lib/notes";
 import {
-  type ChatFacts,
   indexRefreshedAt,
-  readIndexedChatFacts,
   readIndexedChats,
   readIndexedWholeHead,
   readIndexedWholePlaces,
@@ -14,6 +12,9 @@ import {
 } from "@/lib/search-index";
 import type { SourceContext } from "@/server/source/context";
 import { listingsStarted, logFolder, toRow, withNotes } from "./chat-list";
+import { factsFor, keptBy } from "./window-facts";
+
+export { FACTS_KEPT_MS, factsHeld, factsReads } from "./window-facts";
 
 /**
  * The chat list read a window at a time from the search index (issue 28): the
@@ -57,18 +58,6 @@ export const ZChatWindow = z
 
 type WindowInput = z.infer<typeof ZChatWindow>;
 
-/** One index's facts in one order, what they say of the whole list, and the places the last filters kept. */
-interface Held {
-  key: string;
-  refreshedAt: string | null;
-  facts: ChatFacts[];
-  whole: Pick<ChatWindow, "total" | "withProblems" | "groupOptions" | "formats">;
-  kept: { key: string; places: ChatFacts[]; groups: ChatWindow["groups"] } | null;
-}
-
-/** Per state folder (one index each), the facts held for the last listing read from it. */
-const held = new Map<string, Held>();
-
 /**
  * Per state folder, the whole list's head, read again after a refresh of the index or once a listing started
  * since (its locks judged again then): not at each window, each of which read every group's count again.
@@ -84,63 +73,8 @@ function wholeHead(state: string, logDir: string, refreshedAt: string): WholeHea
   return head;
 }
 
-/** Facts not read for this long are let go: 100,000 chats' are about 30 MB of the server's heap. */
-export const FACTS_KEPT_MS = 60_000;
-
-const letGo = new Map<string, NodeJS.Timeout>();
-
-/** Lets the facts of `state` go `FACTS_KEPT_MS` after their last read (a read puts it off again). */
-function keepFor(state: string): void {
-  clearTimeout(letGo.get(state));
-  const timer = setTimeout(() => {
-    held.delete(state);
-    letGo.delete(state);
-  }, FACTS_KEPT_MS);
-  // An idle server exits without waiting for it.
-  timer.unref();
-  letGo.set(state, timer);
-}
-
-/** True while the facts of the index in `state` are held (for tests). */
-export function factsHeld(state: string): boolean {
-  return held.has(state);
-}
-
-/** The facts for this listing and order under the refresh `refreshedAt`: those held, or read again. */
-function factsFor(state: string, logDir: string, view: string, order: ChatSort, refreshedAt: string): Held {
-  keepFor(state);
-  const key = `${view}\u0000${order.key}\u0000${order.dir}`;
-  const have = held.get(state);
-  if (have && have.key === key && have.refreshedAt === refreshedAt) return have;
-  const read = readIndexedChatFacts(state, logDir, order);
-  const facts = read.facts;
-  const next: Held = {
-    key,
-    refreshedAt: read.refreshedAt,
-    facts,
-    whole: {
-      total: facts.length,
-      withProblems: facts.reduce((n, f) => n + (f.problems.length > 0 ? 1 : 0), 0),
-      groupOptions: groupOptions(facts),
-      formats: formatOptions(facts),
-    },
-    kept: null,
-  };
-  held.set(state, next);
-  return next;
-}
-
-/** The chats the filters keep, in order; grouped, group after group (working folders A to Z, `_no-cwd` last). */
-function keptBy(key: string, facts: ChatFacts[], filters: ListFilters, grouped: boolean): NonNullable<Held["kept"]> {
-  const kept = filterRows(facts, filters);
-  if (!grouped) return { key, places: kept, groups: null };
-  const groups = inGroups(kept);
-  return {
-    key,
-    places: groups.flatMap((g) => g.rows),
-    groups: groups.map((g) => ({ group: g.group, label: g.label, count: g.rows.length })),
-  };
-}
+/** The most reads of every chat's facts one window makes when the index is refreshed while they run. */
+const READS_A_WINDOW = 3;
 
 /** What the page shows when the index cannot serve the list: it lists the folder instead. */
 const NOT_BUILT: ChatWindow = {
@@ -156,13 +90,20 @@ const NOT_BUILT: ChatWindow = {
   rows: [],
 };
 
-/** The window `from`–`to` of the chat list as filtered, sorted and grouped, with the list's counts. */
-export function readChatWindow(ctx: SourceContext, input: WindowInput): ChatWindow {
+/**
+ * The window `from`–`to` of the chat list as filtered, sorted and grouped, with the list's counts. `signal`:
+ * the request's (`null`: it never abandons); once it aborts, no read of every chat's facts goes on for it.
+ */
+export async function readChatWindow(
+  ctx: SourceContext,
+  input: WindowInput,
+  signal: AbortSignal | null = null,
+): Promise<ChatWindow> {
   const folder = logFolder(ctx);
   const state = ctx.roots.state;
   if (!folder || !state) return NOT_BUILT;
   const { logDir } = folder;
-  const refreshedAt = indexRefreshedAt(state, logDir);
+  let refreshedAt = indexRefreshedAt(state, logDir);
   if (refreshedAt === null) return NOT_BUILT;
   const order = { key: input.sort, dir: input.dir };
   const to = input.to;
@@ -174,11 +115,20 @@ export function readChatWindow(ctx: SourceContext, input: WindowInput): ChatWind
     head = { ...whole, shown: whole.total, groups: input.grouped ? groups : null };
     cids = readIndexedWholePlaces(state, logDir, { order, groups: head.groups, from: input.from, to });
   } else {
-    const h = factsFor(state, logDir, input.view, order, refreshedAt);
-    const kept = `${JSON.stringify(input.filters)}\u0000${input.grouped}`;
-    if (h.kept?.key !== kept) h.kept = keptBy(kept, h.facts, input.filters, input.grouped);
-    head = { ...h.whole, shown: h.kept.places.length, groups: h.kept.groups };
-    cids = h.kept.places.slice(input.from, Math.min(to, h.kept.places.length)).map((f) => f.cid);
+    let h = await factsFor({ state, logDir, refreshedAt }, input.view, order, signal);
+    // The facts are read over turns of the event loop: the index may have been refreshed, or set aside and
+    // replaced by an empty one, meanwhile. The window says the refresh its places come from.
+    for (let n = 1; ; n++) {
+      const now = indexRefreshedAt(state, logDir);
+      if (now === null) return NOT_BUILT;
+      if (h.refreshedAt === now || n >= READS_A_WINDOW) break;
+      refreshedAt = now;
+      h = await factsFor({ state, logDir, refreshedAt }, input.view, order, signal);
+    }
+    refreshedAt = h.refreshedAt ?? refreshedAt;
+    const kept = await keptBy(h, input.filters, input.grouped);
+    head = { ...h.whole, shown: kept.places.length, groups: kept.groups };
+    cids = kept.places.slice(input.from, Math.min(to, kept.places.length)).map((f) => f.cid);
   }
   const notes = noteCounts(state);
   const rows = readIndexedChats(state, logDir, cids).map((c) => withNotes(toRow(c), notes));

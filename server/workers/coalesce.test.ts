@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesced } from "./coalesce";
+import { coalesced, shared } from "./coalesce";
 
 /** A read that ends when told, recording each start. */
 function reads() {
@@ -142,6 +142,65 @@ describe("coalesced reads nobody waits for (issue 28)", () => {
     const gone = new AbortController();
     gone.abort();
     await expect(check(gone.signal, "a")).rejects.toMatchObject({ name: "AbortError" });
+    expect(started).toHaveLength(0);
+  });
+});
+
+describe("shared", () => {
+  it("gives calls made while a read runs that read's answer, and starts another for a call after it ended", async () => {
+    const { started, run } = reads();
+    const facts = shared((arg: string) => arg, run);
+    const first = facts(null, "a");
+    const second = facts(new AbortController().signal, "a");
+    const other = facts(null, "b");
+    expect(started.map((s) => s.arg)).toEqual(["a", "b"]);
+    started[0]?.end(1);
+    started[1]?.end(9);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(await other).toBe(9);
+    const later = facts(null, "a");
+    expect(started).toHaveLength(3);
+    started[2]?.end(2);
+    expect(await later).toBe(2);
+  });
+
+  it("aborts a read once every caller with a signal has left; a call after that starts another", async () => {
+    const { started, run } = reads();
+    const facts = shared((arg: string) => arg, run);
+    const one = new AbortController();
+    const two = new AbortController();
+    const first = facts(one.signal, "a");
+    const second = facts(two.signal, "a");
+    first.catch(() => {});
+    second.catch(() => {});
+    one.abort();
+    expect(started[0]?.signal.aborted).toBe(false);
+    two.abort();
+    expect(started[0]?.signal.aborted).toBe(true);
+    const later = facts(null, "a");
+    expect(started).toHaveLength(2);
+    started[0]?.fail(new Error("stopped"));
+    await expect(first).rejects.toThrow("stopped");
+    started[1]?.end(2);
+    expect(await later).toBe(2);
+    // A caller without a signal never leaves: its read runs on whoever else leaves.
+    const home = facts(null, "a");
+    const gone = new AbortController();
+    const page = facts(gone.signal, "a");
+    gone.abort();
+    expect(started[2]?.signal.aborted).toBe(false);
+    started[2]?.end(3);
+    expect(await home).toBe(3);
+    expect(await page).toBe(3);
+  });
+
+  it("refuses a call whose signal already aborted, starting nothing", async () => {
+    const { started, run } = reads();
+    const facts = shared((arg: string) => arg, run);
+    const gone = new AbortController();
+    gone.abort();
+    await expect(facts(gone.signal, "a")).rejects.toMatchObject({ name: "AbortError" });
     expect(started).toHaveLength(0);
   });
 });

@@ -85,3 +85,45 @@ export function coalesced<A extends unknown[], T>(
     return join(key, mine, signal);
   };
 }
+
+/**
+ * Calls of one read shared by key: a call while one runs joins it, a call while none runs starts one. For a
+ * read whose key says all its answer depends on (the chat list's facts of one listing, order and refresh of the
+ * index), so a caller may take the running read's answer. As with `coalesced`, each caller passes its request's
+ * signal (or `null`: it never abandons); when the last caller still waiting leaves, the read's own signal
+ * aborts, and a call after that starts another read.
+ */
+export function shared<A extends unknown[], T>(
+  keyOf: (...args: A) => string,
+  run: (signal: AbortSignal, ...args: A) => Promise<T>,
+): (signal: AbortSignal | null, ...args: A) => Promise<T> {
+  const running = new Map<string, Read<T>>();
+  return (signal, ...args) => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const key = keyOf(...args);
+    let r = running.get(key);
+    if (!r || r.controller.signal.aborted) {
+      const controller = new AbortController();
+      const made: Read<T> = { promise: run(controller.signal, ...args), waiting: 0, controller, settled: false };
+      const settled = () => {
+        made.settled = true;
+        if (running.get(key) === made) running.delete(key);
+      };
+      made.promise.then(settled, settled);
+      running.set(key, made);
+      r = made;
+    }
+    const read = r;
+    read.waiting++;
+    if (!signal) return read.promise;
+    const leave = () => {
+      if (read.settled || --read.waiting > 0) return;
+      if (running.get(key) === read) running.delete(key);
+      read.controller.abort();
+    };
+    signal.addEventListener("abort", leave, { once: true });
+    const off = () => signal.removeEventListener("abort", leave);
+    read.promise.then(off, off);
+    return read.promise;
+  };
+}

@@ -36,5 +36,6 @@ export async function GET(request: Request, context: { params: Promise<{ name: s
     );
   }
   // The source is the address's (`/b/<id>/api/read/…`, set by the proxy); a closed one answers not_found.
-  return Response.json(await runRead(name, input, () => routeSource(request)), { headers: HEADERS });
+  // The request's signal aborts when its client goes: a long read nobody else waits for then stops.
+  return Response.json(await runRead(name, input, () => routeSource(request), request.signal), { headers: HEADERS });
 }
