@@ -19,6 +19,24 @@ interface Read<T> {
   settled: boolean;
 }
 
+/**
+ * The caller of `signal` waits for `r`: when the last caller still waiting leaves before it settles, `last`
+ * forgets it and its own signal aborts.
+ */
+function waitFor<T>(r: Read<T>, signal: AbortSignal | null, last: () => void): Promise<T> {
+  r.waiting++;
+  if (!signal) return r.promise;
+  const leave = () => {
+    if (r.settled || --r.waiting > 0) return;
+    last();
+    r.controller.abort();
+  };
+  signal.addEventListener("abort", leave, { once: true });
+  const off = () => signal.removeEventListener("abort", leave);
+  r.promise.then(off, off);
+  return r.promise;
+}
+
 export function coalesced<A extends unknown[], T>(
   keyOf: (...args: A) => string,
   run: (signal: AbortSignal, ...args: A) => Promise<T>,
@@ -44,20 +62,11 @@ export function coalesced<A extends unknown[], T>(
     running.set(key, r);
     return run(r.controller.signal, ...args);
   };
-  const join = (key: string, r: Read<T>, signal: AbortSignal | null): Promise<T> => {
-    r.waiting++;
-    if (!signal) return r.promise;
-    const leave = () => {
-      if (r.settled || --r.waiting > 0) return;
-      // Nobody waits: a read not started is dropped (a later call makes another), a running one is told to stop.
+  const join = (key: string, r: Read<T>, signal: AbortSignal | null): Promise<T> =>
+    // Nobody waits: a read not started is dropped (a later call makes another), a running one is told to stop.
+    waitFor(r, signal, () => {
       if (next.get(key) === r) next.delete(key);
-      r.controller.abort();
-    };
-    signal.addEventListener("abort", leave, { once: true });
-    const off = () => signal.removeEventListener("abort", leave);
-    r.promise.then(off, off);
-    return r.promise;
-  };
+    });
   return (signal, ...args) => {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const key = keyOf(...args);
@@ -114,16 +123,8 @@ export function shared<A extends unknown[], T>(
       r = made;
     }
     const read = r;
-    read.waiting++;
-    if (!signal) return read.promise;
-    const leave = () => {
-      if (read.settled || --read.waiting > 0) return;
+    return waitFor(read, signal, () => {
       if (running.get(key) === read) running.delete(key);
-      read.controller.abort();
-    };
-    signal.addEventListener("abort", leave, { once: true });
-    const off = () => signal.removeEventListener("abort", leave);
-    read.promise.then(off, off);
-    return read.promise;
+    });
   };
 }
