@@ -427,9 +427,10 @@ async function main() {
       await page.context().close();
       log(`run ${run + 1}/${RUNS} done; peak RSS so far ${peak.toFixed(0)} MiB`);
     }
-    record("server memory: peak", 600, "MiB", peak);
+    // The issue's targets are in MB (600 MB = 572 MiB, 300 MB = 286 MiB); the figures are in MiB.
+    record("server memory: peak (target 600 MB)", 600e6 / 2 ** 20, "MiB", peak);
     await new Promise((r) => setTimeout(r, 15_000));
-    record("server memory: after 15 s idle", 300, "MiB", treeRssMiB(server.pid));
+    record("server memory: after 15 s idle (target 300 MB)", 300e6 / 2 ** 20, "MiB", treeRssMiB(server.pid));
     if (existsSync(loopReport)) log(`server event loop: ${readFileSync(loopReport, "utf8").trim()}`);
     if (SNAPSHOT) {
       mkdirSync(SNAPSHOT, { recursive: true });
@@ -469,7 +470,11 @@ async function main() {
     const ratio = f.unit === "ms" ? `${(m / b).toFixed(1)}×` : "";
     const met = f.target === null ? "" : m <= f.target ? "yes" : "**no**";
     const target =
-      f.target === null ? "—" : f.unit === "ms" ? `≤ ${(f.target / 1000).toFixed(1)} s` : `≤ ${f.target} ${f.unit}`;
+      f.target === null
+        ? "—"
+        : f.unit === "ms"
+          ? `≤ ${(f.target / 1000).toFixed(1)} s`
+          : `≤ ${f.unit === "MiB" ? f.target.toFixed(0) : f.target} ${f.unit}`;
     console.log(
       `| ${f.what}${f.note ? ` (${f.note})` : ""} | ${show(f, m)} | ${f.runs.map((v) => show(f, v)).join(", ")} | ${ratio} | ${target} | ${met} |`,
     );

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { withServerThreadPool } from "../lib/server-env.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -42,7 +43,7 @@ export async function startServer(
     ["start", "-H", "127.0.0.1", "-p", port],
     {
       cwd: root,
-      env: {
+      env: withServerThreadPool({
         ...process.env,
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
@@ -60,7 +61,7 @@ export async function startServer(
           .filter(Boolean)
           .join(" "),
         ...extraEnv,
-      },
+      }),
       stdio: ["ignore", "pipe", "pipe"],
       ...(as ? { uid: as.uid, gid: as.gid } : {}),
     },

@@ -68,6 +68,35 @@ const POINT_SPACING = 1024 * 1024;
 const cache = new Map<string, LogIndex>();
 const building = new Map<string, Promise<LogIndex>>();
 
+/**
+ * Where built indexes are kept beyond this thread (the admin state, `remembered.ts`): the server's decode
+ * thread ends when idle, and the next one takes a big log's index from there instead of reading the log again.
+ * `recall` gives an index only while the log's identity is the one it was built over.
+ */
+export interface IndexMemory {
+  recall(path: string): LogIndex | null;
+  keep(index: LogIndex): void;
+}
+let memory: IndexMemory | null = null;
+
+/** Sets where this thread's indexes are remembered (`null`: nowhere; the CLI's default). */
+export function rememberIndexesIn(where: IndexMemory | null): void {
+  memory = where;
+}
+
+/** How many times a log was read to build its index since the process started (tests and benches). */
+export const indexStats = { scans: 0 };
+
+/** Forgets the indexes built or recalled in this thread, as a new thread starts without them (tests). */
+export function forgetIndexes(): void {
+  cache.clear();
+}
+
+function keepInCache(index: LogIndex): void {
+  cache.set(index.path, index);
+  if (cache.size > 256) cache.delete(cache.keys().next().value as string);
+}
+
 /** Builds the tail report from the splitter and the stream's end. */
 export function reportTail(path: string, splitter: LineSplitter, end: LogEnd): TailReport {
   const pendingBytes = splitter.pendingBytes;
@@ -210,17 +239,29 @@ export async function indexLog(path: string, compressed: boolean): Promise<LogIn
     st.size > known.size &&
     !known.error &&
     hashBefore(path, known.check.end) === known.check.sha256;
+  if (!known) {
+    const recalled = memory?.recall(path);
+    if (recalled && recalled.ino === st.ino && recalled.compressed === compressed && recalled.size === st.size) {
+      keepInCache(recalled);
+      return recalled;
+    }
+  }
+  indexStats.scans++;
   const job = scanLog(path, compressed, st.ino, grown ? known : undefined).finally(() => building.delete(path));
   building.set(path, job);
   const index = await job;
-  cache.set(path, index);
-  if (cache.size > 256) cache.delete(cache.keys().next().value as string);
+  keepInCache(index);
+  memory?.keep(index);
   return index;
 }
 
-/** The cached index of a log if one was built (it may be behind the file). */
+/** The index of a log if one was built here or remembered (it may be behind the file). */
 export function cachedIndex(path: string): LogIndex | undefined {
-  return cache.get(path);
+  const known = cache.get(path);
+  if (known) return known;
+  const recalled = memory?.recall(path);
+  if (recalled) keepInCache(recalled);
+  return recalled ?? undefined;
 }
 
 /** Lines read by `readLogLines`. */

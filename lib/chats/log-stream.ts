@@ -75,7 +75,7 @@ export interface OpenLog {
 
 /**
  * Decoded bytes each zstd batch aims at when a log is read through in bulk (the
- * doctor, a bundle's scan and rewrite): a sixth of the reader's default. Each
+ * doctor, a bundle's scan and rewrite): half the reader's default. Each
  * batch is native memory freed only at a later garbage collection; on the 1 GB
  * bench log a bundle's peak RSS falls with it, for a slightly slower read.
  */

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test-support/chats/test-helpers";
 import { createChat } from "../../test-support/chats/testing";
@@ -306,5 +307,48 @@ describe("the big chat's line count, remembered with the log's identity", () => 
     await workerApi.indexChat(logs, "c-big", { compress: true });
     expect(rememberedLineCount(state, log)).toBeNull();
     prepareWorker(null);
+  });
+
+  it("is taken up by a later thread with its seek points instead of reading the log again, while unchanged", async () => {
+    const logs = tempDir();
+    const state = join(tempDir(), "state");
+    const dir = await makeChat(logs, "c-big");
+    const log = join(dir, "session.v4.jsonl.zstd");
+    age(logs);
+    const { workerApi, prepareWorker } = await import("./worker-api");
+    const { forgetIndexes, indexStats } = await import("./line-index");
+    prepareWorker(state);
+    const read = indexStats.scans;
+    const counted = await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(indexStats.scans).toBe(read + 1);
+    // A new thread: nothing in memory, the index comes from the admin state, the log is not read for it.
+    forgetIndexes();
+    expect(await workerApi.indexChat(logs, "c-big", { compress: true })).toEqual(counted);
+    forgetIndexes();
+    const last = await workerApi.readLines(logs, "c-big", { compress: true, from: 0, count: 1 });
+    expect(last.total).toBe(4);
+    expect(last.lines.map((l) => l.n)).toEqual([4]);
+    expect(indexStats.scans).toBe(read + 1);
+    // Touched: read again.
+    forgetIndexes();
+    utimesSync(log, new Date(OLD.getTime() - 60_000), new Date(OLD.getTime() - 60_000));
+    await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(indexStats.scans).toBe(read + 2);
+    // A record that is not an index of this log is not trusted: read again.
+    const db = new Database(join(state, "listing.sqlite"));
+    const kept = JSON.parse(
+      (db.prepare("SELECT line_index FROM line_counts").get() as { line_index: string }).line_index,
+    );
+    expect(kept.points.length).toBeGreaterThan(0);
+    db.prepare("UPDATE line_counts SET line_index = ?").run(JSON.stringify({ ...kept, path: "/elsewhere" }));
+    db.close();
+    forgetIndexes();
+    await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(indexStats.scans).toBe(read + 3);
+    // No admin state (the CLI): nothing remembered, read each time.
+    prepareWorker(null);
+    forgetIndexes();
+    await workerApi.indexChat(logs, "c-big", { compress: true });
+    expect(indexStats.scans).toBe(read + 4);
   });
 });

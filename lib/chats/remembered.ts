@@ -5,6 +5,7 @@ import { readLockStatus } from "../fs/lock";
 import { type ChatSummary, lockProblem } from "./chat";
 import type { ChatLocation } from "./folder";
 import { logLimits } from "./limits";
+import type { LogIndex } from "./line-index";
 import { CACHE_FILE, LOCK_FILE } from "./names";
 import type { Problem } from "./problem";
 import { decodeRemembered, encodeRemembered } from "./remembered-codec";
@@ -73,7 +74,7 @@ type Row = [
 ];
 
 /** Bumped whenever the tables or what a record holds change: records of another version are dropped. */
-const VERSION = 4;
+const VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS folders (
@@ -98,7 +99,8 @@ CREATE TABLE IF NOT EXISTS line_counts (
   log_id TEXT NOT NULL,
   verified_ns INTEGER NOT NULL,
   lines INTEGER NOT NULL,
-  decoded INTEGER NOT NULL
+  decoded INTEGER NOT NULL,
+  line_index TEXT NOT NULL
 );
 `;
 
@@ -295,15 +297,11 @@ function lineDb(state: string): Database.Database | null {
 }
 
 /**
- * Remembers a log's line count, counted whole (`LogIndex`), with the log's
- * identity: taken now, it is kept only when its inode and size are the ones
- * the count was made over, and a log modified within 2 seconds of now is racy
- * (counted again), so a change made since the count is never served as counted.
+ * Remembers a log's line index (`LogIndex`: its line count and seek points), built by reading it whole, with the
+ * log's identity: taken now, it is kept only when its inode and size are the ones the index was built over, and
+ * a log modified within 2 seconds of now is racy (read again), so a change made since is never served as read.
  */
-export function rememberLineCount(
-  state: string | null,
-  index: { path: string; ino: number; size: number; lines: number; decodedBytes: number; error: string | null },
-): void {
+export function rememberLineCount(state: string | null, index: LogIndex): void {
   const db = state ? lineDb(state) : null;
   if (!db || index.error) return;
   try {
@@ -311,27 +309,54 @@ export function rememberLineCount(
     const [, ino, size] = id.split(":");
     if (ino !== String(index.ino) || size !== String(index.size)) return;
     db.prepare(
-      "INSERT OR REPLACE INTO line_counts (path, log_id, verified_ns, lines, decoded) VALUES (?, ?, ?, ?, ?)",
-    ).run(index.path, id, BigInt(Date.now()) * 1_000_000n, index.lines, index.decodedBytes);
+      "INSERT OR REPLACE INTO line_counts (path, log_id, verified_ns, lines, decoded, line_index) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(index.path, id, BigInt(Date.now()) * 1_000_000n, index.lines, index.decodedBytes, JSON.stringify(index));
   } catch {
     // Not remembered: the next visit counts again, which loses nothing.
   }
 }
 
-/** The log's remembered line count while its identity is unchanged and not racy, else `null`. */
-export function rememberedLineCount(state: string | null, path: string): LineCount | null {
+/** The row of a log's remembered index while its identity is unchanged and not racy. */
+function settledRow(state: string | null, path: string, columns: string): Record<string, unknown> | null {
   const db = state ? lineDb(state) : null;
   if (!db) return null;
   try {
     const row = db
-      .prepare("SELECT log_id, verified_ns, lines, decoded FROM line_counts WHERE path = ?")
+      .prepare(`SELECT log_id, verified_ns, ${columns} FROM line_counts WHERE path = ?`)
       .safeIntegers(true)
-      .get(path) as { log_id: string; verified_ns: bigint; lines: bigint; decoded: bigint } | undefined;
+      .get(path) as ({ log_id: string; verified_ns: bigint } & Record<string, unknown>) | undefined;
     if (!row) return null;
     const id = identityNow(path);
-    if (id !== row.log_id || isRacy([id], row.verified_ns)) return null;
-    return { lines: Number(row.lines), decodedBytes: Number(row.decoded) };
+    return id !== row.log_id || isRacy([id], row.verified_ns) ? null : row;
   } catch {
     return null;
   }
+}
+
+/**
+ * The log's remembered line index while its identity is unchanged and not racy, else `null` (also when the
+ * record is not an index of this path: an admin state written by something else is read again, not trusted).
+ */
+export function rememberedLineIndex(state: string | null, path: string): LogIndex | null {
+  const row = settledRow(state, path, "line_index");
+  if (!row) return null;
+  try {
+    const index = JSON.parse(String(row.line_index)) as LogIndex;
+    const whole =
+      index?.path === path &&
+      Array.isArray(index.points) &&
+      Number.isSafeInteger(index.lines) &&
+      Number.isSafeInteger(index.size) &&
+      typeof index.check?.sha256 === "string" &&
+      typeof index.tail?.state === "string";
+    return whole ? index : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The log's remembered line count while its identity is unchanged and not racy, else `null`. */
+export function rememberedLineCount(state: string | null, path: string): LineCount | null {
+  const row = settledRow(state, path, "lines, decoded");
+  return row ? { lines: Number(row.lines), decodedBytes: Number(row.decoded) } : null;
 }

@@ -3,13 +3,13 @@ import { type ChatSummary, summarizeChat } from "./chat";
 import { type FilterPage, filterLines, type LineFilter, toolCounts } from "./filter";
 import { locateChat } from "./folder";
 import { readLogLimits, setLogLimits } from "./limits";
-import { cachedIndex, type LinesResult, type LongLine, type TailReport } from "./line-index";
+import { cachedIndex, type LinesResult, type LongLine, rememberIndexesIn, type TailReport } from "./line-index";
 import { streamLineBytes } from "./line-stream";
 import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
-import { openListingMemory, rememberedLineCount, rememberLineCount } from "./remembered";
+import { openListingMemory, rememberedLineCount, rememberedLineIndex, rememberLineCount } from "./remembered";
 
 /**
  * The reads a server runs on its decode worker (`server/workers/decode-thread.mjs`), so
@@ -113,6 +113,7 @@ export const workerApi = {
 
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {
     const index = await indexChat(logDir, id, options);
+    // Taken again with the log's identity now (a touch since the read keeps the index, not its old identity).
     rememberLineCount(workerState, index);
     const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = index;
     return { path, compressed, lines, decodedBytes, size, tail, error, longLines };
@@ -167,6 +168,12 @@ export type WorkerApi = typeof workerApi;
 /** Applies the admin state's log limits in the worker (its problems are the server's to report). */
 export function prepareWorker(state: string | null): string[] {
   workerState = state;
+  // A big log's line index outlives this thread (it ends when idle) while the log is unchanged.
+  rememberIndexesIn(
+    state
+      ? { recall: (path) => rememberedLineIndex(state, path), keep: (index) => rememberLineCount(state, index) }
+      : null,
+  );
   const { limits, problems } = readLogLimits(state);
   setLogLimits(limits);
   return problems;

@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SERVER_THREAD_POOL } from "../../lib/server-env.mjs";
 import { checkBundle } from "./check-bundle.mjs";
 import { descendants, get, isAlive, listeners, waitFor } from "./processes.mjs";
 
@@ -98,6 +99,18 @@ async function checkServe(args, expectedChildren) {
       const found = descendants(serve.pid);
       return found.length >= expectedChildren && found;
     });
+    // The server runs with its own libuv pool size (lib/server-env.mjs), unless the person set one.
+    const pools = children.map((pid) => {
+      try {
+        return /(?:^|\0)UV_THREADPOOL_SIZE=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
+      } catch {
+        return undefined;
+      }
+    });
+    assert.ok(
+      pools.includes(SERVER_THREAD_POOL),
+      `the server runs with UV_THREADPOOL_SIZE=${SERVER_THREAD_POOL}: ${pools}`,
+    );
     serve.kill("SIGINT");
     const stopped = await Promise.race([
       exited,

@@ -114,14 +114,14 @@ describe("the decode worker's lanes", () => {
     expect(runningLanes()).not.toContain("doctor");
   });
 
-  it("keeps the thread a minute after a read of a chat's lines (its line index), then ends it", async () => {
+  it("ends the thread after the idle time after a read of a chat's lines too (its line index is remembered)", async () => {
     const lines = inWorker("readLines", "/logs", "c-1", { compress: true } as never);
     const thread = threadOf("readLines");
     thread.answer("readLines", { done: true, value: [] });
     await lines;
-    await vi.advanceTimersByTimeAsync(30_000);
+    await vi.advanceTimersByTimeAsync(4_000);
     expect(thread.ended).toBe(false);
-    await vi.advanceTimersByTimeAsync(30_000);
+    await vi.advanceTimersByTimeAsync(2_000);
     expect(thread.ended).toBe(true);
   });
 

@@ -15,15 +15,14 @@ import type { DecodeApi } from "@/server/workers/decode-api";
  * reading of every log, which would otherwise wait behind the chat list's folder check (a synchronous walk of
  * every chat folder, seconds at 100,000 chats) and then hold the lane for minutes. A lane's thread is ended
  * once it has had no job for `idleEndMs`, so an idle server gives its heap back (the folder check leaves
- * hundreds of MB of it at 100,000 chats); the next call starts it again. After a read of a chat's lines it is
- * kept `READER_KEEP_MS` at least: it holds that log's line index, which a big log takes seconds to build again,
- * and a person reading the chat scrolls on after a pause.
+ * hundreds of MB of it at 100,000 chats); the next call starts it again. A big log's line index, which takes
+ * seconds to build, is not lost with the thread: it is remembered in the admin state with the log's identity
+ * (`lib/chats/line-index.ts`, `IndexMemory`), and the next thread takes it from there.
  */
 
 type Api = DecodeApi;
 type Reply = { id: number; item?: unknown; done?: boolean; value?: unknown; error?: ErrorData } | { ready: true };
 interface Job {
-  fn: keyof Api;
   push: (item: unknown) => void;
   end: (value: unknown) => void;
   fail: (error: Error) => void;
@@ -32,18 +31,6 @@ interface Job {
 /** The threads: `doctor` runs only the Doctor's reading of the logs. */
 export type Lane = "decode" | "doctor";
 const laneOf = (fn: keyof Api): Lane => (fn === "doctorLogs" ? "doctor" : "decode");
-
-/** How long a thread is kept after a read of a chat's lines (the inspector's), idle or not. */
-const READER_KEEP_MS = 60_000;
-const READS_OF_A_CHAT = new Set<keyof Api>([
-  "chatDetails",
-  "readLines",
-  "filterLines",
-  "toolCounts",
-  "indexChat",
-  "seekPoint",
-  "downloadLine",
-]);
 
 /** The worker's old generation is capped so a runaway read ends the worker, not the server. */
 const WORKER_HEAP_MB = 1024;
@@ -54,8 +41,6 @@ interface Thread {
   worker: Worker;
   jobs: Map<number, Job>;
   idle: ReturnType<typeof setTimeout> | null;
-  /** `Date.now()` before which the thread is not ended (a chat's reader may read on). */
-  keepUntil: number;
 }
 interface State {
   threads: Partial<Record<Lane, Thread>>;
@@ -91,7 +76,7 @@ function thread(lane: Lane): Thread {
     workerData: { state: sources().liveRoots.state, lane },
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
-  const t: Thread = { worker: w, jobs: new Map(), idle: null, keepUntil: 0 };
+  const t: Thread = { worker: w, jobs: new Map(), idle: null };
   w.on("message", (reply: Reply) => {
     if ("ready" in reply) return;
     const job = t.jobs.get(reply.id);
@@ -130,27 +115,21 @@ function thread(lane: Lane): Thread {
  * ended after `idleEndMs` unless a job comes first.
  */
 function forget(t: Thread, id: number): void {
-  const job = t.jobs.get(id);
-  if (job && READS_OF_A_CHAT.has(job.fn)) t.keepUntil = Math.max(t.keepUntil, Date.now() + READER_KEEP_MS);
   t.jobs.delete(id);
   if (t.jobs.size) return;
   t.worker.unref();
   endWhenIdle(t);
 }
 
-/** Ends `t` once it has had no job for the idle time (and is past its reader's keep). */
+/** Ends `t` once it has had no job for the idle time. */
 function endWhenIdle(t: Thread): void {
   if (t.idle) clearTimeout(t.idle);
-  t.idle = setTimeout(
-    () => {
-      t.idle = null;
-      if (t.jobs.size) return;
-      for (const [lane, running] of Object.entries(state.threads))
-        if (running === t) delete state.threads[lane as Lane];
-      void t.worker.terminate();
-    },
-    Math.max(state.idleEndMs, t.keepUntil - Date.now()),
-  );
+  t.idle = setTimeout(() => {
+    t.idle = null;
+    if (t.jobs.size) return;
+    for (const [lane, running] of Object.entries(state.threads)) if (running === t) delete state.threads[lane as Lane];
+    void t.worker.terminate();
+  }, state.idleEndMs);
   t.idle.unref();
 }
 
@@ -166,7 +145,7 @@ export function warmLane(lane: Lane): void {
 function post(
   fn: keyof Api,
   args: unknown[],
-  job: Omit<Job, "fn">,
+  job: Job,
   pull = false,
   flag?: Int32Array,
 ): { id: number; t: Thread } {
@@ -174,7 +153,7 @@ function post(
   const t = thread(laneOf(fn));
   if (t.idle) clearTimeout(t.idle);
   t.idle = null;
-  t.jobs.set(id, { ...job, fn });
+  t.jobs.set(id, job);
   t.worker.ref();
   t.worker.postMessage({ id, fn, args, pull, ...(flag ? { flag } : {}) });
   return { id, t };

@@ -102,7 +102,7 @@ describe("decodeZstd's batches", () => {
     expect(end).toEqual({ type: "end", completeEnd: 35 * L, cut: null });
   });
 
-  it("aims at 6 MiB of output by default: the rest of a small log is one batch", async () => {
+  it("aims at 2 MiB of output by default: the rest of a small log is one batch", async () => {
     const { items } = await run(Buffer.concat(frames));
     expect(items).toEqual([item(0, 60_000, 0), item(3 * L, 60_000, 3), item(6 * L, 580_000, 6)]);
   });

@@ -36,12 +36,13 @@ const FIRST_BATCH = 64 * 1024;
 const MAX_BATCH = 8 * 1024 * 1024;
 /**
  * Later batches aim at about this much output: seek points (batch starts) stay close enough that 100 lines
- * anywhere decode in milliseconds, and each native call carries enough work. On a 1 GB log with zod
- * loaded (a heap like a server's), 6 and 8 MiB both decode about 15% faster than 4 MiB (fewer calls and
- * fewer collections triggered by the decoded buffers' memory) and 16 MiB is slower again; peak RSS grows
- * with the batch (+80 MiB at 4, +125 at 6, +140 at 8), so 6.
+ * anywhere decode in milliseconds, and each native call carries enough work. Each batch is native memory
+ * freed only at a later garbage collection, and a chat's page reads its log several times at once (its
+ * summary, line count, activity strip and tool counts): on the 200 MB bench log those four reads together
+ * peaked at 280–293 MiB with 2 MiB batches against 353–367 MiB with 6 MiB, in as much CPU (5.1–5.4 s
+ * against 5.0–6.1 s), and the line count alone took 1.6–1.7 s of CPU against 1.9–2.8 s (session 41). So 2.
  */
-const TARGET_OUTPUT = 6 * 1024 * 1024;
+const TARGET_OUTPUT = 2 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
 /**
  * The most frames one native batch joins. A batch keeps no object per frame (only its range and bound),
@@ -86,7 +87,7 @@ export interface DecodeZstdOptions {
   /** The limits (default: `logLimits()`). */
   limits?: LogLimits;
   /**
-   * Decoded bytes a batch aims at (default 6 MiB). A reader that goes through a whole log once and keeps
+   * Decoded bytes a batch aims at (default 2 MiB). A reader that goes through a whole log once and keeps
    * nothing (a support bundle) gives less: each batch's output is native memory freed only at a later
    * garbage collection, so the peak grows with it.
    */
