@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import { type RunningServer, startServer } from "../e2e/server";
 import config from "../playwright.config";
 import { RARE } from "./index-data";
@@ -362,8 +363,31 @@ async function baseline(page: Page): Promise<number> {
   });
 }
 
+/** The log folder an index was built for (the server sets aside an index built for another). */
+function builtFor(state: string): string | null {
+  try {
+    const db = new Database(join(state, "index.sqlite"), { readonly: true, fileMustExist: true });
+    try {
+      return (
+        (db.prepare("SELECT value FROM meta WHERE key = 'logDir'").get() as { value: string } | undefined)?.value ??
+        null
+      );
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
 function buildIndex(logs: string, state: string) {
-  if (existsSync(join(state, "index.sqlite")) && existsSync(join(state, ".bench-built"))) return;
+  if (existsSync(join(state, ".bench-built"))) {
+    const builtOver = builtFor(state);
+    if (builtOver === logs) return;
+    // A state copied beside logs at another path: the server would set it aside and serve without an index.
+    log(`the index in ${state} was built for ${builtOver ?? "no log folder"}, not ${logs}: building it again`);
+    rmSync(state, { recursive: true, force: true });
+  }
   mkdirSync(state, { recursive: true });
   log("building the search index once (oda-admin index refresh)…");
   const r = spawnSync(join(root, "bin", "oda-admin"), ["index", "refresh", "--logs", logs, "--state", state], {
