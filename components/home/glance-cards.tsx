@@ -1,12 +1,11 @@
 import { type ReactNode, Suspense } from "react";
 import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
-import { walkLogFolder } from "@/lib/chats";
 import { memoryCounts } from "@/lib/memory";
 import { supportPages } from "@/lib/routes";
 import { plural } from "@/lib/words";
 import type { SourceContext } from "@/server/source/context";
-import { chatsGlanceFromIndex } from "@/server/views/home-glance";
+import { chatsGlanceFromIndex, folderGlanceInWorker } from "@/server/views/home-glance";
 import { countProblemChats } from "@/server/views/problem-chats";
 
 interface ProblemCount {
@@ -120,8 +119,7 @@ async function chatsGlance(ctx: SourceContext): Promise<Glance> {
   const fromIndex = chatsGlanceFromIndex(ctx);
   if (fromIndex) return chatsGlanceOfIndex(base, fromIndex);
   try {
-    const walk = walkLogFolder(logs);
-    const groups = new Set(walk.chats.map((c) => c.group)).size;
+    const walk = await folderGlanceInWorker(logs);
     const folderProblems = [
       problemsOf(walk.problems.filter((p) => p.kind !== "system").length, "/chats?problems=1", "folder problem"),
       // A group the system would not list: its chats are not in the counts above (the doctor names it).
@@ -143,7 +141,7 @@ async function chatsGlance(ctx: SourceContext): Promise<Glance> {
     );
     return {
       ...base,
-      facts: [plural(walk.chats.length, "chat"), `in ${plural(groups, "working folder group")}`],
+      facts: [plural(walk.chats, "chat"), `in ${plural(walk.groups, "working folder group")}`],
       problems,
     };
   } catch {

@@ -1,13 +1,14 @@
 import { type ActivityItem, chatActivity } from "./activity";
 import { type ChatSummary, summarizeChat } from "./chat";
 import { type FilterPage, filterLines, type LineFilter, toolCounts } from "./filter";
-import { locateChat } from "./folder";
+import { locateChat, walkLogFolder } from "./folder";
 import { readLogLimits, setLogLimits } from "./limits";
 import { cachedIndex, type LinesResult, type LongLine, rememberIndexesIn, type TailReport } from "./line-index";
 import { streamLineBytes } from "./line-stream";
 import { type ChatBatch, listChats } from "./list";
 import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
+import type { Problem } from "./problem";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
 import { openListingMemory, rememberedLineCount, rememberedLineIndex, rememberLineCount } from "./remembered";
 
@@ -25,6 +26,13 @@ export interface ChatDetailsRead {
   lines: number | null;
   decompressedBytes: number | null;
   readWhole: boolean;
+}
+
+/** What Home shows of a log folder without a built index (`folderGlance`). */
+export interface FolderGlance {
+  chats: number;
+  groups: number;
+  problems: Problem[];
 }
 
 /** A log's index as the status route shows it (the seek points stay in the worker). */
@@ -146,6 +154,20 @@ export const workerApi = {
   /** One line's bytes, decoded from a seek point before it (pulled piece by piece). */
   downloadLine(path: string, compressed: boolean, from: SeekPoint, n: number): AsyncGenerator<Uint8Array> {
     return inPieces(streamLineBytes(path, compressed, from, n));
+  },
+
+  /**
+   * Home's glance at a log folder before the search index is built: its chats, their working-folder groups and
+   * the folder's own problems (`walkLogFolder`: more than a second at 100,000 chats, so not on the server's
+   * event loop). Throws as the walk does when the folder cannot be read.
+   */
+  folderGlance(logDir: string): FolderGlance {
+    const walk = walkLogFolder(logDir);
+    return {
+      chats: walk.chats.length,
+      groups: new Set(walk.chats.map((c) => c.group)).size,
+      problems: walk.problems,
+    };
   },
 
   /** The folder listed, chats unchanged since the last listing served from the admin state's memory (`remembered.ts`). */

@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { walkLogFolder } from "@/lib/chats";
 import { writeSettings } from "@/lib/memory";
 import { closeAllIndexes, refreshIndex } from "@/lib/search-index";
 import { createChat, settleFolder } from "@/test-support/chats/testing";
 import { liveContext } from "../source/context";
-import { chatsGlanceFromIndex } from "./home-glance";
+import { runningLanes } from "../workers/log-worker";
+import { chatsGlanceFromIndex, folderGlanceInWorker } from "./home-glance";
 
 /**
  * Home's glance from the index: a count made under one form of logs is never
@@ -49,5 +51,21 @@ describe("Home's chats from the index", () => {
   it("are not taken from an index refreshed under the other form: Home lists the folder instead", async () => {
     await writeSettings(home, { compress: false });
     expect(chatsGlanceFromIndex(liveContext({ home, logs, state, demo: false }))).toBeNull();
+  });
+});
+
+describe("Home's glance at a log folder without a built index", () => {
+  it("is walked on the decode worker, with walkLogFolder's counts and the folder's problems", async () => {
+    writeFileSync(join(logs, "notes.txt"), "not a group folder");
+    const walk = walkLogFolder(logs);
+    const glance = await folderGlanceInWorker(logs);
+    expect(runningLanes()).toContain("decode");
+    expect(glance).toEqual({
+      chats: 2,
+      groups: 1,
+      problems: walk.problems,
+    });
+    expect(glance.problems.map((p) => p.message)).toEqual([expect.stringContaining("notes.txt")]);
+    await expect(folderGlanceInWorker(join(root, "missing"))).rejects.toThrow("does not exist");
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import type { FolderGlance } from "@/lib/chats/worker-api";
 import { handleOf, startIndexRefresh } from "@/lib/search-index";
 import { readMeta } from "@/lib/search-index/db";
 import { type IndexGlance, indexGlance } from "@/lib/search-index/list-groups";
@@ -6,6 +7,7 @@ import type { SourceContext } from "@/server/source/context";
 import { logFolder } from "@/server/views/chat-list";
 import { folderCheck } from "@/server/workers/folder-check";
 import { refreshInWorker } from "@/server/workers/index-worker";
+import { inWorker } from "@/server/workers/log-worker";
 
 /** Home's chat numbers from the index, and the check of the index against the log folder (on the decode worker). */
 export interface ChatsGlanceFromIndex {
@@ -55,4 +57,13 @@ export function chatsGlanceFromIndex(ctx: SourceContext): ChatsGlanceFromIndex |
     console.error("oda-admin: Home could not read the search index:", error);
     return null;
   }
+}
+
+/**
+ * Home's glance at a log folder without a built index (`folderGlance`: its chats, groups and the folder's
+ * problems), walked on the decode worker: on this thread, 100,000 chat folders held every request for more
+ * than a second. Rejects as the walk does when the folder cannot be read.
+ */
+export function folderGlanceInWorker(logDir: string): Promise<FolderGlance> {
+  return inWorker("folderGlance", logDir);
 }
