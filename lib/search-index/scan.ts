@@ -171,12 +171,9 @@ export interface ScannedRow {
 
 /** Every chat the index holds, keyed by id (only what the scan compares). */
 export function readIndexedChats(db: Db): Map<string, ScannedRow> {
-  const rows = db.prepare("SELECT cid, id, folder, fingerprint FROM chats").raw().all() as [
-    number,
-    string,
-    string,
-    string,
-  ][];
+  const rows = db.prepare("SELECT cid, id, folder, fingerprint FROM chats").raw().iterate() as IterableIterator<
+    [number, string, string, string]
+  >;
   const map = new Map<string, ScannedRow>();
   for (const [cid, id, folder, fingerprint] of rows) map.set(id, { cid, id, folder, fingerprint });
   return map;
