@@ -276,18 +276,36 @@ async function bigChat(page: Page) {
     .waitFor(WAIT);
   const ms = await timed(async () => {
     await page.getByRole("button", { name: /^End/ }).first().click();
-    await page.waitForFunction(
-      () => {
-        const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
-        const items = region ? [...region.querySelectorAll('[role="listitem"]')] : [];
-        const lastItem = items.at(-1);
-        if (!region || !lastItem) return false;
-        const atBottom = region.scrollTop + region.clientHeight >= region.scrollHeight - 2;
-        return atBottom && lastItem.getBoundingClientRect().bottom <= window.innerHeight + 1;
-      },
-      undefined,
-      WAIT,
-    );
+    await page
+      .waitForFunction(
+        () => {
+          const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
+          const items = region ? [...region.querySelectorAll('[role="listitem"]')] : [];
+          const lastItem = items.at(-1);
+          if (!region || !lastItem) return false;
+          const atBottom = region.scrollTop + region.clientHeight >= region.scrollHeight - 2;
+          return atBottom && lastItem.getBoundingClientRect().bottom <= window.innerHeight + 1;
+        },
+        undefined,
+        WAIT,
+      )
+      .catch(async (error: unknown) => {
+        // What the pane showed when the last line never came into view (session 41 saw it in 3 runs of 10).
+        const pane = await page.evaluate(() => {
+          const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
+          const last = [...(region?.querySelectorAll('[role="listitem"]') ?? [])].at(-1);
+          return {
+            scrollTop: region?.scrollTop,
+            clientHeight: region?.clientHeight,
+            scrollHeight: region?.scrollHeight,
+            last: last?.textContent?.slice(0, 120),
+            lastBottom: last?.getBoundingClientRect().bottom,
+            windowHeight: window.innerHeight,
+          };
+        });
+        log(`  End in the big chat: the pane when it timed out: ${JSON.stringify(pane)}`);
+        throw error;
+      });
   });
   record("End in the big chat: last line inside the window", 1000, "ms", ms);
 }
