@@ -1,7 +1,7 @@
 import { type ActivityItem, chatActivity } from "./activity";
 import { type ChatSummary, summarizeChat } from "./chat";
 import { type FilterPage, filterLines, type LineFilter, toolCounts } from "./filter";
-import { locateChat, walkLogFolder } from "./folder";
+import { type ChatLocation, locateChat, walkLogFolder } from "./folder";
 import { readLogLimits, setLogLimits } from "./limits";
 import { cachedIndex, type LinesResult, type LongLine, rememberIndexesIn, type TailReport } from "./line-index";
 import { streamLineBytes } from "./line-stream";
@@ -84,7 +84,7 @@ export const workerApi = {
       const whole = await readChat(logDir, id, { compress });
       return { chat: whole, lines: whole.lines, decompressedBytes: whole.decompressedBytes, readWhole };
     }
-    const summary = await summarizeChat(locateChat(logDir, id), { compress });
+    const summary = await rememberedSummary(locateChat(logDir, id), compress);
     const index = cachedIndex(current.path);
     // Counted at an earlier visit (or by an earlier server): served while the log's identity is unchanged.
     const known = index ?? rememberedLineCount(workerState, current.path);
@@ -180,6 +180,24 @@ export const workerApi = {
     }
   },
 };
+
+/**
+ * A big chat's details as its page shows them: served from the listing's memory while the chat's three
+ * identities are unchanged (the contract's rule, `remembered.ts`), else read by the full rule and remembered.
+ * A log without a checkpoint is then not read whole again at each visit of its page.
+ */
+async function rememberedSummary(loc: ChatLocation, compress: boolean): Promise<ChatSummary> {
+  const memory = openListingMemory(workerState, compress);
+  try {
+    const served = memory?.serve([loc])[0] ?? null;
+    const read = served ?? (await summarizeChat(loc, { compress, identify: !!memory }));
+    if (!served) memory?.remember([read]);
+    const { verified: _verified, remembered: _remembered, ...chat } = read;
+    return chat;
+  } finally {
+    memory?.close();
+  }
+}
 
 /** The admin state the worker was started for (`prepareWorker`): where the listing's memory lives. */
 let workerState: string | null = null;
