@@ -290,7 +290,7 @@ async function bigChat(page: Page) {
         WAIT,
       )
       .catch(async (error: unknown) => {
-        // What the pane showed when the last line never came into view (session 41 saw it in 3 runs of 10).
+        // What the pane showed when the last line never came into view (session 41 saw it in 3 runs of 28).
         const pane = await page.evaluate(() => {
           const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
           const last = [...(region?.querySelectorAll('[role="listitem"]') ?? [])].at(-1);
