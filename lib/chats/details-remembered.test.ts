@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readdirSync, rmSync, utimesSync } from "node:fs";
+import { appendFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { tempDir } from "../../test-support/chats/test-helpers";
-import { createChat } from "../../test-support/chats/testing";
+import { createChat, settleFolder } from "../../test-support/chats/testing";
 import { encodeName } from "./names";
 
 /** Every full-rule read of a chat's details, counted (the reads themselves unchanged). */
@@ -20,17 +20,6 @@ vi.mock("./chat", async (original) => {
 });
 
 const CWD = "/home/ana/reports";
-const OLD = new Date(Date.now() - 3600_000);
-
-function age(dir: string): void {
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, name.name);
-    if (name.isDirectory()) age(path);
-    else utimesSync(path, OLD, OLD);
-  }
-  utimesSync(dir, OLD, OLD);
-}
-
 /**
  * A big chat's page (`chatDetails` of a log over the read-whole size) takes its details from the listing's
  * memory while the chat's three identities are unchanged: its log, without a checkpoint, is not read whole
@@ -45,7 +34,7 @@ describe("a big chat's details, remembered with its identities", () => {
     await w.close();
     const dir = join(logs, `--${encodeName(CWD)}--`, encodeName("c-big"));
     rmSync(join(dir, "session.cache.json"));
-    age(logs);
+    settleFolder(logs);
     const { workerApi, prepareWorker } = await import("./worker-api");
     prepareWorker(state);
     const before = reads.n;
@@ -62,7 +51,7 @@ describe("a big chat's details, remembered with its identities", () => {
     const log = join(dir, readdirSync(dir).find((n) => n.startsWith("session.v")) as string);
     const line = `${JSON.stringify({ type: "message", ts: "2026-11-30T10:00:00.000Z", role: "user", content: [{ type: "text", text: "more" }] })}\n`;
     appendFileSync(log, execFileSync("zstd", ["-q", "-c"], { input: line }));
-    age(logs);
+    settleFolder(logs);
     const appended = await workerApi.chatDetails(logs, "c-big", true, 1);
     expect(reads.n).toBe(before + 2);
     expect(appended.chat.messages).toBeGreaterThan(first.chat.messages);
