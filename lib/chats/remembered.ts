@@ -301,7 +301,7 @@ function lineDb(state: string): Database.Database | null {
  * log's identity: taken now, it is kept only when its inode and size are the ones the index was built over, and
  * a log modified within 2 seconds of now is racy (read again), so a change made since is never served as read.
  */
-export function rememberLineCount(state: string | null, index: LogIndex): void {
+export function rememberLineIndex(state: string | null, index: LogIndex): void {
   const db = state ? lineDb(state) : null;
   if (!db || index.error) return;
   try {

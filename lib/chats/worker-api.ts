@@ -10,7 +10,7 @@ import type { SeekPoint } from "./log-stream";
 import { outlineChat } from "./outline";
 import type { Problem } from "./problem";
 import { indexChat, openChatDownload, type ReadOptions, readChat, readLines } from "./read";
-import { openListingMemory, rememberedLineCount, rememberedLineIndex, rememberLineCount } from "./remembered";
+import { openListingMemory, rememberedLineCount, rememberedLineIndex, rememberLineIndex } from "./remembered";
 
 /**
  * The reads a server runs on its decode worker (`server/workers/decode-thread.mjs`), so
@@ -122,7 +122,7 @@ export const workerApi = {
   async indexChat(logDir: string, id: string, options: ReadOptions): Promise<IndexSummary> {
     const index = await indexChat(logDir, id, options);
     // Taken again with the log's identity now (a touch since the read keeps the index, not its old identity).
-    rememberLineCount(workerState, index);
+    rememberLineIndex(workerState, index);
     const { path, compressed, lines, decodedBytes, size, tail, error, longLines } = index;
     return { path, compressed, lines, decodedBytes, size, tail, error, longLines };
   },
@@ -211,7 +211,7 @@ export function prepareWorker(state: string | null): string[] {
   // A big log's line index outlives this thread (it ends when idle) while the log is unchanged.
   rememberIndexesIn(
     state
-      ? { recall: (path) => rememberedLineIndex(state, path), keep: (index) => rememberLineCount(state, index) }
+      ? { recall: (path) => rememberedLineIndex(state, path), keep: (index) => rememberLineIndex(state, index) }
       : null,
   );
   const { limits, problems } = readLogLimits(state);
