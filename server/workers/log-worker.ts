@@ -142,13 +142,7 @@ export function warmLane(lane: Lane): void {
   if (!t.jobs.size && !t.idle) endWhenIdle(t);
 }
 
-function post(
-  fn: keyof Api,
-  args: unknown[],
-  job: Job,
-  pull = false,
-  flag?: Int32Array,
-): { id: number; t: Thread } {
+function post(fn: keyof Api, args: unknown[], job: Job, pull = false, flag?: Int32Array): { id: number; t: Thread } {
   const id = state.next++;
   const t = thread(laneOf(fn));
   if (t.idle) clearTimeout(t.idle);
