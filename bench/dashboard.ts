@@ -22,6 +22,7 @@ import { type RunningServer, startServer } from "../e2e/server";
 import config from "../playwright.config";
 import { RARE } from "./index-data";
 import { makeScaleFolder } from "./scale-data";
+import { smapsKinds, smapsLine } from "./smaps";
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     // background job); the Doctor's whole report only with "Doctor whole". Memory is always sampled.
     steps: { type: "string" },
     // A heap snapshot of the server's main thread after the idle figure, written into this folder.
+    // The server's resident memory by kind (`bench/smaps.ts`) at each new peak over 400 MiB and at the idle figure.
+    smaps: { type: "boolean" },
     "heap-snapshot": { type: "string" },
   },
 });
@@ -442,8 +445,19 @@ async function main() {
       .join(" ");
   const server = await startServer({ home: home0, logs, state }, { ODA_LOOP_REPORT: loopReport });
   let peak = 0;
+  let peakKinds = "";
+  let peakRead = 0;
+  let peakAt = "";
+  let stepNow = "";
   const sampler = setInterval(() => {
-    peak = Math.max(peak, treeRssMiB(server.pid));
+    const now = treeRssMiB(server.pid);
+    // Read at a new peak at least 16 MiB over the last one read: a few reads a run, not one a sample.
+    if (values.smaps && now > 400 && now > peakRead + 16) {
+      peakKinds = smapsLine(smapsKinds(server.pid));
+      peakRead = now;
+      peakAt = stepNow;
+    }
+    peak = Math.max(peak, now);
   }, 100);
   const browser = await chromium.launch({ ...(config.use?.launchOptions ?? {}) });
   const base: number[] = [];
@@ -462,10 +476,12 @@ async function main() {
         ["line count", () => lineCount(page)],
         ["background job", () => backgroundJob(browser, server, page)],
       ];
-      for (const [name, step] of steps.filter(([name]) => !ONLY || ONLY.has(name)))
+      for (const [name, step] of steps.filter(([name]) => !ONLY || ONLY.has(name))) {
+        stepNow = `${name}, run ${run + 1}`;
         await step().catch((error: unknown) =>
           log(`  ${name} failed in run ${run + 1}: ${String(error).split("\n")[0]}`),
         );
+      }
       await page.context().close();
       log(`run ${run + 1}/${RUNS} done; peak RSS so far ${peak.toFixed(0)} MiB`);
     }
@@ -473,6 +489,10 @@ async function main() {
     record("server memory: peak (target 600 MB)", 600e6 / 2 ** 20, "MiB", peak);
     await new Promise((r) => setTimeout(r, 15_000));
     record("server memory: after 15 s idle (target 300 MB)", 300e6 / 2 ** 20, "MiB", treeRssMiB(server.pid));
+    if (values.smaps) {
+      log(`server memory at its last peak read (${peakAt}): ${peakKinds || "(under 400 MiB)"}`);
+      log(`server memory after 15 s idle: ${smapsLine(smapsKinds(server.pid))}`);
+    }
     if (existsSync(loopReport)) log(`server event loop: ${readFileSync(loopReport, "utf8").trim()}`);
     if (SNAPSHOT) {
       mkdirSync(SNAPSHOT, { recursive: true });
