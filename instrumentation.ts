@@ -6,7 +6,8 @@
  * once into the live source (`server/source/`), finishes or rolls back the
  * repairs a stop interrupted (`server/jobs/repairs.ts`), and applies Oda Admin's own
  * log limits from `<admin state>/settings.json` to this process (the decode
- * worker reads them itself), reporting a bad value; and with
+ * worker reads them itself), reporting a bad value; it starts the idle
+ * collection of the main heap (`server/idle-collect.ts`); and with
  * `ODA_LOOP_REPORT=<file>` (the fuzz bench sets it) it records the event
  * loop's longest stall in that file.
  */
@@ -24,6 +25,9 @@ export async function register(): Promise<void> {
   // Interrupted repairs are finished or rolled back now, at start, never by a read (the Repairs page shows what it did).
   const { resumeAtStart } = await import("./server/jobs/repairs");
   await resumeAtStart(live);
+  // The main heap given back once the server is idle (V8's `gc`, exposed by the server's start).
+  const { startIdleCollect } = await import("./server/idle-collect");
+  startIdleCollect(globalThis.gc);
   if (!process.env.ODA_LOOP_REPORT) return;
   const { startLoopReport } = await import("./server/views/loop-report");
   startLoopReport(process.env.ODA_LOOP_REPORT);

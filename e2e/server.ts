@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { withServerThreadPool } from "../lib/server-env.mjs";
+import { withServerEnv } from "../lib/server-env.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 
@@ -43,7 +43,7 @@ export async function startServer(
     ["start", "-H", "127.0.0.1", "-p", port],
     {
       cwd: root,
-      env: withServerThreadPool({
+      env: withServerEnv({
         ...process.env,
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",

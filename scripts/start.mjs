@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { withServerThreadPool } from "../lib/server-env.mjs";
+import { withServerEnv } from "../lib/server-env.mjs";
 import { nextBuildIsCurrent } from "./build-state.mjs";
 
 const root = resolve(import.meta.dirname, "..");
@@ -104,7 +104,7 @@ env.ODA_ADMIN_TOKEN = randomBytes(32).toString("base64url");
 // the first request (Next's instrumentation hook runs after the server already answers).
 const child = spawn(bin("next"), ["start", "-H", "127.0.0.1", "-p", port], {
   cwd: root,
-  env: withServerThreadPool({ ...env, NODE_OPTIONS: preloadHostGuard(env.NODE_OPTIONS) }),
+  env: withServerEnv({ ...env, NODE_OPTIONS: preloadHostGuard(env.NODE_OPTIONS) }),
   stdio: ["ignore", "pipe", "pipe"],
 });
 // The build is also the installable package's standalone server, which `next

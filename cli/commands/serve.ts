@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { OdaError } from "../../lib/errors";
-import { withServerThreadPool } from "../../lib/server-env.mjs";
+import { withServerEnv } from "../../lib/server-env.mjs";
 import { type Command, type CommandContext, flagString } from "../context";
 import { readPackage } from "../package-root";
 import { choosePort, openBrowser } from "./serve-system";
@@ -103,7 +103,7 @@ const serve: Command = async (ctx) => {
   const roots = await rootsEnv(ctx, root);
   const hostGuard = join(root, "dist", "server", "host-guard.cjs");
   const server = spawn(process.execPath, ["--require", hostGuard, "--import", FOLLOW_PARENT, serverJs], {
-    env: withServerThreadPool({
+    env: withServerEnv({
       ...process.env,
       ...roots.env,
       NODE_ENV: "production",

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { SERVER_THREAD_POOL } from "../../lib/server-env.mjs";
+import { SERVER_MALLOC_TUNABLES, SERVER_NODE_OPTION, SERVER_THREAD_POOL } from "../../lib/server-env.mjs";
 import { checkBundle } from "./check-bundle.mjs";
 import { descendants, get, isAlive, listeners, waitFor } from "./processes.mjs";
 
@@ -99,17 +99,30 @@ async function checkServe(args, expectedChildren) {
       const found = descendants(serve.pid);
       return found.length >= expectedChildren && found;
     });
-    // The server runs with its own libuv pool size (lib/server-env.mjs), unless the person set one.
-    const pools = children.map((pid) => {
+    // The server runs with its own libuv pool size, malloc tunables and V8's gc exposed (lib/server-env.mjs),
+    // unless the person set them.
+    const environs = children.map((pid) => {
       try {
-        return /(?:^|\0)UV_THREADPOOL_SIZE=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
+        return readFileSync(`/proc/${pid}/environ`, "utf8");
       } catch {
-        return undefined;
+        return "";
       }
     });
+    const valuesOf = (name) => environs.map((e) => new RegExp(`(?:^|\\0)${name}=([^\\0]*)`).exec(e)?.[1]);
+    const pools = valuesOf("UV_THREADPOOL_SIZE");
     assert.ok(
       pools.includes(SERVER_THREAD_POOL),
       `the server runs with UV_THREADPOOL_SIZE=${SERVER_THREAD_POOL}: ${pools}`,
+    );
+    const tunables = valuesOf("GLIBC_TUNABLES");
+    assert.ok(
+      tunables.includes(SERVER_MALLOC_TUNABLES),
+      `the server runs with GLIBC_TUNABLES=${SERVER_MALLOC_TUNABLES}: ${tunables}`,
+    );
+    const options = valuesOf("NODE_OPTIONS");
+    assert.ok(
+      options.some((o) => o?.split(/\s+/).includes(SERVER_NODE_OPTION)),
+      `the server runs with ${SERVER_NODE_OPTION} in NODE_OPTIONS: ${options}`,
     );
     serve.kill("SIGINT");
     const stopped = await Promise.race([
