@@ -135,6 +135,29 @@ test.describe("a long chat at 1280×800", () => {
     await expectAccessible(page);
   });
 
+  test("End pressed while the log is still being counted goes on to the last line once the count arrives", async ({
+    page,
+  }) => {
+    // The first page ends at line 200; the count comes from the status route: hold it back until after End.
+    let counted = () => {};
+    const count = new Promise<void>((done) => {
+      counted = done;
+    });
+    await page.route(/\/chats\/c-long\/status/, async (route) => {
+      await count;
+      await route.continue();
+    });
+    await page.goto("/chats/c-long?view=raw");
+    await expect(page.getByText("200+ lines so far; counting the rest…")).toBeVisible();
+    await page.getByRole("button", { name: "End", exact: true }).click();
+    await expect(page).toHaveURL(/line=200(&|$)/);
+    counted();
+    await expect(page.getByText(/^751 lines · /)).toBeVisible();
+    await expect(page).toHaveURL(/line=751(&|$)/);
+    await expect(currentLine(page).getByRole("link", { name: "Link to line 751", exact: true })).toBeVisible();
+    await expect(currentLine(page)).toBeInViewport({ ratio: 1 });
+  });
+
   test("a line that does not exist is refused with why, and the view stays where it was", async ({ page }) => {
     await page.goto("/chats/c-long?view=raw&line=8");
     await expect(currentLine(page)).toContainText("Question 3 of c-long");

@@ -124,7 +124,7 @@ export function LogViewer({
 
   /** To the very bottom; the virtualiser retargets while rows are measured, and `anchorTo` keeps it there. */
   const scrollToEnd = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
-  const { hold: holdEnd, letGo } = useEndHold(scrollRef, scrollToEnd);
+  const { held: endHeld, hold: holdEnd, letGo } = useEndHold(scrollRef, scrollToEnd);
 
   useLogGrowth({ id, generation, copy, total }, (before, now) => {
     if (!follow) return;
@@ -219,6 +219,16 @@ export function LogViewer({
     scrollRef.current?.scrollIntoView({ block: "nearest" });
     holdEnd();
   };
+  // End pressed while the log was still being counted went to the last line read so far: when the count
+  // arrives (or grows) while End holds, End goes to the new last line (following does that on its own).
+  const latestEnd = useRef(onEnd);
+  latestEnd.current = onEnd;
+  const heldCount = useRef(count);
+  useEffect(() => {
+    const before = heldCount.current;
+    heldCount.current = count;
+    if (endHeld && !follow && count !== before) latestEnd.current();
+  }, [count, endHeld, follow]);
   const addNote = useAddNote(id, generation, setMessage);
   const notes = useQuery({ ...notesQuery(id, toSource), enabled: copy === undefined });
   const marked = new Set(

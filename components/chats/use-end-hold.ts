@@ -19,7 +19,7 @@ export function useEndHold(
   pane: RefObject<HTMLElement | null>,
   /** Scrolls the pane to its end (the virtualiser's own, which retargets as rows are measured). */
   toEnd: () => void,
-): { hold: () => void; letGo: () => void } {
+): { held: boolean; hold: () => void; letGo: () => void } {
   const [held, setHeld] = useState(false);
   const latest = useRef(toEnd);
   latest.current = toEnd;
@@ -43,5 +43,5 @@ export function useEndHold(
       for (const type of LET_GO) window.removeEventListener(type, letGo, { capture: true });
     };
   }, [held, pane]);
-  return { hold: useCallback(() => setHeld(true), []), letGo: useCallback(() => setHeld(false), []) };
+  return { held, hold: useCallback(() => setHeld(true), []), letGo: useCallback(() => setHeld(false), []) };
 }
