@@ -85,7 +85,7 @@ interface Figure {
   runs: number[];
   /** null: printed for the record, no target in the issue. */
   target: number | null;
-  unit: "ms" | "presses" | "moves" | "MiB" | "×" | "jobs";
+  unit: "ms" | "presses" | "moves" | "MiB" | "×" | "jobs" | "px";
   note?: string;
 }
 const figures: Figure[] = [];
@@ -311,6 +311,24 @@ async function bigChat(page: Page) {
       });
   });
   record("End in the big chat: last line inside the window", 1000, "ms", ms);
+  // What arrives after End must not take the last line away: on a first visit the activity strip and the line
+  // count come seconds later (session 42: the strip pushed the pane 112 px down; End went to the last line
+  // read so far). The last line's bottom once both are in, two frames later; the window is 800 px high.
+  await page.getByRole("figure", { name: /^Activity over time/ }).waitFor(WAIT);
+  await page.getByText(/^[\d,]+ lines · /).waitFor(WAIT);
+  const bottom = await page.evaluate(
+    () =>
+      new Promise<number>((done) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const region = document.querySelector('[role="region"][aria-label^="Lines of "]');
+            const last = [...(region?.querySelectorAll('[role="listitem"]') ?? [])].at(-1);
+            done(Math.round(last?.getBoundingClientRect().bottom ?? Number.POSITIVE_INFINITY));
+          }),
+        ),
+      ),
+  );
+  record("End in the big chat: last line's bottom once the strip and the count are in", 800, "px", bottom);
 }
 
 /** The chat list loaded until complete (the interactive request the background job is weighed against). */

@@ -60,6 +60,104 @@ test.describe("a long chat at 1280×800", () => {
     await expect(currentLine(page)).toBeInViewport();
   });
 
+  test("End keeps the last line in the window while content above the log arrives late; a wheel lets go", async ({
+    page,
+  }) => {
+    // The activity strip is read after the first screen (seconds for a big log): hold it back until after End.
+    let stripRead = () => {};
+    const strip = new Promise<void>((done) => {
+      stripRead = done;
+    });
+    await page.route(/\/chats\/c-long\/activity/, async (route) => {
+      await strip;
+      await route.continue();
+    });
+    await page.goto("/chats/c-long?view=raw");
+    await expect(page.getByText(/^751 lines · /)).toBeVisible();
+    await expect(page.getByText("Reading the chat's activity…")).toBeVisible();
+    const lines = page.getByRole("region", { name: "Lines of session.v4.jsonl.zstd" });
+    const last = lines
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("link", { name: "Link to line 751", exact: true }) });
+    await page.getByRole("button", { name: "End", exact: true }).click();
+    await expect(last).toBeInViewport({ ratio: 1 });
+
+    // The strip arrives in the place kept for it: nothing moves. (It used to push the pane 112 px down, the
+    // last line out of the window: the browser's scroll anchoring does not make up for what grows below the
+    // element it anchors to, here one above the strip.)
+    const scrolled = await page.evaluate(() => window.scrollY);
+    stripRead();
+    await expect(page.getByRole("figure", { name: /^Activity over time/ })).toBeVisible();
+    await expect(last).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+
+    // Anything else that grows between the toolbar and the pane (a page's error, the notes' list) moves the
+    // pane down as far: End's hold brings its bottom back into the window.
+    const grow = (height: number) =>
+      lines.evaluate((pane, h) => {
+        const late = document.getElementById("late-above") ?? document.createElement("div");
+        late.id = "late-above";
+        late.style.height = `${h}px`;
+        pane.before(late);
+      }, height);
+    await grow(300);
+    await expect(last).toBeInViewport({ ratio: 1 });
+
+    // A wheel lets go: the pane stays where the reader put it when the page above it changes again.
+    await last.hover();
+    await page.mouse.wheel(0, -600);
+    await expect(last).not.toBeInViewport();
+    // The pane's scroll position once two frames have passed (resize observers and the scrolls they start run).
+    const paneTop = () =>
+      lines.evaluate(
+        (pane) =>
+          new Promise<number>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(pane.scrollTop)))),
+      );
+    let top = await paneTop();
+    await expect(async () => {
+      // The wheel's scroll has ended: the position holds from one look to the next.
+      const now = await paneTop();
+      const still = now === top;
+      top = now;
+      expect(still).toBe(true);
+    }).toPass();
+    await grow(600);
+    expect(await paneTop()).toBe(top);
+    await expect(last).not.toBeInViewport();
+
+    // The End key in the pane is End too, and holds again.
+    await grow(0);
+    await lines.focus();
+    await page.keyboard.press("End");
+    await expect(last).toBeInViewport({ ratio: 1 });
+    await grow(300);
+    await expect(last).toBeInViewport({ ratio: 1 });
+    await expectAccessible(page);
+  });
+
+  test("End pressed while the log is still being counted goes on to the last line once the count arrives", async ({
+    page,
+  }) => {
+    // The first page ends at line 200; the count comes from the status route: hold it back until after End.
+    let counted = () => {};
+    const count = new Promise<void>((done) => {
+      counted = done;
+    });
+    await page.route(/\/chats\/c-long\/status/, async (route) => {
+      await count;
+      await route.continue();
+    });
+    await page.goto("/chats/c-long?view=raw");
+    await expect(page.getByText("200+ lines so far; counting the rest…")).toBeVisible();
+    await page.getByRole("button", { name: "End", exact: true }).click();
+    await expect(page).toHaveURL(/line=200(&|$)/);
+    counted();
+    await expect(page.getByText(/^751 lines · /)).toBeVisible();
+    await expect(page).toHaveURL(/line=751(&|$)/);
+    await expect(currentLine(page).getByRole("link", { name: "Link to line 751", exact: true })).toBeVisible();
+    await expect(currentLine(page)).toBeInViewport({ ratio: 1 });
+  });
+
   test("a line that does not exist is refused with why, and the view stays where it was", async ({ page }) => {
     await page.goto("/chats/c-long?view=raw&line=8");
     await expect(currentLine(page)).toContainText("Question 3 of c-long");

@@ -120,10 +120,16 @@ export function ActivityStrip({
     );
   if (read.state === "reading")
     return (
-      <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
-        Reading the chat&apos;s activity…
-        {read.bytes > 0 && ` ${formatBytes(read.bytes)} and ${countOf(read.lines, "line")} read so far.`}
-      </p>
+      // The strip's place is kept while the log is read (caption, slider, legend and the table's line come to
+      // 8.25rem when each caption and line fits on one row), so the log below does not move down when the strip
+      // arrives: a big log's strip comes seconds after the first screen, maybe after End showed the last line.
+      <div className="min-h-33 space-y-1">
+        <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300">
+          Reading the chat&apos;s activity…
+          {read.bytes > 0 && ` ${formatBytes(read.bytes)} and ${countOf(read.lines, "line")} read so far.`}
+        </p>
+        <div aria-hidden="true" className="h-16 rounded-md border border-dashed border-zinc-200 dark:border-zinc-800" />
+      </div>
     );
   if (!strip || n === 0)
     return (

@@ -21,6 +21,7 @@ import { PAGE, pageStart } from "./paging";
 import { RawLine } from "./raw-line";
 import { TailMarker } from "./tail-marker";
 import { toolPairs } from "./tool-pairs";
+import { useEndHold } from "./use-end-hold";
 import { useLogGrowth } from "./use-log-growth";
 import { useLogKeys } from "./use-log-keys";
 
@@ -123,6 +124,7 @@ export function LogViewer({
 
   /** To the very bottom; the virtualiser retargets while rows are measured, and `anchorTo` keeps it there. */
   const scrollToEnd = useCallback(() => virtualizer.scrollToEnd(), [virtualizer]);
+  const { held: endHeld, hold: holdEnd, letGo } = useEndHold(scrollRef, scrollToEnd);
 
   useLogGrowth({ id, generation, copy, total }, (before, now) => {
     if (!follow) return;
@@ -149,13 +151,15 @@ export function LogViewer({
   const [pendingScroll, setPendingScroll] = useState<number | null>(initialLine);
   const place = useCallback(
     (n: number, lines: number, scroll: boolean) => {
+      // A jump lets go of End's hold (End itself holds again after its jump).
+      letGo();
       const line = Math.max(1, lines ? Math.min(n, lines) : n);
       setSelected(line);
       setBase(windowBase(line, lines));
       if (scroll) setPendingScroll(line);
       writeUrl(line, view);
     },
-    [view, writeUrl],
+    [view, writeUrl, letGo],
   );
   const { refetch: refetchStatus } = status;
   const jumpTo = useCallback(
@@ -211,9 +215,20 @@ export function LogViewer({
     jumpTo(count, false);
     scrollToEnd();
     // The pane starts below the chat's header and details, so its bottom (the last line) can sit below the
-    // window's: bring it into view too.
+    // window's: bring it into view too, and keep both while what is above the pane or in it settles.
     scrollRef.current?.scrollIntoView({ block: "nearest" });
+    holdEnd();
   };
+  // End pressed while the log was still being counted went to the last line read so far: when the count
+  // arrives (or grows) while End holds, End goes to the new last line (following does that on its own).
+  const latestEnd = useRef(onEnd);
+  latestEnd.current = onEnd;
+  const heldCount = useRef(count);
+  useEffect(() => {
+    const before = heldCount.current;
+    heldCount.current = count;
+    if (endHeld && !follow && count !== before) latestEnd.current();
+  }, [count, endHeld, follow]);
   const addNote = useAddNote(id, generation, setMessage);
   const notes = useQuery({ ...notesQuery(id, toSource), enabled: copy === undefined });
   const marked = new Set(
@@ -341,6 +356,15 @@ export function LogViewer({
         tabIndex={0}
         role="region"
         aria-label={`Lines of ${label}`}
+        onKeyDown={(e) => {
+          // End and Home go by line, as the toolbar's buttons do: the pane holds a window of a long log, and
+          // its rows below the fold are only estimated, so the browser's own End stops short of the last line.
+          if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+          if (e.key !== "End" && e.key !== "Home") return;
+          e.preventDefault();
+          if (e.key === "End") onEnd();
+          else jumpTo(1);
+        }}
         className="relative h-[calc(100dvh-11rem)] min-h-72 overflow-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-800"
       >
         <div role="list" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
