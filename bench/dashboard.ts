@@ -34,9 +34,9 @@ const { values } = parseArgs({
     // Only these steps, by name (comma-separated: chat list, Home, search, Doctor, big chat, line count,
     // background job); the Doctor's whole report only with "Doctor whole". Memory is always sampled.
     steps: { type: "string" },
-    // A heap snapshot of the server's main thread after the idle figure, written into this folder.
     // The server's resident memory by kind (`bench/smaps.ts`) at each new peak over 400 MiB and at the idle figure.
     smaps: { type: "boolean" },
+    // A heap snapshot of the server's main thread after the idle figure, written into this folder.
     "heap-snapshot": { type: "string" },
   },
 });
