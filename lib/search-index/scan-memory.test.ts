@@ -18,7 +18,12 @@ const PER_CHAT_BOUND = 120;
  */
 const WALK_PER_CHAT_BOUND = 25;
 const SMALL = 2_000;
-const LARGE = 12_000;
+/**
+ * The heap after full collections still moves by up to about 300 KB between two runs of the same walk (280 KB
+ * against 5 KB at 12,000 chats in session 42, which once made a slope of 27 bytes a chat over 10,000): over
+ * 40,000 chats that is under 8 bytes a chat, well inside the bounds and well under what they catch.
+ */
+const LARGE = 42_000;
 
 function measure(n: number): { held: number; walkPeak: number; changed: number; added: number; last: string } {
   return runHeapChild(join("search-index", "scan-memory-child.ts"), [tempFolder("oda-scan-memory-"), String(n)]);
