@@ -114,7 +114,18 @@ async function checkServe(args, expectedChildren) {
       pools.includes(SERVER_THREAD_POOL),
       `the server runs with UV_THREADPOOL_SIZE=${SERVER_THREAD_POOL}: ${pools}`,
     );
-    const tunables = valuesOf("GLIBC_TUNABLES");
+    // glibc parses GLIBC_TUNABLES in the process's own copy of its environment, the one /proc shows, and
+    // Debian's 2.36 leaves a NUL where each ':' was (getenv still gives the whole value): the tunables
+    // that follow the first read back as entries of their own, and are joined again here.
+    const tunables = environs.map((e) => {
+      const entries = e.split("\0");
+      const at = entries.findIndex((entry) => entry.startsWith("GLIBC_TUNABLES="));
+      if (at < 0) return undefined;
+      const rest = entries.slice(at + 1);
+      const end = rest.findIndex((entry) => !/^glibc\.[\w.]+=/.test(entry));
+      const more = end < 0 ? rest : rest.slice(0, end);
+      return [entries[at].slice("GLIBC_TUNABLES=".length), ...more].join(":");
+    });
     assert.ok(
       tunables.includes(SERVER_MALLOC_TUNABLES),
       `the server runs with GLIBC_TUNABLES=${SERVER_MALLOC_TUNABLES}: ${tunables}`,
