@@ -11,6 +11,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { errorToData } from "../errors";
 import { systemErrorAsOda } from "../fs/system-error";
+import { lowerThisThread } from "../thread-priority";
 import { type BundleProgress, createBundle, listedFiles, prepareBundle } from "./create";
 import type { BundleResult, BundleTask } from "./in-worker";
 import { PREVIEW_FILES } from "./preview";
@@ -18,6 +19,7 @@ import { PREVIEW_FILES } from "./preview";
 const port = parentPort;
 if (!port) throw new Error("The bundle thread runs only as a worker thread.");
 const task = workerData as BundleTask;
+if (task.background) lowerThisThread();
 
 // Progress at most every 100 ms (and at each change of phase): a bundle of many small files reports per file.
 let last = 0;

@@ -27,6 +27,11 @@ export interface BundleTask {
   scope: BundleScope;
   target: string | null;
   version: string;
+  /**
+   * The thread lowers its own CPU priority (`lowerThisThread`): the dashboard's Preview and bundles run
+   * beside requests a person waits for. A CLI's bundle is what its person waits for, and runs as it is.
+   */
+  background?: boolean;
 }
 
 /** What it answers: the manifest (listing its first `PREVIEW_FILES` files; its counts cover all), and the files written (none for a preview). */

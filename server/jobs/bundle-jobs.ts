@@ -115,11 +115,12 @@ function newJob(): BundleJob {
 
 /**
  * Runs a bundle task on a bundle thread of its own (`lib/bundle/in-worker.ts`): reading and redacting every
- * chosen file never holds up the server's requests, and its heap has a limit of its own.
+ * chosen file never holds up the server's requests, and its heap has a limit of its own. The thread runs at
+ * the lowest CPU priority: on two cores it otherwise takes a core from the requests a person waits for.
  */
 function inThread(job: BundleJob, task: BundleTask) {
   const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "bundle-thread.mjs");
-  return runBundleThread(file, task, (p) => (job.progress = p), undefined, job.abort.signal);
+  return runBundleThread(file, { ...task, background: true }, (p) => (job.progress = p), undefined, job.abort.signal);
 }
 
 function failed(job: BundleJob, error: unknown): void {
