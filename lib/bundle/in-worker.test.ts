@@ -93,7 +93,7 @@ describe("a bundle made on a bundle thread", () => {
     expect(progressAfter).toBe(before);
   });
 
-  it("runs a background task's thread at the lowest priority, and that thread alone", async () => {
+  it("runs a background task's thread at a lower priority (nice 10), and that thread alone", async () => {
     const base = tempFolder("oda-bundle-thread-");
     const roots = await plantSecrets(base);
     // Enough memories that the thread reports progress many times before it ends.
