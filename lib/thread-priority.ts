@@ -1,5 +1,5 @@
 import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
 /**
  * The nice value of a thread that works in the background. Beside a thread at 0 it gets about a tenth of a
@@ -12,22 +12,21 @@ export const BACKGROUND_NICE = 10;
 /**
  * Lowers the calling thread's CPU priority to `BACKGROUND_NICE`, leaving the process's other threads as they
  * are: on Linux a nice value belongs to a thread, and `setpriority` given a thread's id sets that thread's
- * alone (setpriority(2)). The id comes from `/proc/thread-self`, a link to `<pid>/task/<tid>`. Lowering is
- * allowed to any user. Returns the thread's id, or `null` where there is no such link (not Linux) or the
- * call was refused: the thread then runs at its priority as it was.
+ * alone (setpriority(2)). The id comes from `/proc/thread-self`, a link to `<pid>/task/<tid>`. It only ever
+ * lowers (any user may): a thread already at that nice value or above stays as it is. Where there is no such
+ * link (not Linux) or the call is refused, the thread runs at its priority as it was.
  */
-export function lowerThisThread(): number | null {
+export function lowerThisThread(): void {
   let tid: number;
   try {
     tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
   } catch {
-    return null;
+    return;
   }
-  if (!Number.isSafeInteger(tid) || tid <= 0) return null;
+  if (!Number.isSafeInteger(tid) || tid <= 0) return;
   try {
-    setPriority(tid, BACKGROUND_NICE);
+    if (getPriority(tid) < BACKGROUND_NICE) setPriority(tid, BACKGROUND_NICE);
   } catch {
-    return null;
+    // Refused: the thread runs as it was.
   }
-  return tid;
 }

@@ -116,7 +116,7 @@ function newJob(): BundleJob {
 /**
  * Runs a bundle task on a bundle thread of its own (`lib/bundle/in-worker.ts`): reading and redacting every
  * chosen file never holds up the server's requests, and its heap has a limit of its own. The thread runs at
- * the lowest CPU priority: on two cores it otherwise takes a core from the requests a person waits for.
+ * a lower CPU priority (nice 10): on two cores it otherwise takes a core from the requests a person waits for.
  */
 function inThread(job: BundleJob, task: BundleTask) {
   const file = join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "bundle-thread.mjs");
