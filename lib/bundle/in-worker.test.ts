@@ -134,7 +134,7 @@ describe("a bundle made on a bundle thread", () => {
         return { seen: [...seen], looks };
       };
       const before = getPriority();
-    const background = await lowered(true);
+      const background = await lowered(true);
       expect(background.seen).toHaveLength(1);
       expect(background.seen[0]).not.toBe(process.pid); // not this process's main thread
       expect(nices().get(process.pid)).toBe(before);
