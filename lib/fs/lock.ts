@@ -85,16 +85,18 @@ export function readAuxvClockTicks(auxv?: Buffer): number | undefined {
   return undefined;
 }
 
-let bootTime: number | null | undefined;
+/**
+ * The boot time (ms) as `/proc/stat` gives it now, or null. Read at each use, never kept: the kernel derives
+ * it from the wall clock, so a step of that clock (NTP, a virtual machine resumed) moves it, and a start time
+ * made from a boot time read before the step is off by the step. Kept from a process's first lock, it made a
+ * live writer's lock, written after a 7 s step, read as "the pid was reused" (an e2e run, session 43).
+ */
 function readBootTimeMs(): number | null {
-  if (bootTime === undefined) {
-    try {
-      bootTime = bootTimeMsOf(readFileSync("/proc/stat", "utf8"));
-    } catch {
-      bootTime = null;
-    }
+  try {
+    return bootTimeMsOf(readFileSync("/proc/stat", "utf8"));
+  } catch {
+    return null;
   }
-  return bootTime;
 }
 
 /** The boot time (ms) in `/proc/stat`'s text (its `btime <seconds>` line), or null. Exported for the tests. */
